@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "tracefsck/tracefsck.h"
+
+void usage(void)
+{
+	fputs("usage: tracefsck check [--json] [--quiet] [--fail-on=error|warning] FILE...\n"
+	      "       tracefsck problems [--json]\n"
+	      "       tracefsck explain CODE\n"
+	      "       tracefsck --version\n"
+	      "\n"
+	      "Exit status (ORed over files): 0 clean, 4 faults found, 8 operational error or\n"
+	      "incomplete check, 16 usage error, 128 internal error.\n",
+	      stderr);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage();
+		return EXIT_USAGE;
+	}
+	const char *cmd = argv[1];
+	if (strcmp(cmd, "check") == 0)
+		return cmd_check(argc - 1, argv + 1);
+	if (strcmp(cmd, "problems") == 0)
+		return cmd_problems(argc - 1, argv + 1);
+	if (strcmp(cmd, "explain") == 0)
+		return cmd_explain(argc - 1, argv + 1);
+	if (strcmp(cmd, "--version") == 0) {
+		printf("tracefsck %s\n", TRACEFSCK_VERSION);
+		return EXIT_CLEAN;
+	}
+	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+		usage();
+		return EXIT_CLEAN;
+	}
+	fprintf(stderr, "tracefsck: unknown command '%s'\n", cmd);
+	usage();
+	return EXIT_USAGE;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/* Checking a trace: the entry points and the report they fill. */
+#ifndef TRACEFSCK_CHECK_H
+#define TRACEFSCK_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracefsck/finding.h"
+#include "tracefsck/limits.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum tfk_verdict {
+	TFK_VERDICT_CLEAN = 0,      /* no error finding, check complete */
+	TFK_VERDICT_CORRUPT = 1,    /* at least one error finding */
+	TFK_VERDICT_INCOMPLETE = 2, /* no error found, but the check could not finish */
+};
+
+/* Figures gathered while checking; they describe what was walked. */
+struct tfk_stats {
+	const char *format;       /* "trace.dat v6", ... or NULL when unrecognised */
+	uint64_t file_size;
+	uint32_t buffers;         /* flyrecord blocks walked (top instance included) */
+	uint32_t cpus;            /* CPU ranges walked, over all buffers */
+	uint64_t pages;           /* ring pages walked */
+	uint64_t events;          /* data events walked */
+	uint64_t events_lost;     /* lost events the kernel recorded in page headers */
+};
+
+struct tfk_report {
+	struct tfk_finding *findings;  /* the first limits.max_findings findings, in file order of discovery */
+	size_t count;
+	uint64_t total;                /* all findings, including those not kept */
+	uint64_t by_severity[3];       /* indexed by enum tfk_severity, over all findings */
+	bool incomplete;               /* a limit was hit or the input could not be read */
+	bool not_checked;              /* unreadable or unrecognised: nothing was checked */
+	bool internal_error;           /* out of memory or a broken invariant inside tracefsck */
+	struct tfk_stats stats;
+};
+
+/* Check a trace held in memory. Never reads outside [data, data + size). */
+void tfk_check_buffer(const uint8_t *data, size_t size, const struct tfk_limits *limits,
+		      struct tfk_report *report);
+
+/* Check a file by path (mapped read-only; never written). */
+void tfk_check_file(const char *path, const struct tfk_limits *limits, struct tfk_report *report);
+
+enum tfk_verdict tfk_report_verdict(const struct tfk_report *report);
+const char *tfk_verdict_name(enum tfk_verdict verdict);
+
+/* Release what a check allocated; the report may be reused afterwards. */
+void tfk_report_free(struct tfk_report *report);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* Caps on everything whose size comes from the file. Hitting one makes a check incomplete. */
+#ifndef TRACEFSCK_LIMITS_H
+#define TRACEFSCK_LIMITS_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct tfk_limits {
+	uint32_t max_findings;      /* findings kept; further ones are counted only */
+	uint32_t max_cpus;          /* CPU table entries per buffer */
+	uint32_t max_buffers;       /* buffer instances */
+	uint32_t max_options;       /* options walked in one file */
+	uint32_t max_format_blobs;  /* ftrace + event format blobs, and systems */
+	uint32_t max_string;        /* bytes of a name or other short string */
+	uint32_t max_page_size;     /* largest ring-buffer page accepted */
+	uint32_t max_per_place;     /* findings of one code in one CPU before the rest are summarised */
+	uint64_t fail_alloc_after;  /* testing: allocations after this many fail; 0 = never */
+};
+
+/* Defaults sized for real traces with generous headroom. */
+struct tfk_limits tfk_limits_default(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

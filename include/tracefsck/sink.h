@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* Report sinks: render a report as text or JSON Lines through a caller-supplied writer. */
+#ifndef TRACEFSCK_SINK_H
+#define TRACEFSCK_SINK_H
+
+#include <stddef.h>
+
+#include "tracefsck/check.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Receives rendered output; returns 0 on success. The library itself never prints. */
+typedef int (*tfk_write_fn)(void *user, const char *bytes, size_t len);
+
+struct tfk_sink_options {
+	enum tfk_severity min_severity;  /* findings below it are not rendered */
+};
+
+/* "NAME: 0xOFF [path]: severity code: summary (expected X, found Y)" lines, then a summary line. */
+int tfk_sink_text(const struct tfk_report *report, const char *name, const struct tfk_sink_options *opt,
+		  tfk_write_fn write, void *user);
+
+/* One JSON object per finding, then one {"type":"summary",...} object for the file. */
+int tfk_sink_jsonl(const struct tfk_report *report, const char *name, const struct tfk_sink_options *opt,
+		   tfk_write_fn write, void *user);
+
+/*
+ * Copy an untrusted byte string into dst as printable ASCII: bytes outside 0x20..0x7e and the
+ * backslash become \xNN escapes. Output is NUL-terminated and truncated (with "...") to fit.
+ */
+void tfk_sanitize(char *dst, size_t dst_size, const void *src, size_t src_len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

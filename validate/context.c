@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "context.h"
+#include "sanitize.h"
+#include "tracefsck/sink.h"
+
+void tfk_ctx_init(struct tfk_ctx *ctx, const struct tfk_limits *limits, struct tfk_report *report)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->limits = limits;
+	ctx->report = report;
+}
+
+static bool alloc_allowed(struct tfk_ctx *ctx)
+{
+	ctx->allocations++;
+	if (ctx->limits->fail_alloc_after && ctx->allocations > ctx->limits->fail_alloc_after)
+		return false;
+	return true;
+}
+
+void *tfk_calloc(struct tfk_ctx *ctx, size_t count, size_t size)
+{
+	size_t bytes;
+	if (__builtin_mul_overflow(count, size, &bytes) || !alloc_allowed(ctx)) {
+		ctx->report->incomplete = true;
+		ctx->report->internal_error = true;
+		return NULL;
+	}
+	void *p = calloc(count ? count : 1, size ? size : 1);
+	if (!p) {
+		ctx->report->incomplete = true;
+		ctx->report->internal_error = true;
+	}
+	return p;
+}
+
+int tfk_grow(struct tfk_ctx *ctx, void **array, size_t *cap, size_t need, size_t elem_size)
+{
+	if (need <= *cap)
+		return 1;
+	size_t ncap = *cap ? *cap : 8;
+	while (ncap < need) {
+		if (__builtin_mul_overflow(ncap, (size_t)2, &ncap))
+			goto fail;
+	}
+	size_t bytes;
+	if (__builtin_mul_overflow(ncap, elem_size, &bytes) || !alloc_allowed(ctx))
+		goto fail;
+	void *p = realloc(*array, bytes);
+	if (!p)
+		goto fail;
+	memset((char *)p + *cap * elem_size, 0, (ncap - *cap) * elem_size);
+	*array = p;
+	*cap = ncap;
+	return 1;
+fail:
+	ctx->report->incomplete = true;
+	ctx->report->internal_error = true;
+	return 0;
+}
+
+struct tfk_finding *tfk_emit(struct tfk_ctx *ctx, enum tfk_fault_code code, uint64_t offset, uint64_t length)
+{
+	struct tfk_report *r = ctx->report;
+	const struct tfk_fault *fault = tfk_fault_get(code);
+
+	r->total++;
+	r->by_severity[fault->severity]++;
+	if (r->count >= ctx->limits->max_findings) {
+		/* Counted, not kept: the verdict still sees it through by_severity. */
+		r->incomplete = true;
+		return NULL;
+	}
+	void *arr = r->findings;
+	if (!tfk_grow(ctx, &arr, &ctx->capacity, r->count + 1, sizeof(struct tfk_finding)))
+		return NULL;
+	r->findings = arr;
+	struct tfk_finding *f = &r->findings[r->count++];
+	memset(f, 0, sizeof(*f));
+	f->fault = fault;
+	f->severity = fault->severity;
+	f->has_offset = true;
+	f->offset = offset;
+	f->length = length;
+	return f;
+}
+
+struct tfk_finding *tfk_emit_nooffset(struct tfk_ctx *ctx, enum tfk_fault_code code)
+{
+	struct tfk_finding *f = tfk_emit(ctx, code, 0, 0);
+	if (f)
+		f->has_offset = false;
+	return f;
+}
+
+static void set_field(char *dst, size_t size, const char *fmt, va_list ap)
+{
+	char tmp[512];
+	int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	if (n < 0)
+		n = 0;
+	if ((size_t)n >= sizeof(tmp))
+		n = sizeof(tmp) - 1;
+	tfk_sanitize_text(dst, size, tmp, (size_t)n, false);
+}
+
+void tfk_set_path(struct tfk_finding *f, const char *fmt, ...)
+{
+	va_list ap;
+	if (!f)
+		return;
+	va_start(ap, fmt);
+	set_field(f->path, sizeof(f->path), fmt, ap);
+	va_end(ap);
+}
+
+void tfk_set_expected(struct tfk_finding *f, const char *fmt, ...)
+{
+	va_list ap;
+	if (!f)
+		return;
+	va_start(ap, fmt);
+	set_field(f->expected, sizeof(f->expected), fmt, ap);
+	va_end(ap);
+}
+
+void tfk_set_found(struct tfk_finding *f, const char *fmt, ...)
+{
+	va_list ap;
+	if (!f)
+		return;
+	va_start(ap, fmt);
+	set_field(f->found, sizeof(f->found), fmt, ap);
+	va_end(ap);
+}
+
+void tfk_set_found_bytes(struct tfk_finding *f, const void *bytes, size_t len)
+{
+	if (!f)
+		return;
+	/* Quote by hand: the sanitised text fills at most size - 3 bytes, leaving room for two quotes. */
+	f->found[0] = '"';
+	tfk_sanitize(f->found + 1, sizeof(f->found) - 2, bytes, len);
+	size_t n = strlen(f->found);
+	f->found[n] = '"';
+	f->found[n + 1] = '\0';
+}
+
+void tfk_limit_hit(struct tfk_ctx *ctx, uint64_t offset, const char *what, uint64_t value, uint64_t cap)
+{
+	struct tfk_finding *f = tfk_emit(ctx, TFK_CORE_LIMIT_REACHED, offset, 0);
+	tfk_set_path(f, "%s", what);
+	tfk_set_expected(f, "at most %llu", (unsigned long long)cap);
+	tfk_set_found(f, "%llu", (unsigned long long)value);
+	ctx->report->incomplete = true;
+}
+
+void tfk_mark_incomplete(struct tfk_ctx *ctx)
+{
+	ctx->report->incomplete = true;
+}

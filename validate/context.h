@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/* Per-run state of a check: limits, the report being filled, allocation accounting. */
+#ifndef TFK_CONTEXT_H
+#define TFK_CONTEXT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "faults.h"
+#include "tracefsck/check.h"
+
+struct tfk_ctx {
+	const struct tfk_limits *limits;
+	struct tfk_report *report;
+	size_t capacity;        /* allocated slots in report->findings */
+	uint64_t allocations;   /* made so far, for failure injection */
+};
+
+void tfk_ctx_init(struct tfk_ctx *ctx, const struct tfk_limits *limits, struct tfk_report *report);
+
+/*
+ * Record a finding with the catalog's default severity. Returns the finding to fill with
+ * tfk_set_path/expected/found, or NULL when it was only counted (findings cap, no memory);
+ * the setters accept NULL.
+ */
+struct tfk_finding *tfk_emit(struct tfk_ctx *ctx, enum tfk_fault_code code, uint64_t offset, uint64_t length);
+struct tfk_finding *tfk_emit_nooffset(struct tfk_ctx *ctx, enum tfk_fault_code code);
+
+__attribute__((format(printf, 2, 3))) void tfk_set_path(struct tfk_finding *f, const char *fmt, ...);
+__attribute__((format(printf, 2, 3))) void tfk_set_expected(struct tfk_finding *f, const char *fmt, ...);
+__attribute__((format(printf, 2, 3))) void tfk_set_found(struct tfk_finding *f, const char *fmt, ...);
+/* found = the bytes, quoted and sanitised */
+void tfk_set_found_bytes(struct tfk_finding *f, const void *bytes, size_t len);
+
+/* A limit from tfk_limits was hit: report it and mark the check incomplete. */
+void tfk_limit_hit(struct tfk_ctx *ctx, uint64_t offset, const char *what, uint64_t value, uint64_t cap);
+
+/* Mark the check incomplete (a part was skipped) without a finding of its own. */
+void tfk_mark_incomplete(struct tfk_ctx *ctx);
+
+/* Allocation through the context: overflow-checked count * size, zeroed, failure injectable. */
+void *tfk_calloc(struct tfk_ctx *ctx, size_t count, size_t size);
+/* Grow *array (holding *cap elements) to at least need elements; false on failure. */
+int tfk_grow(struct tfk_ctx *ctx, void **array, size_t *cap, size_t need, size_t elem_size);
+
+#endif

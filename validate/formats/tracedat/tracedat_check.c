@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: MIT */
+/* trace.dat entry point: sniffing, the initial header, and the order of the passes. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../formats.h"
+#include "tracedat.h"
+
+int td_sniff(const struct tfk_cursor *file)
+{
+	const uint8_t *p;
+	if (!tfk_cur_bytes_at(file, 0, TD_MAGIC_LEN, &p))
+		return 0;
+	if (memcmp(p, TD_MAGIC, TD_MAGIC_LEN) == 0)
+		return 100;
+	/* A damaged magic: most of its bytes, or what follows it, still say trace.dat. */
+	int same = 0;
+	for (int i = 0; i < TD_MAGIC_LEN; i++)
+		same += p[i] == (uint8_t)TD_MAGIC[i];
+	const uint8_t *hp;
+	bool v6_follows = tfk_cur_bytes_at(file, 18, 12, &hp) && memcmp(hp, "header_page", 12) == 0;
+	if (same >= 7 || v6_follows)
+		return 60;
+	return 0;
+}
+
+bool td_add_range(struct td_check *td, uint64_t start, uint64_t end, bool is_cpu_data, const char *fmt, ...)
+{
+	void *arr = td->ranges;
+	if (!tfk_grow(td->ctx, &arr, &td->ranges_cap, td->nranges + 1, sizeof(struct td_range)))
+		return false;
+	td->ranges = arr;
+	struct td_range *r = &td->ranges[td->nranges++];
+	r->start = start;
+	r->end = end;
+	r->is_cpu_data = is_cpu_data;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->label, sizeof(r->label), fmt, ap);
+	va_end(ap);
+	return true;
+}
+
+void td_truncated(struct td_check *td, uint64_t offset, uint64_t need, const char *what)
+{
+	uint64_t have = offset < td->size ? td->size - offset : 0;
+	td->lost_at = offset;
+	struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_FILE_TRUNCATED, offset, have);
+	tfk_set_path(f, "%s", what);
+	tfk_set_expected(f, "%llu bytes", (unsigned long long)need);
+	tfk_set_found(f, "%llu bytes before end of file", (unsigned long long)have);
+}
+
+static bool page_size_plausible(const struct td_check *td, uint64_t v)
+{
+	return tfk_is_pow2(v) && v >= 1024 && v <= td->ctx->limits->max_page_size;
+}
+
+bool td_check_initial(struct td_check *td, uint64_t *next)
+{
+	struct tfk_cursor *c = &td->file;
+	const uint8_t *magic;
+	struct tfk_finding *f;
+
+	if (!tfk_cur_bytes_at(c, 0, TD_MAGIC_LEN, &magic)) {
+		td_truncated(td, 0, 18, "initial header");
+		return false;
+	}
+	if (memcmp(magic, TD_MAGIC, TD_MAGIC_LEN) != 0) {
+		f = tfk_emit(td->ctx, TFK_TRACEDAT_HEADER_BAD_MAGIC, 0, TD_MAGIC_LEN);
+		tfk_set_path(f, "initial header");
+		tfk_set_expected(f, "bytes 17 08 44 then \"tracing\"");
+		tfk_set_found_bytes(f, magic, TD_MAGIC_LEN);
+	}
+	const uint8_t *h;
+	if (!tfk_cur_bytes_at(c, 10, 8, &h)) {
+		td_truncated(td, 10, 8, "initial header");
+		return false;
+	}
+
+	/* Version: readers parse a C string, writers always produce one digit and its NUL. */
+	bool v6_follows = tfk_range_fits(18, 12, td->size) && memcmp(c->base + 18, "header_page", 12) == 0;
+	if ((h[0] == '6' || h[0] == '7') && h[1] == 0) {
+		td->version = (unsigned)(h[0] - '0');
+	} else {
+		td->version = v6_follows ? 6 : 7;
+		f = tfk_emit(td->ctx, TFK_TRACEDAT_HEADER_BAD_VERSION, 10, 2);
+		tfk_set_path(f, "initial header");
+		tfk_set_expected(f, "\"%u\" (the layout that follows is version %u)", td->version, td->version);
+		tfk_set_found_bytes(f, h, 2);
+	}
+
+	/* Endianness: only 0 and 1 mean anything; otherwise infer from the header_page size. */
+	uint8_t endian = h[2];
+	if (endian > 1) {
+		uint64_t le = 0, be = 0;
+		struct tfk_cursor probe = *c;
+		probe.big_endian = false;
+		bool ok_le = tfk_cur_u64_at(&probe, 30, &le) && le < td->size;
+		probe.big_endian = true;
+		bool ok_be = tfk_cur_u64_at(&probe, 30, &be) && be < td->size;
+		bool guess_be = ok_be && !ok_le;
+		f = tfk_emit(td->ctx, TFK_TRACEDAT_HEADER_BAD_ENDIAN, 12, 1);
+		tfk_set_path(f, "initial header");
+		tfk_set_expected(f, "0 or 1 (the header_page size reads as %s)", guess_be ? "big-endian" : "little-endian");
+		tfk_set_found(f, "%u", endian);
+		endian = guess_be ? 1 : 0;
+	}
+	c->big_endian = endian == 1;
+
+	td->long_size = h[3];
+	if (td->long_size != 4 && td->long_size != 8) {
+		f = tfk_emit(td->ctx, TFK_TRACEDAT_HEADER_BAD_LONG_SIZE, 13, 1);
+		tfk_set_path(f, "initial header");
+		tfk_set_expected(f, "4 or 8");
+		tfk_set_found(f, "%u", td->long_size);
+	}
+
+	uint32_t ps = 0;
+	tfk_cur_u32_at(c, 14, &ps);
+	td->header_page_size = ps;
+	td->header_page_size_ok = page_size_plausible(td, ps);
+	if (!td->header_page_size_ok) {
+		f = tfk_emit(td->ctx, TFK_TRACEDAT_HEADER_BAD_PAGE_SIZE, 14, 4);
+		tfk_set_path(f, "initial header");
+		tfk_set_expected(f, "a power of two from 1024 to %u", td->ctx->limits->max_page_size);
+		tfk_set_found(f, "%u", ps);
+	}
+	*next = 18;
+	return true;
+}
+
+void td_settle_geometry(struct td_check *td)
+{
+	struct td_geometry *g = &td->geo;
+
+	if (td->hp_ok) {
+		g->commit_size = td->hp_commit_size;
+		g->data_offset = td->hp_data_offset;
+		g->page_size = td->hp_page_size;
+		if (td->header_page_size_ok && td->header_page_size != td->hp_page_size) {
+			struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_HEADER_BAD_PAGE_SIZE, 14, 4);
+			tfk_set_path(f, "initial header");
+			tfk_set_expected(f, "%u (header_page data offset + size)", td->hp_page_size);
+			tfk_set_found(f, "%u", td->header_page_size);
+		}
+		return;
+	}
+	/* No usable header_page: the kernel long size decides commit width and data offset. */
+	g->commit_size = td->long_size == 4 ? 4 : 8;
+	g->data_offset = g->commit_size == 8 ? 16 : 12;
+	g->page_size = td->header_page_size_ok ? td->header_page_size : 4096;
+}
+
+static int range_cmp(const void *a, const void *b)
+{
+	const struct td_range *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return 0;
+}
+
+void td_check_ranges(struct td_check *td)
+{
+	if (td->nranges == 0)
+		return;
+	qsort(td->ranges, td->nranges, sizeof(*td->ranges), range_cmp);
+	/* Each range is compared with the one reaching furthest among those before it. */
+	size_t widest = 0;
+	uint64_t covered = td->ranges[0].end;
+	for (size_t i = 1; i < td->nranges; i++) {
+		const struct td_range *r = &td->ranges[i], *w = &td->ranges[widest];
+		if (r->start < w->end && r->end > r->start && (r->is_cpu_data || w->is_cpu_data)) {
+			uint64_t end = r->end < w->end ? r->end : w->end;
+			struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_CPU_OVERLAP, r->start, end - r->start);
+			tfk_set_path(f, "%s", r->label);
+			tfk_set_expected(f, "to start at or after 0x%llx", (unsigned long long)w->end);
+			tfk_set_found(f, "[0x%llx, 0x%llx) overlaps %s [0x%llx, 0x%llx)", (unsigned long long)r->start,
+				      (unsigned long long)r->end, w->label, (unsigned long long)w->start,
+				      (unsigned long long)w->end);
+		}
+		if (r->end > w->end)
+			widest = i;
+		if (r->end > covered)
+			covered = r->end;
+	}
+	if (covered < td->size && !td->ctx->report->incomplete) {
+		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_FILE_TRAILING_DATA, covered, td->size - covered);
+		tfk_set_path(f, "end of file");
+		tfk_set_expected(f, "end of file at 0x%llx", (unsigned long long)covered);
+		tfk_set_found(f, "%llu more bytes", (unsigned long long)(td->size - covered));
+	}
+}
+
+static void td_check(struct tfk_ctx *ctx, const struct tfk_cursor *file)
+{
+	struct td_check td;
+	memset(&td, 0, sizeof(td));
+	td.ctx = ctx;
+	td.file = *file;
+	td.size = file->len;
+	td.top_tag_offset = UINT64_MAX;
+
+	uint64_t pos;
+	if (!td_check_initial(&td, &pos))
+		goto out;
+	if (td.version == 6) {
+		ctx->report->stats.format = "trace.dat v6";
+		if (td_check_headers(&td, &pos) && td_check_v6_metadata(&td, &pos))
+			td_check_v6_tail(&td, pos);
+		else
+			td_check_v6_tail(&td, UINT64_MAX);
+		td_check_ranges(&td);
+	} else {
+		ctx->report->stats.format = "trace.dat v7";
+		struct tfk_finding *f = tfk_emit(ctx, TFK_CORE_CHECK_UNSUPPORTED, 18, 0);
+		tfk_set_path(f, "file header");
+		tfk_set_expected(f, "trace.dat version 6");
+		tfk_set_found(f, "version 7 sections (not checked by this build)");
+		tfk_mark_incomplete(ctx);
+	}
+out:
+	free(td.instances);
+	free(td.ranges);
+}
+
+const struct tfk_format tfk_format_tracedat = {
+	.name = "trace.dat",
+	.sniff = td_sniff,
+	.check = td_check,
+};

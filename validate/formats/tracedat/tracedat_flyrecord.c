@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+/* A v6 flyrecord block: CPU table, clock trailer, and each CPU's data range. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tracedat.h"
+
+#define CLOCK_MAX 64 /* "[x86-tsc]" and friends are short */
+
+/* Is there a plausible clock trailer (u64 length, "[name]") at abs? Returns its total size. */
+static uint64_t clock_trailer_at(const struct td_check *td, uint64_t abs)
+{
+	uint64_t len;
+	const uint8_t *p;
+	if (!tfk_cur_u64_at(&td->file, abs, &len) || len < 3 || len > CLOCK_MAX)
+		return 0;
+	if (!tfk_cur_bytes_at(&td->file, abs + 8, len, &p))
+		return 0;
+	if (p[0] != '[' || p[len - 1] != ']')
+		return 0;
+	for (uint64_t i = 1; i + 1 < len; i++) {
+		if (p[i] < 0x21 || p[i] > 0x7e || p[i] == '[' || p[i] == ']')
+			return 0;
+	}
+	return 8 + len;
+}
+
+static void count_mismatch(struct td_check *td, uint64_t at, uint32_t want, uint32_t found, const char *why,
+			   const char *source)
+{
+	struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_CPU_COUNT_MISMATCH, at, 4);
+	tfk_set_path(f, "%s", source);
+	tfk_set_expected(f, "%u (%s)", want, why);
+	tfk_set_found(f, "%u", found);
+}
+
+/*
+ * How many CPUs does the table hold? Readers use the last CPUCOUNT option, else the header.
+ * The clock trailer right after the table proves the real count; each count that disagrees
+ * with it (or, without proof, with the other) is reported once, for the top buffer.
+ */
+static uint32_t table_cpus(struct td_check *td, uint64_t table, bool top)
+{
+	uint32_t declared = td->have_cpucount ? td->cpucount : td->hdr_cpus;
+	uint32_t cap = td->ctx->limits->max_cpus;
+	bool proven = false;
+	uint32_t count = declared;
+
+	if (declared <= cap && clock_trailer_at(td, table + 16ull * declared)) {
+		proven = true;
+	} else {
+		for (uint32_t k = 0; k <= cap && tfk_range_fits(table, 16ull * k + 8, td->size); k++) {
+			if (clock_trailer_at(td, table + 16ull * k)) {
+				proven = true;
+				count = k;
+				break;
+			}
+		}
+	}
+	if (top) {
+		if (proven) {
+			if (td->have_hdr_cpus && td->hdr_cpus != count)
+				count_mismatch(td, td->hdr_cpus_offset, count, td->hdr_cpus,
+					       "where the flyrecord clock trailer is", "header CPU count");
+			if (td->have_cpucount && td->cpucount != count)
+				count_mismatch(td, td->cpucount_offset, count, td->cpucount,
+					       "where the flyrecord clock trailer is", "option CPUCOUNT");
+		} else if (td->have_hdr_cpus && td->have_cpucount && td->hdr_cpus != td->cpucount) {
+			count_mismatch(td, td->hdr_cpus_offset, td->cpucount, td->hdr_cpus, "the CPUCOUNT option",
+				       "header CPU count");
+		}
+	}
+	if (count > cap) {
+		tfk_limit_hit(td->ctx, td->have_cpucount ? td->cpucount_offset : td->hdr_cpus_offset,
+			      "CPUs in a flyrecord table", count, cap);
+		count = cap;
+	}
+	return count;
+}
+
+static void check_cpu(struct td_check *td, uint64_t entry, uint32_t cpu, uint64_t offset, uint64_t size,
+		      const char *buffer)
+{
+	uint32_t ps = td->geo.page_size;
+	struct tfk_finding *f;
+
+	if (size == 0)
+		return; /* an empty CPU may carry any offset, even one past the end of the file */
+	td->ctx->report->stats.cpus++;
+	uint64_t end;
+	if (!tfk_add_u64(offset, size, &end) || offset >= td->size) {
+		f = tfk_emit(td->ctx, TFK_TRACEDAT_CPU_OUT_OF_FILE, entry, 16);
+		tfk_set_path(f, "%scpu%u", buffer, cpu);
+		tfk_set_expected(f, "a range inside the file (size 0x%llx)", (unsigned long long)td->size);
+		tfk_set_found(f, "offset 0x%llx size 0x%llx", (unsigned long long)offset, (unsigned long long)size);
+		return;
+	}
+	if (offset % ps) {
+		f = tfk_emit(td->ctx, TFK_TRACEDAT_CPU_MISALIGNED, offset, size);
+		tfk_set_path(f, "%scpu%u", buffer, cpu);
+		tfk_set_expected(f, "a multiple of the page size %u", ps);
+		tfk_set_found(f, "offset 0x%llx (table entry at 0x%llx)", (unsigned long long)offset,
+			      (unsigned long long)entry);
+	}
+	if (size % ps) {
+		uint64_t whole = size - size % ps;
+		f = tfk_emit(td->ctx, TFK_TRACEDAT_CPU_PARTIAL_PAGE, offset + whole, size % ps);
+		tfk_set_path(f, "%scpu%u", buffer, cpu);
+		tfk_set_expected(f, "a size that is a multiple of the page size %u", ps);
+		tfk_set_found(f, "size 0x%llx (%llu bytes over)", (unsigned long long)size,
+			      (unsigned long long)(size % ps));
+	}
+	struct tfk_cursor data;
+	if (tfk_cur_sub(&td->file, offset, size, &data) == TFK_SUB_CLIPPED) {
+		char what[64];
+		snprintf(what, sizeof(what), "%scpu%u data", buffer, cpu);
+		td_truncated(td, offset, size, what);
+		end = td->size;
+	}
+	td_add_range(td, offset, end, true, "%scpu%u data", buffer, cpu);
+	/* Whole pages only: a partial or truncated last page is already reported. */
+	data.len -= data.len % ps;
+	td_walk_cpu(td, &data, buffer, cpu);
+}
+
+void td_check_flyrecord(struct td_check *td, uint64_t pos, const char *name)
+{
+	char buffer[80];
+	buffer[0] = '\0';
+	if (name[0])
+		snprintf(buffer, sizeof(buffer), "buffer %s ", name);
+	td->ctx->report->stats.buffers++;
+
+	if (!name[0])
+		td_add_range(td, 0, pos, false, "metadata");
+	uint32_t ncpu = table_cpus(td, pos, !name[0]);
+	uint64_t table_end = pos + 16ull * ncpu;
+	uint32_t fit = ncpu;
+	if (!tfk_range_fits(pos, 16ull * ncpu, td->size)) {
+		char what[96];
+		snprintf(what, sizeof(what), "%sflyrecord table (%u CPUs)", buffer, ncpu);
+		td_truncated(td, pos, 16ull * ncpu, what);
+		fit = (uint32_t)((td->size - pos) / 16);
+		table_end = td->size;
+	}
+	/* The clock trailer follows the table. */
+	uint64_t trailer_end = table_end;
+	if (fit == ncpu) {
+		uint64_t t = clock_trailer_at(td, table_end);
+		if (t) {
+			trailer_end = table_end + t;
+		} else {
+			uint64_t len = 0;
+			struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_FLYRECORD_BAD_CLOCK, table_end, 8);
+			tfk_set_path(f, "%sflyrecord clock", buffer);
+			tfk_set_expected(f, "u64 length 3..%d then \"[clock]\"", CLOCK_MAX);
+			if (tfk_cur_u64_at(&td->file, table_end, &len))
+				tfk_set_found(f, "length %llu", (unsigned long long)len);
+			else
+				tfk_set_found(f, "end of file");
+		}
+	}
+	td_add_range(td, pos - TD_TAG_LEN, trailer_end, false, "%sflyrecord table", buffer);
+
+	for (uint32_t cpu = 0; cpu < fit; cpu++) {
+		uint64_t entry = pos + 16ull * cpu, offset = 0, size = 0;
+		tfk_cur_u64_at(&td->file, entry, &offset);
+		tfk_cur_u64_at(&td->file, entry + 8, &size);
+		check_cpu(td, entry, cpu, offset, size, buffer);
+	}
+}

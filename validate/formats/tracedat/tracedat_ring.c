@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Ring-buffer pages: the commit word, every event header, timestamps per CPU.
+ * This is the hot loop of a check; it reads only through the page's cursor.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "tracedat.h"
+
+#define COMMIT_LEN_MASK 0x7ffffffull /* bits 0-26 */
+#define COMMIT_STRAY (7ull << 27)    /* bits 27-29: never set by the kernel */
+#define COMMIT_MISSED_STORED (1ull << 30)
+#define COMMIT_MISSED (1ull << 31)
+#define TS_LOW59 ((1ull << 59) - 1)
+
+enum { TL_DATA_MAX = 28, TL_PADDING = 29, TL_TIME_EXTEND = 30, TL_TIME_STAMP = 31 };
+
+struct cpu_walk {
+	struct td_check *td;
+	const char *buffer;
+	uint32_t cpu;
+	uint64_t page;          /* index of the page being walked */
+	bool have_ts;
+	uint64_t last_ts;       /* timestamp of the last event (or page) seen on this CPU */
+	uint64_t events;
+	uint64_t lost_pages, lost_events, first_lost_at;
+	bool lost_unknown;
+	uint32_t per_code[TFK_FAULT_COUNT];
+	uint64_t suppressed_at[TFK_FAULT_COUNT];
+};
+
+/* Findings of one code on one CPU are listed up to max_per_place, then only counted. */
+static struct tfk_finding *page_fault(struct cpu_walk *w, enum tfk_fault_code code, uint64_t off, uint64_t len)
+{
+	if (w->per_code[code]++ >= w->td->ctx->limits->max_per_place) {
+		struct tfk_report *r = w->td->ctx->report;
+		r->total++;
+		r->by_severity[tfk_fault_get(code)->severity]++;
+		if (w->suppressed_at[code] == UINT64_MAX)
+			w->suppressed_at[code] = off;
+		return NULL;
+	}
+	struct tfk_finding *f = tfk_emit(w->td->ctx, code, off, len);
+	tfk_set_path(f, "%scpu%u page %llu", w->buffer, w->cpu, (unsigned long long)w->page);
+	return f;
+}
+
+static bool all_zero(const struct tfk_cursor *page, uint64_t from, uint64_t *first_nonzero)
+{
+	const uint8_t *p;
+	uint64_t n = page->len - from;
+	if (!tfk_cur_bytes_at(page, from, n, &p))
+		return true;
+	uint64_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t v;
+		memcpy(&v, p + i, 8);
+		if (v)
+			break;
+	}
+	for (; i < n; i++) {
+		if (p[i]) {
+			*first_nonzero = from + i;
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Walk the events of the committed area; returns the running timestamp after the last one. */
+static uint64_t walk_events(struct cpu_walk *w, const struct tfk_cursor *area, uint64_t ts)
+{
+	const bool be = area->big_endian;
+	const uint64_t len = area->len;
+	uint64_t pos = 0;
+	struct tfk_finding *f;
+
+	while (pos < len) {
+		uint32_t word, a0 = 0;
+		uint64_t at = area->origin + pos;
+		if (!tfk_cur_u32_at(area, pos, &word)) {
+			f = page_fault(w, TFK_TRACEDAT_PAGE_EVENT_OVERRUN, at, len - pos);
+			tfk_set_expected(f, "an event header of 4 bytes");
+			tfk_set_found(f, "%llu bytes left of the committed data", (unsigned long long)(len - pos));
+			return ts;
+		}
+		unsigned type_len = be ? word >> 27 : word & 0x1f;
+		uint32_t delta = be ? word & 0x7ffffff : word >> 5;
+		uint64_t size;
+		bool data = false;
+
+		if (type_len >= 1 && type_len <= TL_DATA_MAX) {
+			size = 4 + 4ull * type_len;
+			data = true;
+			if (type_len <= 2) {
+				f = page_fault(w, TFK_TRACEDAT_PAGE_ODD_EVENT_SIZE, at, size);
+				tfk_set_expected(f, "type_len 0 or 3..28");
+				tfk_set_found(f, "type_len %u", type_len);
+			}
+		} else {
+			if (!tfk_cur_u32_at(area, pos + 4, &a0)) {
+				f = page_fault(w, TFK_TRACEDAT_PAGE_EVENT_OVERRUN, at, len - pos);
+				tfk_set_expected(f, "8 bytes for a type_len %u event header", type_len);
+				tfk_set_found(f, "%llu bytes left of the committed data", (unsigned long long)(len - pos));
+				return ts;
+			}
+			switch (type_len) {
+			case 0:
+				if (a0 < 8 || a0 % 4) {
+					f = page_fault(w, TFK_TRACEDAT_PAGE_BAD_EVENT, at, 8);
+					tfk_set_expected(f, "a length word of at least 8, a multiple of 4");
+					tfk_set_found(f, "%u", a0);
+					return ts;
+				}
+				size = 4ull + a0;
+				data = true;
+				break;
+			case TL_PADDING:
+				if (delta == 0) {
+					f = page_fault(w, TFK_TRACEDAT_PAGE_BAD_EVENT, at, len - pos);
+					tfk_set_expected(f, "null padding only after the committed data");
+					tfk_set_found(f, "null padding at +0x%llx of 0x%llx committed bytes",
+						      (unsigned long long)pos, (unsigned long long)len);
+					return ts;
+				}
+				if (a0 < 4 || a0 % 4) {
+					f = page_fault(w, TFK_TRACEDAT_PAGE_BAD_EVENT, at, 8);
+					tfk_set_expected(f, "a discarded-event length of at least 4, a multiple of 4");
+					tfk_set_found(f, "%u", a0);
+					return ts;
+				}
+				size = 4ull + a0;
+				break;
+			case TL_TIME_EXTEND:
+				size = 8;
+				ts += ((uint64_t)a0 << 27) + delta;
+				break;
+			default: { /* TL_TIME_STAMP: absolute low 59 bits */
+				size = 8;
+				uint64_t abs = (ts & ~TS_LOW59) | ((((uint64_t)a0 << 27) | delta) & TS_LOW59);
+				if (abs < ts) {
+					f = page_fault(w, TFK_TRACEDAT_PAGE_TIME_BACKWARDS, at, 8);
+					tfk_set_expected(f, "an absolute timestamp >= %llu", (unsigned long long)ts);
+					tfk_set_found(f, "%llu", (unsigned long long)abs);
+				}
+				ts = abs;
+				break;
+			}
+			}
+		}
+		if (size > len - pos) {
+			f = page_fault(w, TFK_TRACEDAT_PAGE_EVENT_OVERRUN, at, len - pos);
+			tfk_set_expected(f, "an event within the %llu committed bytes", (unsigned long long)len);
+			tfk_set_found(f, "type_len %u event of %llu bytes at +0x%llx", type_len, (unsigned long long)size,
+				      (unsigned long long)pos);
+			return ts;
+		}
+		if (data) {
+			ts += delta;
+			w->events++;
+		}
+		pos += size;
+	}
+	return ts;
+}
+
+static void walk_page(struct cpu_walk *w, const struct tfk_cursor *page)
+{
+	const struct td_geometry *g = &w->td->geo;
+	uint64_t ts = 0, commit = 0;
+	struct tfk_finding *f;
+
+	tfk_cur_u64_at(page, 0, &ts);
+	if (g->commit_size == 8) {
+		tfk_cur_u64_at(page, 8, &commit);
+	} else {
+		uint32_t c32 = 0;
+		tfk_cur_u32_at(page, 8, &c32);
+		commit = c32;
+	}
+	const uint64_t cap = g->page_size - g->data_offset;
+	const uint64_t len = commit & COMMIT_LEN_MASK;
+	const uint64_t commit_at = page->origin + 8;
+
+	if ((commit & COMMIT_STRAY) || (commit >> 32)) {
+		f = page_fault(w, TFK_TRACEDAT_PAGE_BAD_COMMIT, commit_at, g->commit_size);
+		tfk_set_expected(f, "only bits 0-26, 30 and 31 in use");
+		tfk_set_found(f, "commit 0x%llx", (unsigned long long)commit);
+	}
+	if ((commit & COMMIT_MISSED_STORED) && !(commit & COMMIT_MISSED)) {
+		f = page_fault(w, TFK_TRACEDAT_PAGE_BAD_COMMIT, commit_at, g->commit_size);
+		tfk_set_expected(f, "bit 30 (missed count stored) only with bit 31 (missed events)");
+		tfk_set_found(f, "commit 0x%llx", (unsigned long long)commit);
+	}
+	if (len > cap) {
+		f = page_fault(w, TFK_TRACEDAT_PAGE_BAD_COMMIT, commit_at, g->commit_size);
+		tfk_set_expected(f, "a length of at most %llu", (unsigned long long)cap);
+		tfk_set_found(f, "%llu (commit 0x%llx)", (unsigned long long)len, (unsigned long long)commit);
+		return; /* readers cannot use this page; its events are not walked */
+	}
+	uint64_t used = len;
+	if (commit & COMMIT_MISSED) {
+		w->lost_pages++;
+		if (w->lost_pages == 1)
+			w->first_lost_at = page->origin;
+		if (commit & COMMIT_MISSED_STORED) {
+			if (len + g->commit_size > cap) {
+				f = page_fault(w, TFK_TRACEDAT_PAGE_BAD_COMMIT, commit_at, g->commit_size);
+				tfk_set_expected(f, "room for the stored missed count after %llu bytes",
+						 (unsigned long long)len);
+				tfk_set_found(f, "commit 0x%llx in a %u-byte page", (unsigned long long)commit, g->page_size);
+			} else {
+				uint64_t lost = 0;
+				if (g->commit_size == 8) {
+					tfk_cur_u64_at(page, g->data_offset + len, &lost);
+				} else {
+					uint32_t l32 = 0;
+					tfk_cur_u32_at(page, g->data_offset + len, &l32);
+					lost = l32;
+				}
+				w->lost_events += lost;
+				used += g->commit_size;
+			}
+		} else {
+			w->lost_unknown = true;
+		}
+	}
+	if (len == 0)
+		goto tail; /* an empty page has no events and no meaningful timestamp */
+	if (w->have_ts && ts < w->last_ts) {
+		f = page_fault(w, TFK_TRACEDAT_PAGE_TIME_BACKWARDS, page->origin, 8);
+		tfk_set_expected(f, "a page timestamp >= %llu (the CPU's previous event)", (unsigned long long)w->last_ts);
+		tfk_set_found(f, "%llu", (unsigned long long)ts);
+	}
+	struct tfk_cursor area;
+	tfk_cur_sub(page, g->data_offset, len, &area);
+	w->last_ts = walk_events(w, &area, ts);
+	w->have_ts = true;
+tail:;
+	uint64_t nz;
+	if (!all_zero(page, g->data_offset + used, &nz)) {
+		f = page_fault(w, TFK_TRACEDAT_PAGE_NONZERO_TAIL, page->origin + nz, page->len - (nz));
+		tfk_set_expected(f, "zero bytes after the %llu committed bytes", (unsigned long long)len);
+		tfk_set_found(f, "a non-zero byte at +0x%llx", (unsigned long long)nz);
+	}
+}
+
+void td_walk_cpu(struct td_check *td, const struct tfk_cursor *data, const char *buffer, uint32_t cpu)
+{
+	struct cpu_walk w;
+	memset(&w, 0, sizeof(w));
+	w.td = td;
+	w.buffer = buffer;
+	w.cpu = cpu;
+	for (size_t i = 0; i < TFK_FAULT_COUNT; i++)
+		w.suppressed_at[i] = UINT64_MAX;
+
+	const uint32_t ps = td->geo.page_size;
+	uint64_t npages = data->len / ps;
+	for (uint64_t p = 0; p < npages; p++) {
+		struct tfk_cursor page;
+		tfk_cur_sub(data, p * ps, ps, &page);
+		w.page = p;
+		walk_page(&w, &page);
+	}
+
+	struct tfk_stats *st = &td->ctx->report->stats;
+	st->pages += npages;
+	st->events += w.events;
+	st->events_lost += w.lost_events;
+	if (w.lost_pages) {
+		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_PAGE_EVENTS_LOST, w.first_lost_at, ps);
+		tfk_set_path(f, "%scpu%u", buffer, cpu);
+		tfk_set_found(f, "%llu pages flag missed events, %llu events counted%s", (unsigned long long)w.lost_pages,
+			      (unsigned long long)w.lost_events, w.lost_unknown ? " (some counts not stored)" : "");
+	}
+	for (size_t code = 0; code < TFK_FAULT_COUNT; code++) {
+		uint32_t max = td->ctx->limits->max_per_place;
+		if (w.per_code[code] > max) {
+			struct tfk_finding *f = tfk_emit(td->ctx, TFK_CORE_FINDINGS_SUPPRESSED, w.suppressed_at[code], 0);
+			tfk_set_path(f, "%scpu%u", buffer, cpu);
+			tfk_set_found(f, "%u more %s findings", w.per_code[code] - max, tfk_fault_get(code)->id);
+		}
+	}
+}

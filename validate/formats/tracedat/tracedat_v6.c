@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The version 6 walk: header_page, header_event, format blobs, kallsyms, printk, cmdlines,
+ * CPU count, then the tagged parts (options, latency, flyrecord) and buffer instances.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "tracedat.h"
+
+/* Check a fixed tag at *pos and step over it. A wrong tag is reported and walked past. */
+static bool expect_tag(struct td_check *td, uint64_t *pos, const char *tag, size_t n, const char *what)
+{
+	struct tfk_cursor c = td->file;
+	const uint8_t *p;
+	if (!tfk_cur_seek(&c, *pos) || !tfk_cur_bytes(&c, n, &p)) {
+		td_truncated(td, *pos, n, what);
+		return false;
+	}
+	if (memcmp(p, tag, n) != 0) {
+		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_SECTION_BAD_TAG, *pos, n);
+		tfk_set_path(f, "%s", what);
+		char want[32];
+		tfk_sanitize(want, sizeof(want), tag, n);
+		tfk_set_expected(f, "\"%s\"", want);
+		tfk_set_found_bytes(f, p, n);
+	}
+	*pos += n;
+	return true;
+}
+
+/*
+ * A size-prefixed blob (size field of `width` bytes) at *pos. On success *blob views its bytes
+ * and *pos moves past it. A blob that runs past EOF is reported; the walk cannot continue.
+ */
+static bool read_blob(struct td_check *td, uint64_t *pos, unsigned width, const char *what, struct tfk_cursor *blob)
+{
+	struct tfk_cursor c = td->file;
+	uint64_t size = 0;
+	bool ok;
+	if (!tfk_cur_seek(&c, *pos))
+		ok = false;
+	else if (width == 8)
+		ok = tfk_cur_u64(&c, &size);
+	else {
+		uint32_t s32;
+		ok = tfk_cur_u32(&c, &s32);
+		size = s32;
+	}
+	if (!ok) {
+		td_truncated(td, *pos, width, what);
+		return false;
+	}
+	if (tfk_cur_sub(&c, c.pos, size, blob) != TFK_SUB_OK) {
+		char path[80];
+		snprintf(path, sizeof(path), "%s (size field at 0x%llx)", what, (unsigned long long)*pos);
+		td_truncated(td, *pos + width, size, path);
+		return false;
+	}
+	*pos = c.pos + size;
+	return true;
+}
+
+static bool read_u32(struct td_check *td, uint64_t *pos, uint32_t *v, const char *what)
+{
+	if (!tfk_cur_u32_at(&td->file, *pos, v)) {
+		td_truncated(td, *pos, 4, what);
+		return false;
+	}
+	*pos += 4;
+	return true;
+}
+
+bool td_check_headers(struct td_check *td, uint64_t *pos)
+{
+	struct tfk_cursor blob;
+
+	if (!expect_tag(td, pos, "header_page", 12, "header_page tag"))
+		return false;
+	if (!read_blob(td, pos, 8, "header_page", &blob))
+		return false;
+	td_parse_header_page(td, &blob);
+	td_settle_geometry(td);
+	if (!expect_tag(td, pos, "header_event", 13, "header_event tag"))
+		return false;
+	if (!read_blob(td, pos, 8, "header_event", &blob))
+		return false;
+	td_check_header_event(td, &blob);
+	return true;
+}
+
+static bool format_blobs(struct td_check *td, uint64_t *pos, uint32_t count, const char *what)
+{
+	char path[96];
+	uint32_t cap = td->ctx->limits->max_format_blobs;
+	for (uint32_t i = 0; i < count; i++) {
+		if (i >= cap) {
+			tfk_limit_hit(td->ctx, *pos, what, count, cap);
+			td->lost_at = *pos;
+			return false;
+		}
+		struct tfk_cursor blob;
+		snprintf(path, sizeof(path), "%s %u of %u", what, i, count);
+		if (!read_blob(td, pos, 8, path, &blob))
+			return false;
+	}
+	return true;
+}
+
+bool td_check_v6_metadata(struct td_check *td, uint64_t *pos)
+{
+	uint32_t count;
+	struct tfk_cursor blob;
+
+	if (!read_u32(td, pos, &count, "ftrace format count") || !format_blobs(td, pos, count, "ftrace format"))
+		return false;
+
+	uint32_t nsys;
+	uint64_t nsys_off = *pos;
+	if (!read_u32(td, pos, &nsys, "event system count"))
+		return false;
+	for (uint32_t s = 0; s < nsys; s++) {
+		if (s >= td->ctx->limits->max_format_blobs) {
+			tfk_limit_hit(td->ctx, nsys_off, "event systems", nsys, td->ctx->limits->max_format_blobs);
+			td->lost_at = *pos;
+			return false;
+		}
+		struct tfk_cursor c = td->file;
+		const char *name;
+		uint64_t len;
+		tfk_cur_seek(&c, *pos);
+		enum tfk_cstr_status st = tfk_cur_cstr(&c, td->ctx->limits->max_string, &name, &len);
+		if (st == TFK_CSTR_UNTERMINATED) {
+			td_truncated(td, *pos, len + 1, "event system name");
+			return false;
+		}
+		if (st == TFK_CSTR_TOO_LONG) {
+			tfk_limit_hit(td->ctx, *pos, "event system name length", len, td->ctx->limits->max_string);
+			td->lost_at = *pos;
+			return false;
+		}
+		char sysname[64];
+		tfk_sanitize(sysname, sizeof(sysname), name, len);
+		*pos = c.pos;
+		char what[96];
+		snprintf(what, sizeof(what), "system %s event count", sysname);
+		if (!read_u32(td, pos, &count, what))
+			return false;
+		snprintf(what, sizeof(what), "system %s event format", sysname);
+		if (!format_blobs(td, pos, count, what))
+			return false;
+	}
+	if (!read_blob(td, pos, 4, "kallsyms", &blob))
+		return false;
+	if (!read_blob(td, pos, 4, "printk formats", &blob))
+		return false;
+	if (!read_blob(td, pos, 8, "saved cmdlines", &blob))
+		return false;
+	td->hdr_cpus_offset = *pos;
+	if (!read_u32(td, pos, &td->hdr_cpus, "CPU count"))
+		return false;
+	td->have_hdr_cpus = true;
+	return true;
+}
+
+/* The v6 options block after its tag: {u16 id, u32 size, payload} until a bare u16 0. */
+static bool walk_options(struct td_check *td, uint64_t *pos)
+{
+	uint32_t n = 0;
+	for (;;) {
+		uint16_t id;
+		uint32_t size;
+		uint64_t at = *pos;
+		if (!tfk_cur_u16_at(&td->file, at, &id)) {
+			td_truncated(td, at, 2, "options: option id");
+			return false;
+		}
+		if (id == 0) {
+			*pos = at + 2;
+			return true;
+		}
+		if (++n > td->ctx->limits->max_options) {
+			tfk_limit_hit(td->ctx, at, "options", n, td->ctx->limits->max_options);
+			td->lost_at = at;
+			return false;
+		}
+		if (!tfk_cur_u32_at(&td->file, at + 2, &size)) {
+			td_truncated(td, at + 2, 4, "options: option size");
+			return false;
+		}
+		struct tfk_cursor payload;
+		if (tfk_cur_sub(&td->file, at + 6, size, &payload) != TFK_SUB_OK) {
+			char path[64];
+			snprintf(path, sizeof(path), "option %u payload", id);
+			td_truncated(td, at + 6, size, path);
+			return false;
+		}
+		td_check_option(td, id, at, &payload);
+		*pos = at + 6 + (uint64_t)size;
+	}
+}
+
+/*
+ * After damage that loses the walk, look for the next tag trace-cmd writes so that the CPU
+ * data can still be checked. The CPU count sits just before an options or flyrecord tag
+ * that follows the metadata directly.
+ */
+static uint64_t resync(struct td_check *td, uint64_t from)
+{
+	static const char *const tags[] = { "options  ", "flyrecord", "latency  " };
+	struct tfk_cursor c = td->file;
+	if (from > td->size)
+		return UINT64_MAX;
+	tfk_cur_seek(&c, from);
+	int64_t best = -1;
+	for (size_t i = 0; i < 3; i++) {
+		int64_t hit = tfk_cur_find(&c, tags[i], TD_TAG_LEN);
+		if (hit >= 0 && (best < 0 || hit < best))
+			best = hit;
+	}
+	if (best < 0)
+		return UINT64_MAX;
+	uint64_t at = (uint64_t)best;
+	if (!td->have_hdr_cpus && at >= 4 && tfk_cur_u32_at(&td->file, at - 4, &td->hdr_cpus)) {
+		td->have_hdr_cpus = true;
+		td->hdr_cpus_offset = at - 4;
+	}
+	return at;
+}
+
+static const char tag_options[] = "options  ";
+static const char tag_latency[] = "latency  ";
+static const char tag_flyrecord[] = "flyrecord";
+
+/* The tag a damaged 10-byte tag is closest to, if at least 7 of its bytes agree. */
+static const char *closest_tag(const uint8_t *tag)
+{
+	static const char *const all[] = { tag_options, tag_latency, tag_flyrecord };
+	const char *best = NULL;
+	int best_same = 6;
+	for (size_t i = 0; i < 3; i++) {
+		int same = 0;
+		for (size_t j = 0; j < TD_TAG_LEN; j++)
+			same += tag[j] == (uint8_t)all[i][j];
+		if (same > best_same) {
+			best_same = same;
+			best = all[i];
+		}
+	}
+	return best;
+}
+
+static void check_latency(struct td_check *td, uint64_t text_start, const char *name)
+{
+	/* Latency data is the text of tracing/trace up to the end of the file. */
+	td_add_range(td, text_start, td->size, false, "%slatency text", name);
+	td->ctx->report->stats.buffers++;
+}
+
+static void check_instances(struct td_check *td)
+{
+	uint32_t cap = td->ctx->limits->max_buffers;
+	for (size_t i = 0; i < td->ninstances; i++) {
+		struct td_instance *in = &td->instances[i];
+		char what[96];
+		if (i >= cap) {
+			tfk_limit_hit(td->ctx, in->opt_offset, "buffer instances", td->ninstances, cap);
+			return;
+		}
+		snprintf(what, sizeof(what), "buffer %s tag", in->name);
+		const uint8_t *tag;
+		if (in->offset == td->top_tag_offset) {
+			struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_OPTION_BAD_PAYLOAD, in->opt_offset, 0);
+			tfk_set_path(f, "option BUFFER %s", in->name);
+			tfk_set_expected(f, "the offset of the instance's own flyrecord block");
+			tfk_set_found(f, "0x%llx, the top instance's block (events would be read twice)",
+				      (unsigned long long)in->offset);
+			continue;
+		}
+		if (!tfk_cur_bytes_at(&td->file, in->offset, TD_TAG_LEN, &tag)) {
+			struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_OPTION_BAD_PAYLOAD, in->opt_offset, 0);
+			tfk_set_path(f, "option BUFFER %s", in->name);
+			tfk_set_expected(f, "an offset of a flyrecord tag inside the file (size 0x%llx)",
+					 (unsigned long long)td->size);
+			tfk_set_found(f, "0x%llx", (unsigned long long)in->offset);
+			continue;
+		}
+		char name[80];
+		snprintf(name, sizeof(name), "buffer %s ", in->name);
+		if (memcmp(tag, tag_flyrecord, TD_TAG_LEN) == 0) {
+			td_add_range(td, in->offset, in->offset + TD_TAG_LEN, false, "buffer %s tag", in->name);
+			td_check_flyrecord(td, in->offset + TD_TAG_LEN, in->name);
+		} else if (memcmp(tag, tag_latency, TD_TAG_LEN) == 0) {
+			check_latency(td, in->offset + TD_TAG_LEN, name);
+		} else {
+			struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_SECTION_BAD_TAG, in->offset, TD_TAG_LEN);
+			tfk_set_path(f, "%s", what);
+			tfk_set_expected(f, "a \"flyrecord\" or \"latency\" tag");
+			tfk_set_found_bytes(f, tag, TD_TAG_LEN);
+		}
+	}
+}
+
+void td_check_v6_tail(struct td_check *td, uint64_t pos)
+{
+	if (pos == UINT64_MAX) {
+		/* The metadata walk was lost: resume at the next tag, if one can be found. */
+		pos = resync(td, td->lost_at);
+		if (pos == UINT64_MAX)
+			goto done;
+		td_settle_geometry(td);
+	}
+	td->meta_end = pos;
+	bool options_seen = false, continue_options = false;
+	for (uint32_t guard = 0; guard < 64; guard++) {
+		const uint8_t *tag;
+		if (!tfk_cur_bytes_at(&td->file, pos, TD_TAG_LEN, &tag)) {
+			td_truncated(td, pos, TD_TAG_LEN, options_seen ? "tag after options" : "tag after CPU count");
+			goto done;
+		}
+		/* A damaged tag is read as the tag it is closest to, when it is close enough. */
+		const char *kind = closest_tag(tag);
+		if (kind == tag_options)
+			continue_options = true;
+		if (!kind || memcmp(tag, kind, TD_TAG_LEN) != 0) {
+			struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_SECTION_BAD_TAG, pos, TD_TAG_LEN);
+			tfk_set_path(f, "%s", options_seen ? "tag after options" : "tag after CPU count");
+			tfk_set_expected(f, "an \"options\", \"latency\" or \"flyrecord\" tag");
+			tfk_set_found_bytes(f, tag, TD_TAG_LEN);
+			if (!kind) {
+				uint64_t next = resync(td, pos + 1);
+				if (next == UINT64_MAX)
+					goto done;
+				pos = next;
+				continue;
+			}
+		}
+		if (continue_options) {
+			continue_options = false;
+			options_seen = true;
+			pos += TD_TAG_LEN;
+			if (!walk_options(td, &pos)) {
+				pos = resync(td, td->lost_at);
+				if (pos == UINT64_MAX)
+					goto done;
+			}
+			td->meta_end = pos;
+			continue;
+		}
+		td->top_tag_offset = pos;
+		if (kind == tag_flyrecord) {
+			td_check_flyrecord(td, pos + TD_TAG_LEN, "");
+		} else {
+			td_add_range(td, 0, pos + TD_TAG_LEN, false, "metadata");
+			check_latency(td, pos + TD_TAG_LEN, "");
+		}
+		break;
+	}
+done:
+	check_instances(td);
+}
