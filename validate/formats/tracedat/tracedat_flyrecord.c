@@ -39,13 +39,14 @@ static void count_mismatch(struct td_check *td, uint64_t at, uint32_t want, uint
  * The clock trailer right after the table proves the real count; each count that disagrees
  * with it (or, without proof, with the other) is reported once, for the top buffer.
  */
-static uint32_t table_cpus(struct td_check *td, uint64_t table, bool top)
+static uint32_t table_cpus(struct td_check *td, uint64_t table, bool top, bool *limited)
 {
 	uint32_t declared = td->have_cpucount ? td->cpucount : td->hdr_cpus;
 	uint32_t cap = td->ctx->limits->max_cpus;
 	bool proven = false;
 	uint32_t count = declared;
 
+	*limited = false;
 	if (declared <= cap && clock_trailer_at(td, table + 16ull * declared)) {
 		proven = true;
 	} else {
@@ -74,6 +75,7 @@ static uint32_t table_cpus(struct td_check *td, uint64_t table, bool top)
 		tfk_limit_hit(td->ctx, td->have_cpucount ? td->cpucount_offset : td->hdr_cpus_offset,
 			      "CPUs in a flyrecord table", count, cap);
 		count = cap;
+		*limited = true;
 	}
 	return count;
 }
@@ -133,7 +135,8 @@ void td_check_flyrecord(struct td_check *td, uint64_t pos, const char *name)
 
 	if (!name[0])
 		td_add_range(td, 0, pos, false, "metadata");
-	uint32_t ncpu = table_cpus(td, pos, !name[0]);
+	bool limited;
+	uint32_t ncpu = table_cpus(td, pos, !name[0], &limited);
 	uint64_t table_end = pos + 16ull * ncpu;
 	uint32_t fit = ncpu;
 	if (!tfk_range_fits(pos, 16ull * ncpu, td->size)) {
@@ -145,7 +148,7 @@ void td_check_flyrecord(struct td_check *td, uint64_t pos, const char *name)
 	}
 	/* The clock trailer follows the table. */
 	uint64_t trailer_end = table_end;
-	if (fit == ncpu) {
+	if (fit == ncpu && !limited) {
 		uint64_t t = clock_trailer_at(td, table_end);
 		if (t) {
 			trailer_end = table_end + t;

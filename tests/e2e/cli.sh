@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The command line: exit statuses per fsck(8), output shapes, catalog commands.
+# usage: cli.sh TRACEFSCK TDW_MAKE WORK_DIR
+set -u
+bin=$1 make=$2 work=$3
+mkdir -p "$work"
+fail=0
+"$make" clean "$work/clean.dat" && "$make" damaged "$work/damaged.dat" && "$make" warning "$work/warning.dat" || exit 1
+
+expect() { # expect STATUS DESCRIPTION COMMAND...
+	want=$1 what=$2; shift 2
+	"$@" > "$work/out" 2> "$work/err"; rc=$?
+	if [ "$rc" = "$want" ]; then echo "ok: $what (exit $rc)"; else echo "FAIL: $what: exit $rc, expected $want"; cat "$work/out" "$work/err"; fail=1; fi
+}
+has() { # has PATTERN DESCRIPTION: the last command's stdout matches
+	if grep -q -- "$1" "$work/out"; then echo "ok: $2"; else echo "FAIL: $2: no '$1' in output"; cat "$work/out"; fail=1; fi
+}
+
+expect 0 "clean trace" "$bin" check "$work/clean.dat"
+has "clean: 0 errors, 0 warnings, 0 notes; trace.dat v6, 2 buffers" "clean summary line"
+expect 4 "damaged trace" "$bin" check "$work/damaged.dat"
+has "tracedat.cpu.count-mismatch" "damaged: CPU count"
+has "tracedat.page.bad-commit" "damaged: bad commit"
+has "tracedat.page.bad-event" "damaged: bad event"
+has "tracedat.file.truncated" "damaged: truncation"
+has "^$work/damaged.dat: 0x[0-9a-f]* \[" "text names the place first"
+expect 0 "warnings alone" "$bin" check "$work/warning.dat"
+has "warning tracedat.option.unknown" "warning listed"
+expect 4 "--fail-on=warning" "$bin" check --fail-on=warning "$work/warning.dat"
+expect 8 "missing file" "$bin" check "$work/no-such-file"
+has "core.input.io-error" "io error reported"
+expect 8 "directory" "$bin" check "$work"
+printf 'hello, world\n' > "$work/text.txt"
+expect 8 "not a trace" "$bin" check "$work/text.txt"
+expect 12 "statuses OR over files" "$bin" check "$work/clean.dat" "$work/damaged.dat" "$work/no-such-file"
+expect 16 "no arguments" "$bin"
+expect 16 "check without files" "$bin" check
+expect 16 "unknown option" "$bin" check --frobnicate "$work/clean.dat"
+expect 16 "unknown command" "$bin" fsck
+expect 0 "version" "$bin" --version
+expect 4 "quiet" "$bin" check -q "$work/damaged.dat"
+if grep -q ': warning \|: note ' "$work/out"; then echo "FAIL: -q printed below errors"; fail=1; fi
+
+expect 4 "--json" "$bin" check --json "$work/damaged.dat" "$work/clean.dat"
+if command -v python3 >/dev/null 2>&1; then
+	if python3 - "$work/out" <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+objs = [json.loads(l) for l in lines]
+summ = [o for o in objs if o["type"] == "summary"]
+assert len(summ) == 2, summ
+assert summ[0]["verdict"] == "corrupt" and summ[1]["verdict"] == "clean", summ
+for o in objs:
+    if o["type"] == "finding":
+        assert o["severity"] in ("error", "warning", "note"), o
+        assert o["offset"] is None or isinstance(o["offset"], int), o
+        assert o["code"] and o["message"], o
+PY
+	then echo "ok: JSON Lines parse, one summary per file"; else echo "FAIL: JSON Lines"; fail=1; fi
+fi
+
+expect 0 "problems" "$bin" problems
+n=$(grep -c '^tracedat\.\|^core\.' "$work/out")
+[ "$n" -ge 25 ] && echo "ok: problems lists $n codes" || { echo "FAIL: problems lists $n codes"; fail=1; }
+expect 0 "problems --json" "$bin" problems --json
+expect 0 "explain" "$bin" explain tracedat.cpu.overlap
+has "Repair: clip-range" "explain shows the repair action"
+expect 16 "explain unknown code" "$bin" explain tracedat.nope
+exit $fail

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: MIT */
+/* Report sinks: hostile bytes never reach output raw, and JSON Lines always parses. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tdw.h"
+#include "tracefsck/tracefsck.h"
+
+struct out {
+	char buf[1 << 16];
+	size_t len;
+};
+
+static int collect(void *user, const char *bytes, size_t len)
+{
+	struct out *o = user;
+	if (o->len + len >= sizeof(o->buf))
+		return -1;
+	memcpy(o->buf + o->len, bytes, len);
+	o->len += len;
+	o->buf[o->len] = '\0';
+	return 0;
+}
+
+/* A minimal strict JSON value parser: enough to prove every line is one valid object. */
+static const char *ws(const char *p)
+{
+	while (*p == ' ')
+		p++;
+	return p;
+}
+
+static const char *value(const char *p);
+
+static const char *string(const char *p)
+{
+	if (*p++ != '"')
+		return NULL;
+	while (*p != '"') {
+		unsigned char c = (unsigned char)*p;
+		if (c < 0x20 || c >= 0x7f)
+			return NULL; /* the sinks emit ASCII only */
+		if (c == '\\') {
+			p++;
+			if (*p == 'u') {
+				for (int i = 1; i <= 4; i++)
+					if (!strchr("0123456789abcdef", p[i]) || !p[i])
+						return NULL;
+				p += 4;
+			} else if (!strchr("\"\\/bfnrt", *p) || !*p) {
+				return NULL;
+			}
+		}
+		p++;
+	}
+	return p + 1;
+}
+
+static const char *object(const char *p)
+{
+	if (*p++ != '{')
+		return NULL;
+	p = ws(p);
+	if (*p == '}')
+		return p + 1;
+	for (;;) {
+		p = string(ws(p));
+		if (!p)
+			return NULL;
+		p = ws(p);
+		if (*p++ != ':')
+			return NULL;
+		p = value(ws(p));
+		if (!p)
+			return NULL;
+		p = ws(p);
+		if (*p == '}')
+			return p + 1;
+		if (*p++ != ',')
+			return NULL;
+	}
+}
+
+static const char *value(const char *p)
+{
+	if (*p == '"')
+		return string(p);
+	if (*p == '{')
+		return object(p);
+	if (!strncmp(p, "null", 4) || !strncmp(p, "true", 4))
+		return p + 4;
+	if (!strncmp(p, "false", 5))
+		return p + 5;
+	if (*p == '-' || (*p >= '0' && *p <= '9')) {
+		p++;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		return p;
+	}
+	return NULL;
+}
+
+static int json_lines_valid(const char *text, int *lines)
+{
+	*lines = 0;
+	while (*text) {
+		const char *end = object(text);
+		if (!end || *end != '\n')
+			return 0;
+		text = end + 1;
+		(*lines)++;
+	}
+	return 1;
+}
+
+static void assert_no_raw_control(const struct out *o)
+{
+	for (size_t i = 0; i < o->len; i++) {
+		unsigned char c = (unsigned char)o->buf[i];
+		if ((c < 0x20 && c != '\n') || c >= 0x7f)
+			fail_msg("raw byte 0x%02x at %zu of output", c, i);
+	}
+}
+
+/* A trace whose tags and strings carry escapes, quotes, backslashes, newlines and high bytes. */
+static void hostile_trace(struct tdw_buf *b, struct tdw_layout *L)
+{
+	static const char uname[] = "\x1b]8;;evil\x07\"\\\n::error::x";
+	struct tdw_spec s = tdw_default_spec();
+	s.extra[0] = (struct tdw_option){ 5, uname, sizeof(uname) - 1 }; /* no NUL: bad-payload */
+	s.nextra = 1;
+	assert_int_equal(tdw_build(&s, b, L), 0);
+	memcpy(b->data + L->flyrecord_tag, "\x1b[2J\"\\\n\xff\x80\x00", 10);
+	memcpy(b->data + L->header_page_tag, "\r\x1b[31m\"x\\", 10);
+}
+
+static void test_jsonl_parses_and_is_ascii(void **state)
+{
+	(void)state;
+	struct tdw_buf b;
+	struct tdw_layout L;
+	hostile_trace(&b, &L);
+	struct tfk_report r;
+	tfk_check_buffer(b.data, b.len, NULL, &r);
+	assert_true(r.count >= 3);
+	struct out *o = calloc(1, sizeof(*o));
+	assert_int_equal(tfk_sink_jsonl(&r, "name\"with\\quote\n\x1b[0m.dat", NULL, collect, o), 0);
+	assert_no_raw_control(o);
+	int lines;
+	if (!json_lines_valid(o->buf, &lines))
+		fail_msg("JSON Lines output does not parse:\n%s", o->buf);
+	assert_int_equal((size_t)lines, r.count + 1);
+	assert_non_null(strstr(o->buf, "\"verdict\":\"corrupt\""));
+	assert_non_null(strstr(o->buf, "\"code\":\"tracedat.section.bad-tag\",\"severity\":\"error\",\"offset\":18,"));
+	tfk_report_free(&r);
+	tdw_free(&b);
+	free(o);
+}
+
+static void test_text_escapes(void **state)
+{
+	(void)state;
+	struct tdw_buf b;
+	struct tdw_layout L;
+	hostile_trace(&b, &L);
+	struct tfk_report r;
+	tfk_check_buffer(b.data, b.len, NULL, &r);
+	struct out *o = calloc(1, sizeof(*o));
+	assert_int_equal(tfk_sink_text(&r, "evil\x1b[0m\n.dat", NULL, collect, o), 0);
+	assert_no_raw_control(o);
+	/* one line per finding plus the summary: no newline smuggled in from the file */
+	size_t nl = 0;
+	for (size_t i = 0; i < o->len; i++)
+		nl += o->buf[i] == '\n';
+	assert_int_equal(nl, r.count + 1);
+	assert_non_null(strstr(o->buf, "\\x1b"));
+	tfk_report_free(&r);
+	tdw_free(&b);
+	free(o);
+}
+
+static void test_sanitize(void **state)
+{
+	(void)state;
+	char out[16];
+	tfk_sanitize(out, sizeof(out), "ab\x01\\", 4);
+	assert_string_equal(out, "ab\\x01\\x5c");
+	tfk_sanitize(out, sizeof(out), "0123456789abcdefghij", 20);
+	assert_string_equal(out, "0123456789ab...");
+	tfk_sanitize(out, 5, "\x1b\x1b\x1b", 3);
+	assert_string_equal(out, "..."); /* truncation is always visible */
+	tfk_sanitize(out, 5, "\x1b", 1);
+	assert_string_equal(out, "\\x1b");
+	tfk_sanitize(out, 1, "abc", 3);
+	assert_string_equal(out, "");
+	tfk_sanitize(out, sizeof(out), "", 0);
+	assert_string_equal(out, "");
+}
+
+static void test_quiet_filters_by_severity(void **state)
+{
+	(void)state;
+	struct tdw_buf b;
+	struct tdw_layout L;
+	struct tdw_spec s = tdw_default_spec();
+	s.extra[0] = (struct tdw_option){ 99, "x", 1 }; /* unknown option: a warning */
+	s.nextra = 1;
+	assert_int_equal(tdw_build(&s, &b, &L), 0);
+	struct tfk_report r;
+	tfk_check_buffer(b.data, b.len, NULL, &r);
+	assert_int_equal(tfk_report_verdict(&r), TFK_VERDICT_CLEAN);
+	struct out *o = calloc(1, sizeof(*o));
+	struct tfk_sink_options quiet = { .min_severity = TFK_SEV_ERROR };
+	assert_int_equal(tfk_sink_text(&r, "t.dat", &quiet, collect, o), 0);
+	assert_null(strstr(o->buf, "tracedat.option.unknown"));
+	assert_non_null(strstr(o->buf, "t.dat: clean: 0 errors, 1 warning, 0 notes"));
+	tfk_report_free(&r);
+	tdw_free(&b);
+	free(o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_jsonl_parses_and_is_ascii),
+		cmocka_unit_test(test_text_escapes),
+		cmocka_unit_test(test_sanitize),
+		cmocka_unit_test(test_quiet_filters_by_severity),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

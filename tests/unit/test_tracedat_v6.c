@@ -1,0 +1,920 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * trace.dat v6: each fault damaged into an otherwise valid fixture must be reported with its
+ * code at its offset; several independent faults in one file are all reported; the crashers
+ * of libtracecmd 3.1.6 (spec 4.7) are ordinary findings here.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tdw.h"
+#include "tracefsck/tracefsck.h"
+
+/* Codes raised by the tests in this file; the last test proves the whole catalog is covered. */
+static char raised[256][48];
+static size_t nraised;
+
+static void note_raised(const struct tfk_report *r)
+{
+	for (size_t i = 0; i < r->count; i++) {
+		const char *id = r->findings[i].fault->id;
+		size_t k = 0;
+		while (k < nraised && strcmp(raised[k], id) != 0)
+			k++;
+		if (k == nraised && nraised < 256)
+			snprintf(raised[nraised++], sizeof(raised[0]), "%s", id);
+	}
+}
+
+static void dump(const struct tfk_report *r)
+{
+	for (size_t i = 0; i < r->count; i++) {
+		const struct tfk_finding *f = &r->findings[i];
+		print_message("  0x%llx [%s] %s (expected %s, found %s)\n", (unsigned long long)f->offset, f->path,
+			      f->fault->id, f->expected, f->found);
+	}
+}
+
+static void check(const struct tdw_buf *b, struct tfk_report *r)
+{
+	tfk_check_buffer(b->data, b->len, NULL, r);
+	note_raised(r);
+}
+
+static const struct tfk_finding *find(const struct tfk_report *r, const char *code, uint64_t offset)
+{
+	for (size_t i = 0; i < r->count; i++) {
+		const struct tfk_finding *f = &r->findings[i];
+		if (strcmp(f->fault->id, code) == 0 && f->has_offset && f->offset == offset)
+			return f;
+	}
+	return NULL;
+}
+
+#define assert_code_at(r, code, off)                                                                     \
+	do {                                                                                             \
+		if (!find((r), (code), (off))) {                                                         \
+			dump(r);                                                                         \
+			fail_msg("expected %s at 0x%llx", (code), (unsigned long long)(off));            \
+		}                                                                                        \
+	} while (0)
+
+static size_t count_code(const struct tfk_report *r, const char *code)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->count; i++)
+		n += strcmp(r->findings[i].fault->id, code) == 0;
+	return n;
+}
+
+static void assert_errors(const struct tfk_report *r, uint64_t n)
+{
+	if (r->by_severity[TFK_SEV_ERROR] != n) {
+		dump(r);
+		fail_msg("expected %llu errors, found %llu", (unsigned long long)n,
+			 (unsigned long long)r->by_severity[TFK_SEV_ERROR]);
+	}
+}
+
+struct fx {
+	struct tdw_spec spec;
+	struct tdw_buf b;
+	struct tdw_layout L;
+	struct tfk_report r;
+};
+
+static struct fx *fx_new(void)
+{
+	struct fx *x = calloc(1, sizeof(*x));
+	x->spec = tdw_default_spec();
+	return x;
+}
+
+static void fx_build(struct fx *x)
+{
+	assert_int_equal(tdw_build(&x->spec, &x->b, &x->L), 0);
+}
+
+static struct fx *fx_default(void)
+{
+	struct fx *x = fx_new();
+	fx_build(x);
+	return x;
+}
+
+static void fx_free(struct fx *x)
+{
+	tfk_report_free(&x->r);
+	tdw_free(&x->b);
+	free(x);
+}
+
+/* Offset of page p of CPU c of the top buffer. */
+static uint64_t page_at(const struct fx *x, unsigned c, unsigned p)
+{
+	return x->L.cpu_offset[c] + (uint64_t)p * x->spec.page_size;
+}
+
+static void put_commit(struct fx *x, uint64_t page, uint64_t commit)
+{
+	if (x->spec.long_size == 8)
+		tdw_put64(&x->b, page + 8, commit, x->spec.big_endian);
+	else
+		tdw_put32(&x->b, page + 8, (uint32_t)commit, x->spec.big_endian);
+}
+
+/* ---- valid files check clean ---- */
+
+static void test_clean_variants(void **state)
+{
+	(void)state;
+	struct {
+		bool be;
+		uint8_t long_size;
+		uint32_t page;
+		const char *instance;
+		bool cpucount;
+	} v[] = {
+		{ false, 8, 4096, NULL, true },  { true, 8, 4096, NULL, true },   { false, 4, 4096, NULL, false },
+		{ true, 4, 8192, NULL, true },   { false, 8, 65536, NULL, true }, { false, 8, 4096, "net", true },
+	};
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		struct fx *x = fx_new();
+		x->spec.big_endian = v[i].be;
+		x->spec.long_size = v[i].long_size;
+		x->spec.page_size = v[i].page;
+		x->spec.instance = v[i].instance;
+		x->spec.instance_pages = 1;
+		x->spec.cpucount_option = v[i].cpucount;
+		fx_build(x);
+		check(&x->b, &x->r);
+		if (x->r.total != 0) {
+			dump(&x->r);
+			fail_msg("variant %zu is not clean", i);
+		}
+		assert_int_equal(tfk_report_verdict(&x->r), TFK_VERDICT_CLEAN);
+		assert_int_equal(x->r.stats.events, x->L.events);
+		assert_int_equal(x->r.stats.buffers, v[i].instance ? 2 : 1);
+		fx_free(x);
+	}
+}
+
+static void test_latency_file_is_clean(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new();
+	x->spec.latency = true;
+	fx_build(x);
+	check(&x->b, &x->r);
+	assert_int_equal(x->r.total, 0);
+	fx_free(x);
+}
+
+/* ---- initial header ---- */
+
+static void test_bad_magic(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	x->b.data[1] = 0x09;
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.header.bad-magic", 0);
+	assert_errors(&x->r, 1); /* the rest of the file is still walked and clean */
+	assert_int_equal(x->r.stats.events, x->L.events);
+	fx_free(x);
+}
+
+static void test_not_a_trace(void **state)
+{
+	(void)state;
+	static const uint8_t elf[64] = { 0x7f, 'E', 'L', 'F', 2, 1, 1 };
+	struct tfk_report r;
+	tfk_check_buffer(elf, sizeof(elf), NULL, &r);
+	note_raised(&r);
+	assert_int_equal(r.count, 1);
+	assert_string_equal(r.findings[0].fault->id, "core.input.unrecognised");
+	assert_int_equal(tfk_report_verdict(&r), TFK_VERDICT_INCOMPLETE);
+	tfk_report_free(&r);
+	tfk_check_buffer(NULL, 0, NULL, &r);
+	assert_int_equal(tfk_report_verdict(&r), TFK_VERDICT_INCOMPLETE);
+	tfk_report_free(&r);
+	tfk_check_file("/nonexistent/trace.dat", NULL, &r);
+	note_raised(&r);
+	assert_string_equal(r.findings[0].fault->id, "core.input.io-error");
+	assert_false(r.findings[0].has_offset);
+	tfk_report_free(&r);
+}
+
+static void test_bad_version(void **state)
+{
+	(void)state;
+	const char *bad[] = { "9", "x", "5" };
+	for (size_t i = 0; i < 3; i++) {
+		struct fx *x = fx_default();
+		x->b.data[x->L.version] = (uint8_t)bad[i][0];
+		check(&x->b, &x->r);
+		assert_code_at(&x->r, "tracedat.header.bad-version", 10);
+		assert_errors(&x->r, 1);
+		fx_free(x);
+	}
+}
+
+static void test_bad_endian_is_inferred(void **state)
+{
+	(void)state;
+	for (int be = 0; be <= 1; be++) {
+		struct fx *x = fx_new();
+		x->spec.big_endian = be;
+		fx_build(x);
+		x->b.data[12] = 7;
+		check(&x->b, &x->r);
+		assert_code_at(&x->r, "tracedat.header.bad-endian", 12);
+		assert_errors(&x->r, 1);
+		assert_int_equal(x->r.stats.events, x->L.events);
+		fx_free(x);
+	}
+}
+
+static void test_bad_long_size(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	x->b.data[13] = 3;
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.header.bad-long-size", 13);
+	assert_errors(&x->r, 1);
+	fx_free(x);
+}
+
+static void test_bad_page_size(void **state)
+{
+	(void)state;
+	/* 0 crashes libtracecmd with SIGFPE; 4097 is not a power of two; 8192 disagrees with header_page */
+	uint32_t bad[] = { 0, 4097, 8192, 0xffffffffu };
+	for (size_t i = 0; i < 4; i++) {
+		struct fx *x = fx_default();
+		tdw_put32(&x->b, 14, bad[i], false);
+		check(&x->b, &x->r);
+		assert_code_at(&x->r, "tracedat.header.bad-page-size", 14);
+		/* header_page proves 4096, so the pages are still walked correctly */
+		assert_errors(&x->r, 1);
+		assert_int_equal(x->r.stats.events, x->L.events);
+		fx_free(x);
+	}
+}
+
+/* ---- metadata ---- */
+
+static void test_header_page_invalid(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	char *t = strstr((char *)x->b.data + x->L.header_page_text, "size:8;\tsigned:1");
+	assert_non_null(t);
+	t[5] = '5'; /* commit size 5 */
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.header-page.invalid", x->L.header_page_text);
+	assert_errors(&x->r, 1); /* the long size byte still gives the page layout */
+	assert_int_equal(x->r.stats.events, x->L.events);
+	fx_free(x);
+}
+
+static void test_header_event_invalid(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	char *t = strstr((char *)x->b.data + x->L.header_event_text, "type == 29");
+	t[9] = '8';
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.header-event.invalid", x->L.header_event_text);
+	assert_errors(&x->r, 0);
+	fx_free(x);
+}
+
+static void test_bad_tags(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	x->b.data[x->L.header_page_tag + 3] = 'X';
+	x->b.data[x->L.header_event_tag] = 'H';
+	x->b.data[x->L.flyrecord_tag + 2] = 'Y';
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.section.bad-tag", x->L.header_page_tag);
+	assert_code_at(&x->r, "tracedat.section.bad-tag", x->L.header_event_tag);
+	assert_code_at(&x->r, "tracedat.section.bad-tag", x->L.flyrecord_tag);
+	assert_errors(&x->r, 3);
+	assert_int_equal(x->r.stats.events, x->L.events); /* each damaged tag is walked past */
+	fx_free(x);
+}
+
+static void test_unknown_tag_after_options_resyncs(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	memcpy(x->b.data + x->L.flyrecord_tag, "garbage!!\0", 10);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.section.bad-tag", x->L.flyrecord_tag);
+	fx_free(x);
+}
+
+static void test_truncated_everywhere(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	/* Every cut must give a truncation finding, never a crash, and never "clean". */
+	uint64_t full = x->b.len;
+	for (uint64_t cut = 0; cut < full; cut += (cut < x->L.flyrecord_tag + 64 ? 1 : 509)) {
+		struct tfk_report r;
+		tfk_check_buffer(x->b.data, cut, NULL, &r);
+		note_raised(&r);
+		if (tfk_report_verdict(&r) == TFK_VERDICT_CLEAN)
+			fail_msg("file cut at %llu checks clean", (unsigned long long)cut);
+		tfk_report_free(&r);
+	}
+	fx_free(x);
+}
+
+static void test_truncated_cpu_data(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	x->b.len = page_at(x, 1, 1) + 100; /* cut inside CPU1's second page */
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.file.truncated", x->L.cpu_offset[1]);
+	assert_errors(&x->r, 1);
+	/* all whole pages before the cut are still walked */
+	assert_int_equal(x->r.stats.pages, 3);
+	fx_free(x);
+}
+
+static void test_truncated_blob_resyncs(void **state)
+{
+	(void)state;
+	/* kallsyms size 0xffffffff overflows libtracecmd's heap; here it is a truncation finding,
+	 * and the walk resumes at the options tag so the CPU data is still checked. */
+	struct fx *x = fx_default();
+	tdw_put32(&x->b, x->L.kallsyms_size, 0xffffffffu, false);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.file.truncated", x->L.kallsyms_size + 4);
+	assert_errors(&x->r, 1);
+	assert_int_equal(x->r.stats.events, x->L.events);
+	fx_free(x);
+}
+
+/* ---- options ---- */
+
+static void test_option_rules(void **state)
+{
+	(void)state;
+	static const uint8_t guest_neg[] = { 'g', 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 5, 0, 0, 0 };
+	static const uint8_t tsc_shift[16] = { 1, 0, 0, 0, 40, 0, 0, 0 };
+	static const uint8_t time_shift[20] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0xff, 0, 0, 0 };
+	struct {
+		struct tdw_option opt;
+		const char *code;
+		int at_size; /* 1: finding at the size field, 0: at the payload */
+	} cases[] = {
+		{ { 2, "", 0 }, "tracedat.option.bad-payload", 0 },             /* CPUSTAT size 0: SIGSEGV */
+		{ { 10, "", 0 }, "tracedat.option.bad-payload", 0 },            /* PROCMAPS size 0: SIGSEGV */
+		{ { 6, "nonsense", 9 }, "tracedat.option.bad-payload", 0 },     /* malformed HOOK: NULL deref */
+		{ { 13, guest_neg, sizeof(guest_neg) }, "tracedat.option.bad-payload", -1 }, /* vCPU -1 */
+		{ { 1, "yesterday", 10 }, "tracedat.option.bad-payload", 0 },   /* DATE not a number */
+		{ { 5, "Linux", 5 }, "tracedat.option.bad-payload", 0 },        /* no NUL */
+		{ { 14, tsc_shift, 16 }, "tracedat.option.bad-payload", -2 },   /* shift 40 */
+		{ { 12, time_shift, 20 }, "tracedat.option.bad-payload", 0 },   /* counts past payload */
+		{ { 10, "1f 3 sh\n400000 401000 /bin/sh\n", 31 }, "tracedat.option.bad-payload", 0 },
+		{ { 8, "\x02\x00", 2 }, "tracedat.option.bad-size", 1 },        /* CPUCOUNT size 2 */
+		{ { 11, "abcd", 4 }, "tracedat.option.bad-size", 1 },           /* TRACEID size 4 */
+		{ { 14, "abcd", 4 }, "tracedat.option.bad-size", 1 },           /* TSC2NSEC size 4 */
+		{ { 3, "abc", 3 }, "tracedat.option.bad-size", 1 },             /* BUFFER too short */
+		{ { 99, "x", 1 }, "tracedat.option.unknown", 2 },
+		{ { 16, "12345678", 8 }, "tracedat.option.unknown", 2 },        /* v7-only in a v6 file */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fx *x = fx_new();
+		x->spec.extra[0] = cases[i].opt;
+		x->spec.nextra = 1;
+		fx_build(x);
+		check(&x->b, &x->r);
+		uint64_t opt = x->L.extra[0];
+		uint64_t at = cases[i].at_size == 1 ? opt + 2 : cases[i].at_size == 2 ? opt : opt + 6;
+		if (cases[i].at_size == -1)
+			at = opt + 6 + 14; /* the vCPU id field */
+		if (cases[i].at_size == -2)
+			at = opt + 6 + 4; /* the shift field */
+		if (!find(&x->r, cases[i].code, at)) {
+			dump(&x->r);
+			fail_msg("case %zu (option %u): expected %s at 0x%llx", i, cases[i].opt.id, cases[i].code,
+				 (unsigned long long)at);
+		}
+		/* the option list is walked on: the CPU data is still checked */
+		assert_int_equal(x->r.stats.events, x->L.events);
+		fx_free(x);
+	}
+}
+
+static void test_valid_options_are_clean(void **state)
+{
+	(void)state;
+	static const uint8_t guest[] = { 'g', 0, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 1, 0, 0, 0, 6, 0, 0, 0 };
+	struct tdw_option ok[] = {
+		{ 1, "0x5f3a", 7 },
+		{ 6, "sched:sched_switch,prev_pid/sched:sched_wakeup,pid", 51 },
+		{ 7, "-1200", 6 },
+		{ 10, "1f 1 sh\n400000 401000 /bin/sh\n", 31 },
+		{ 13, guest, sizeof(guest) },
+		{ 4, "", 0 },
+	};
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		struct fx *x = fx_new();
+		x->spec.extra[0] = ok[i];
+		x->spec.nextra = 1;
+		fx_build(x);
+		check(&x->b, &x->r);
+		if (x->r.total) {
+			dump(&x->r);
+			fail_msg("valid option %u reported", ok[i].id);
+		}
+		fx_free(x);
+	}
+}
+
+static void test_option_size_past_eof(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	tdw_put32(&x->b, x->L.option[5] + 2, 0x7fffffff, false);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.file.truncated", x->L.option[5] + 6);
+	/* resynchronised at the flyrecord tag: the data is still walked */
+	assert_int_equal(x->r.stats.events, x->L.events);
+	fx_free(x);
+}
+
+/* ---- CPU counts and ranges ---- */
+
+static void test_cpu_count_mismatch(void **state)
+{
+	(void)state;
+	/* header says 3, CPUCOUNT says 2, the table holds 2 */
+	struct fx *x = fx_default();
+	tdw_put32(&x->b, x->L.cpu_count, 3, false);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.cpu.count-mismatch", x->L.cpu_count);
+	assert_errors(&x->r, 1);
+	fx_free(x);
+
+	/* CPUCOUNT says 1 (readers would silently drop CPU1); the clock trailer proves 2 */
+	x = fx_default();
+	tdw_put32(&x->b, x->L.cpucount_payload, 1, false);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.cpu.count-mismatch", x->L.cpucount_payload);
+	assert_errors(&x->r, 1);
+	assert_int_equal(x->r.stats.events, x->L.events);
+	fx_free(x);
+
+	/* no CPUCOUNT, header count 0x7fffffff (libtracecmd: nothing printed, exit 0) */
+	x = fx_new();
+	x->spec.cpucount_option = false;
+	fx_build(x);
+	tdw_put32(&x->b, x->L.cpu_count, 0x7fffffff, false);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.cpu.count-mismatch", x->L.cpu_count);
+	assert_errors(&x->r, 1);
+	assert_int_equal(x->r.stats.events, x->L.events);
+	fx_free(x);
+}
+
+static void test_cpu_misaligned(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	tdw_put64(&x->b, x->L.table + 16, x->L.cpu_offset[1] + 16, false);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.cpu.misaligned", x->L.cpu_offset[1] + 16);
+	fx_free(x);
+}
+
+static void test_cpu_overlap(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	tdw_put64(&x->b, x->L.table + 16, x->L.cpu_offset[0], false); /* CPU1 = CPU0's pages */
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.cpu.overlap", x->L.cpu_offset[0]);
+	fx_free(x);
+
+	x = fx_default();
+	tdw_put64(&x->b, x->L.table, 0, false); /* CPU0 over the metadata */
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.cpu.overlap", 0);
+	fx_free(x);
+}
+
+static void test_cpu_out_of_file(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	tdw_put64(&x->b, x->L.table + 16, 1ull << 40, false);
+	tdw_put64(&x->b, x->L.table + 8, UINT64_MAX - 100, false); /* CPU0 offset + size wraps */
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.cpu.out-of-file", x->L.table + 16);
+	assert_code_at(&x->r, "tracedat.cpu.out-of-file", x->L.table);
+	fx_free(x);
+
+	/* an empty CPU may point anywhere, even past the end */
+	x = fx_default();
+	tdw_put64(&x->b, x->L.table + 16, 1ull << 40, false);
+	tdw_put64(&x->b, x->L.table + 24, 0, false);
+	check(&x->b, &x->r);
+	assert_int_equal(count_code(&x->r, "tracedat.cpu.out-of-file"), 0);
+	fx_free(x);
+}
+
+static void test_cpu_partial_page(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	tdw_put64(&x->b, x->L.table + 24, x->L.cpu_size[1] - 100, false);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.cpu.partial-page", x->L.cpu_offset[1] + x->L.cpu_size[1] - 4096);
+	assert_code_at(&x->r, "tracedat.file.trailing-data", x->L.cpu_offset[1] + x->L.cpu_size[1] - 100);
+	fx_free(x);
+}
+
+static void test_trailing_data(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	uint64_t end = x->b.len;
+	x->b.len += 10;
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.file.trailing-data", end);
+	assert_errors(&x->r, 0);
+	fx_free(x);
+}
+
+static void test_bad_clock_trailer(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	tdw_put64(&x->b, x->L.clock, 5000, false);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.flyrecord.bad-clock", x->L.clock);
+	fx_free(x);
+}
+
+/* ---- buffer instances ---- */
+
+static struct fx *fx_instance(void)
+{
+	struct fx *x = fx_new();
+	x->spec.instance = "net";
+	x->spec.instance_pages = 2;
+	fx_build(x);
+	return x;
+}
+
+static void test_instance_faults(void **state)
+{
+	(void)state;
+	uint64_t opt_payload;
+	/* BUFFER option pointing at the top flyrecord: readers print the events twice */
+	struct fx *x = fx_instance();
+	opt_payload = x->L.option[3] + 6;
+	tdw_put64(&x->b, opt_payload, x->L.flyrecord_tag, false);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.option.bad-payload", x->L.option[3]);
+	fx_free(x);
+
+	/* past the end of the file */
+	x = fx_instance();
+	tdw_put64(&x->b, x->L.option[3] + 6, 1ull << 50, false);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.option.bad-payload", x->L.option[3]);
+	fx_free(x);
+
+	/* instance tag damaged beyond recognition */
+	x = fx_instance();
+	memcpy(x->b.data + x->L.inst_flyrecord_tag, "0123456789", 10);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.section.bad-tag", x->L.inst_flyrecord_tag);
+	fx_free(x);
+
+	/* instance CPU misaligned */
+	x = fx_instance();
+	tdw_put64(&x->b, x->L.inst_table, x->L.inst_cpu_offset[0] + 8, false);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.cpu.misaligned", x->L.inst_cpu_offset[0] + 8);
+	const struct tfk_finding *f = find(&x->r, "tracedat.cpu.misaligned", x->L.inst_cpu_offset[0] + 8);
+	assert_string_equal(f->path, "buffer net cpu0");
+	fx_free(x);
+}
+
+/* ---- ring pages ---- */
+
+static void test_bad_commit(void **state)
+{
+	(void)state;
+	uint64_t commits[] = {
+		(1ull << 27) | 100,               /* stray bit 27 */
+		(1ull << 30) | 100,               /* bit 30 without bit 31 */
+		4081,                             /* length > page - D */
+		(3ull << 30) | 4078,              /* stored count would not fit: libtracecmd SIGSEGV */
+		0xffffffffull,                    /* a page of 0xff */
+	};
+	for (size_t i = 0; i < sizeof(commits) / sizeof(commits[0]); i++) {
+		struct fx *x = fx_default();
+		put_commit(x, page_at(x, 0, 1), commits[i]);
+		check(&x->b, &x->r);
+		if (!find(&x->r, "tracedat.page.bad-commit", page_at(x, 0, 1) + 8)) {
+			dump(&x->r);
+			fail_msg("commit 0x%llx not reported", (unsigned long long)commits[i]);
+		}
+		fx_free(x);
+	}
+}
+
+static void test_missed_events_are_a_note(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	uint64_t p = page_at(x, 1, 0);
+	uint64_t len = tdw_get64(&x->b, p + 8, false);
+	put_commit(x, p, len | (3ull << 30));
+	tdw_put64(&x->b, p + 16 + len, 42, false);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.page.events-lost", p);
+	assert_int_equal(x->r.stats.events_lost, 42);
+	assert_errors(&x->r, 0);
+	assert_int_equal(tfk_report_verdict(&x->r), TFK_VERDICT_CLEAN);
+	fx_free(x);
+}
+
+static void test_event_overrun(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	uint64_t ev = x->L.first_event_at;
+	tdw_put32(&x->b, ev, 0, false);          /* type_len 0 */
+	tdw_put32(&x->b, ev + 4, 0x10000, false); /* length word far past the commit */
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.page.event-overrun", ev);
+	fx_free(x);
+
+	/* padding of size -4: libtraceevent's kbuffer loops forever */
+	x = fx_default();
+	tdw_put32(&x->b, ev, (1u << 5) | 29, false);
+	tdw_put32(&x->b, ev + 4, 0xfffffffcu, false);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.page.event-overrun", ev);
+	fx_free(x);
+
+	/* the commit ends inside an event */
+	x = fx_default();
+	uint64_t p = page_at(x, 0, 0);
+	put_commit(x, p, tdw_get64(&x->b, p + 8, false) - 4);
+	check(&x->b, &x->r);
+	assert_int_equal(count_code(&x->r, "tracedat.page.event-overrun"), 1);
+	fx_free(x);
+}
+
+static void test_bad_event(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	uint64_t ev = x->L.first_event_at;
+	tdw_put32(&x->b, ev, 0, false);
+	tdw_put32(&x->b, ev + 4, 6, false); /* length word below 8 */
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.page.bad-event", ev);
+	fx_free(x);
+
+	x = fx_default();
+	tdw_put32(&x->b, ev, 29, false); /* null padding (delta 0) inside committed data */
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.page.bad-event", ev);
+	fx_free(x);
+}
+
+static void test_odd_event_size_and_nonzero_tail(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	uint64_t ev = x->L.first_event_at;
+	/* first event: 16 bytes as type_len 3; make it type_len 1 plus a 8-byte discard */
+	tdw_put32(&x->b, ev, (100u << 5) | 1, false);
+	tdw_put32(&x->b, ev + 8, (1u << 5) | 29, false);
+	tdw_put32(&x->b, ev + 12, 4, false);
+	uint64_t p = page_at(x, 0, 0);
+	x->b.data[p + 4000] = 0x5a;
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.page.odd-event-size", ev);
+	assert_code_at(&x->r, "tracedat.page.nonzero-tail", p + 4000);
+	assert_errors(&x->r, 0);
+	fx_free(x);
+}
+
+static void test_time_backwards(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	uint64_t p = page_at(x, 0, 1);
+	tdw_put64(&x->b, p, 5, false);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.page.time-backwards", p);
+	assert_errors(&x->r, 0);
+	fx_free(x);
+
+	/* an absolute TIME_STAMP behind the running time */
+	x = fx_default();
+	uint64_t ev = x->L.first_event_at;
+	tdw_put32(&x->b, ev, 31, false); /* replaces the first 16-byte event: 8-byte stamp + discard */
+	tdw_put32(&x->b, ev + 4, 0, false);
+	tdw_put32(&x->b, ev + 8, (1u << 5) | 29, false);
+	tdw_put32(&x->b, ev + 12, 4, false);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.page.time-backwards", ev);
+	fx_free(x);
+}
+
+static void test_findings_per_place_are_capped(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new();
+	x->spec.pages_per_cpu = 40;
+	fx_build(x);
+	for (unsigned p = 0; p < 40; p++)
+		put_commit(x, page_at(x, 0, p), 5000);
+	check(&x->b, &x->r);
+	assert_int_equal(count_code(&x->r, "tracedat.page.bad-commit"), 20);
+	assert_int_equal(x->r.by_severity[TFK_SEV_ERROR], 40);
+	assert_int_equal(count_code(&x->r, "core.findings.suppressed"), 1);
+	assert_int_equal(tfk_report_verdict(&x->r), TFK_VERDICT_CORRUPT);
+	fx_free(x);
+}
+
+static void test_limits_make_incomplete(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	struct tfk_limits lim = tfk_limits_default();
+	lim.max_cpus = 1;
+	tfk_check_buffer(x->b.data, x->b.len, &lim, &x->r);
+	note_raised(&x->r);
+	assert_code_at(&x->r, "core.limit.reached", x->L.cpucount_payload);
+	assert_true(x->r.incomplete);
+	assert_int_equal(tfk_report_verdict(&x->r), TFK_VERDICT_INCOMPLETE);
+	fx_free(x);
+
+	/* the findings cap: counted beyond it, and never "clean" */
+	x = fx_default();
+	lim = tfk_limits_default();
+	lim.max_findings = 2;
+	x->b.data[0] = 0;
+	x->b.data[12] = 9;
+	x->b.data[13] = 9;
+	tfk_check_buffer(x->b.data, x->b.len, &lim, &x->r);
+	assert_int_equal(x->r.count, 2);
+	assert_int_equal(x->r.total, 3);
+	assert_true(x->r.incomplete);
+	fx_free(x);
+}
+
+static void test_allocation_failures_are_reported(void **state)
+{
+	(void)state;
+	struct fx *x = fx_instance();
+	x->b.data[0] = 0;
+	for (uint64_t n = 1; n < 12; n++) {
+		struct tfk_limits lim = tfk_limits_default();
+		lim.fail_alloc_after = n;
+		struct tfk_report r;
+		tfk_check_buffer(x->b.data, x->b.len, &lim, &r);
+		assert_true(r.count <= n);
+		tfk_report_free(&r);
+	}
+	fx_free(x);
+}
+
+static void test_v7_is_incomplete_not_clean(void **state)
+{
+	(void)state;
+	static const uint8_t v7[40] = "\x17\x08\x44tracing7\0\0\x08\0\x10\0\0none\0\0";
+	struct tfk_report r;
+	tfk_check_buffer(v7, sizeof(v7), NULL, &r);
+	note_raised(&r);
+	assert_string_equal(r.findings[0].fault->id, "core.check.unsupported");
+	assert_int_equal(tfk_report_verdict(&r), TFK_VERDICT_INCOMPLETE);
+	tfk_report_free(&r);
+}
+
+/* ---- several faults at once ---- */
+
+static void test_several_independent_faults(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new();
+	x->spec.extra[0] = (struct tdw_option){ 2, "", 0 };
+	x->spec.nextra = 1;
+	x->spec.pages_per_cpu = 3;
+	fx_build(x);
+	x->b.data[x->L.version] = 'q';                                      /* bad version */
+	tdw_put32(&x->b, x->L.cpu_count, 5, false);                         /* count mismatch */
+	put_commit(x, page_at(x, 0, 2), 1ull << 28);                        /* bad commit cpu0 */
+	tdw_put32(&x->b, page_at(x, 1, 1) + 16, 0, false);                  /* bad event cpu1 */
+	tdw_put32(&x->b, page_at(x, 1, 1) + 20, 2, false);
+	x->b.len += 7;                                                      /* trailing bytes */
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.header.bad-version", 10);
+	assert_code_at(&x->r, "tracedat.option.bad-payload", x->L.extra[0] + 6);
+	assert_code_at(&x->r, "tracedat.cpu.count-mismatch", x->L.cpu_count);
+	assert_code_at(&x->r, "tracedat.page.bad-commit", page_at(x, 0, 2) + 8);
+	assert_code_at(&x->r, "tracedat.page.bad-event", page_at(x, 1, 1) + 16);
+	assert_code_at(&x->r, "tracedat.file.trailing-data", x->b.len - 7);
+	assert_errors(&x->r, 5);
+	fx_free(x);
+}
+
+static void test_determinism(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	x->b.data[x->L.version] = 'q';
+	put_commit(x, page_at(x, 0, 1), 9999);
+	struct tfk_report a, b;
+	tfk_check_buffer(x->b.data, x->b.len, NULL, &a);
+	tfk_check_buffer(x->b.data, x->b.len, NULL, &b);
+	assert_int_equal(a.count, b.count);
+	assert_memory_equal(a.findings, b.findings, a.count * sizeof(*a.findings));
+	tfk_report_free(&a);
+	tfk_report_free(&b);
+	fx_free(x);
+}
+
+/* Every catalog code is produced by at least one test above (runs last). */
+static void test_every_code_is_raised(void **state)
+{
+	(void)state;
+	size_t n;
+	const struct tfk_fault *cat = tfk_catalog(&n);
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0;
+		while (k < nraised && strcmp(raised[k], cat[i].id) != 0)
+			k++;
+		if (k == nraised)
+			fail_msg("no test raises %s", cat[i].id);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_clean_variants),
+		cmocka_unit_test(test_latency_file_is_clean),
+		cmocka_unit_test(test_bad_magic),
+		cmocka_unit_test(test_not_a_trace),
+		cmocka_unit_test(test_bad_version),
+		cmocka_unit_test(test_bad_endian_is_inferred),
+		cmocka_unit_test(test_bad_long_size),
+		cmocka_unit_test(test_bad_page_size),
+		cmocka_unit_test(test_header_page_invalid),
+		cmocka_unit_test(test_header_event_invalid),
+		cmocka_unit_test(test_bad_tags),
+		cmocka_unit_test(test_unknown_tag_after_options_resyncs),
+		cmocka_unit_test(test_truncated_everywhere),
+		cmocka_unit_test(test_truncated_cpu_data),
+		cmocka_unit_test(test_truncated_blob_resyncs),
+		cmocka_unit_test(test_option_rules),
+		cmocka_unit_test(test_valid_options_are_clean),
+		cmocka_unit_test(test_option_size_past_eof),
+		cmocka_unit_test(test_cpu_count_mismatch),
+		cmocka_unit_test(test_cpu_misaligned),
+		cmocka_unit_test(test_cpu_overlap),
+		cmocka_unit_test(test_cpu_out_of_file),
+		cmocka_unit_test(test_cpu_partial_page),
+		cmocka_unit_test(test_trailing_data),
+		cmocka_unit_test(test_bad_clock_trailer),
+		cmocka_unit_test(test_instance_faults),
+		cmocka_unit_test(test_bad_commit),
+		cmocka_unit_test(test_missed_events_are_a_note),
+		cmocka_unit_test(test_event_overrun),
+		cmocka_unit_test(test_bad_event),
+		cmocka_unit_test(test_odd_event_size_and_nonzero_tail),
+		cmocka_unit_test(test_time_backwards),
+		cmocka_unit_test(test_findings_per_place_are_capped),
+		cmocka_unit_test(test_limits_make_incomplete),
+		cmocka_unit_test(test_allocation_failures_are_reported),
+		cmocka_unit_test(test_v7_is_incomplete_not_clean),
+		cmocka_unit_test(test_several_independent_faults),
+		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_every_code_is_raised),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
