@@ -97,7 +97,7 @@ struct tfk_finding *tfk_emit_nooffset(struct tfk_ctx *ctx, enum tfk_fault_code c
 	return f;
 }
 
-static void set_field(char *dst, size_t size, const char *fmt, va_list ap)
+__attribute__((format(printf, 3, 0))) static void set_field(char *dst, size_t size, const char *fmt, va_list ap)
 {
 	char tmp[512];
 	int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);

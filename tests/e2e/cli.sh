@@ -3,6 +3,8 @@
 # The command line: exit statuses per fsck(8), output shapes, catalog commands.
 # usage: cli.sh TRACEFSCK TDW_MAKE WORK_DIR
 set -u
+# TFK_WRAP (e.g. valgrind) runs in front of every tracefsck invocation.
+wrap=${TFK_WRAP:-}
 bin=$1 make=$2 work=$3
 mkdir -p "$work"
 fail=0
@@ -10,6 +12,7 @@ fail=0
 
 expect() { # expect STATUS DESCRIPTION COMMAND...
 	want=$1 what=$2; shift 2
+	if [ "$1" = "$bin" ]; then set -- $wrap "$@"; fi
 	"$@" > "$work/out" 2> "$work/err"; rc=$?
 	if [ "$rc" = "$want" ]; then echo "ok: $what (exit $rc)"; else echo "FAIL: $what: exit $rc, expected $want"; cat "$work/out" "$work/err"; fail=1; fi
 }

@@ -4,6 +4,8 @@
 # trace-cmd reports (the README's table, and trace-cmd itself when it is installed).
 # usage: samples.sh TRACEFSCK SAMPLES_DIR WORK_DIR
 set -u
+# TFK_WRAP (e.g. valgrind) runs in front of every tracefsck invocation.
+wrap=${TFK_WRAP:-}
 bin=$1 samples=$2 work=$3
 fail=0 ran=0
 mkdir -p "$work"
@@ -17,7 +19,7 @@ for f in "$samples"/tracedat/*.v6.dat*; do
 	*) cp "$f" "$work/$name" ;;
 	esac
 	ran=$((ran + 1))
-	out=$("$bin" check --json "$work/$name"); rc=$?
+	out=$($wrap "$bin" check --json "$work/$name"); rc=$?
 	summary=$(printf '%s\n' "$out" | grep '"type":"summary"')
 	if [ "$rc" != 0 ] || ! printf '%s' "$summary" | grep -q '"verdict":"clean"' || printf '%s' "$summary" | grep -vq '"errors":0,'; then
 		echo "FAIL: $name: exit $rc"; printf '%s\n' "$out"; fail=1; continue
@@ -43,7 +45,7 @@ for f in "$samples"/tracedat/*.v7*; do
 	*.xz) xz -dc "$f" > "$work/$name" ;;
 	*) cp "$f" "$work/$name" ;;
 	esac
-	out=$("$bin" check "$work/$name"); rc=$?
+	out=$($wrap "$bin" check "$work/$name"); rc=$?
 	if [ "$rc" != 8 ] || ! printf '%s' "$out" | grep -q 'core.check.unsupported'; then
 		echo "FAIL: $name: v7 gave exit $rc"; printf '%s\n' "$out"; fail=1
 	else

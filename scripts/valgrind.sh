@@ -1,0 +1,18 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Runs the unit tests and the end-to-end tests of a build under Valgrind memcheck.
+# Any memory error or leak fails the run. usage: scripts/valgrind.sh [BUILD_DIR]
+set -u
+build=${1:-build/debug}
+vg="valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --track-origins=yes -q"
+fail=0
+for t in "$build"/tests/test_*; do
+	[ -x "$t" ] || continue
+	if $vg "$t" > "$build/valgrind-$(basename "$t").log" 2>&1; then
+		echo "ok: valgrind $(basename "$t")"
+	else
+		echo "FAIL: valgrind $(basename "$t")"; tail -40 "$build/valgrind-$(basename "$t").log"; fail=1
+	fi
+done
+TFK_WRAP="$vg" ctest --test-dir "$build" -R '^e2e_' --output-on-failure || fail=1
+exit $fail
