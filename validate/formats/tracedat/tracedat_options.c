@@ -200,9 +200,9 @@ static void check_guest(const struct opt *o)
 		return;
 	}
 	for (uint32_t i = 0; i < ncpu; i++) {
-		uint32_t vcpu, pid;
-		tfk_cur_u32(&c, &vcpu);
-		tfk_cur_u32(&c, &pid);
+		uint32_t vcpu = 0, pid = 0;
+		if (!tfk_cur_u32(&c, &vcpu) || !tfk_cur_u32(&c, &pid))
+			return; /* cannot happen: the entries' size was checked above */
 		if ((int32_t)vcpu < 0 || vcpu >= ncpu) {
 			struct tfk_finding *f = opt_fault(o, TFK_TRACEDAT_OPTION_BAD_PAYLOAD, tfk_cur_abs(&c) - 8, 4);
 			tfk_set_expected(f, "a vCPU id from 0 to %u", ncpu - 1);

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Fuzz harness: check any bytes as a trace. Oracles (always on, also in release builds):
+ * the report stays within its limits, the verdict agrees with the counts, checking is
+ * deterministic, and both sinks render ASCII-only output whose JSON has one summary.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracefsck/tracefsck.h"
+
+#define FUZZ_ASSERT(cond)                                                               \
+	do {                                                                            \
+		if (!(cond)) {                                                          \
+			fprintf(stderr, "fuzz oracle failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__); \
+			abort();                                                        \
+		}                                                                       \
+	} while (0)
+
+struct sink_check {
+	size_t bytes, lines, summaries;
+};
+
+static int sink(void *user, const char *bytes, size_t len)
+{
+	struct sink_check *s = user;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)bytes[i];
+		FUZZ_ASSERT(c == '\n' || (c >= 0x20 && c < 0x7f));
+		s->lines += c == '\n';
+	}
+	if (len > 16 && memcmp(bytes, "{\"type\":\"summary", 16) == 0)
+		s->summaries++;
+	s->bytes += len;
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct tfk_limits lim = tfk_limits_default();
+	struct tfk_report a, b;
+
+	tfk_check_buffer(data, size, &lim, &a);
+	FUZZ_ASSERT(a.count <= lim.max_findings);
+	FUZZ_ASSERT(a.total >= a.count);
+	FUZZ_ASSERT(a.by_severity[0] + a.by_severity[1] + a.by_severity[2] == a.total);
+	FUZZ_ASSERT((tfk_report_verdict(&a) == TFK_VERDICT_CLEAN) == (!a.incomplete && a.by_severity[TFK_SEV_ERROR] == 0));
+	for (size_t i = 0; i < a.count; i++) {
+		const struct tfk_finding *f = &a.findings[i];
+		FUZZ_ASSERT(f->fault && tfk_catalog_find(f->fault->id) == f->fault);
+		FUZZ_ASSERT(memchr(f->path, 0, sizeof(f->path)) && memchr(f->found, 0, sizeof(f->found)));
+	}
+
+	tfk_check_buffer(data, size, &lim, &b);
+	FUZZ_ASSERT(a.count == b.count && a.total == b.total);
+	FUZZ_ASSERT(a.count == 0 || memcmp(a.findings, b.findings, a.count * sizeof(*a.findings)) == 0);
+	tfk_report_free(&b);
+
+	struct sink_check text = { 0 }, json = { 0 };
+	FUZZ_ASSERT(tfk_sink_text(&a, "fuzz.dat", NULL, sink, &text) == 0);
+	FUZZ_ASSERT(text.lines == a.count + 1);
+	FUZZ_ASSERT(tfk_sink_jsonl(&a, "fuzz.dat", NULL, sink, &json) == 0);
+	FUZZ_ASSERT(json.lines == a.count + 1 && json.summaries == 1);
+	tfk_report_free(&a);
+	return 0;
+}

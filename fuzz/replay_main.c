@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Replays files and folders of inputs through a fuzz harness, so any compiler can run the
+ * corpus as an ordinary test. usage: REPLAY PATH... (folders are read one level deep)
+ */
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define REPLAY_MAX_INPUT (64u << 20)
+
+static int replay_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		perror(path);
+		return 1;
+	}
+	uint8_t *buf = malloc(REPLAY_MAX_INPUT);
+	size_t n = buf ? fread(buf, 1, REPLAY_MAX_INPUT, f) : 0;
+	fclose(f);
+	if (!buf)
+		return 1;
+	/* An exact-size copy, so that reading one byte past the input is caught. */
+	uint8_t *exact = malloc(n ? n : 1);
+	memcpy(exact, buf, n);
+	free(buf);
+	LLVMFuzzerTestOneInput(exact, n);
+	free(exact);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int failed = 0;
+	unsigned count = 0;
+	for (int i = 1; i < argc; i++) {
+		struct stat st;
+		if (stat(argv[i], &st) != 0) {
+			perror(argv[i]);
+			failed = 1;
+			continue;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			failed |= replay_file(argv[i]);
+			count++;
+			continue;
+		}
+		DIR *d = opendir(argv[i]);
+		struct dirent *e;
+		while (d && (e = readdir(d)) != NULL) {
+			if (e->d_name[0] == '.' || strstr(e->d_name, ".txt") || strstr(e->d_name, ".md"))
+				continue;
+			char path[4096];
+			snprintf(path, sizeof(path), "%s/%s", argv[i], e->d_name);
+			if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+				failed |= replay_file(path);
+				count++;
+			}
+		}
+		if (d)
+			closedir(d);
+	}
+	printf("replayed %u inputs\n", count);
+	return failed || count == 0;
+}

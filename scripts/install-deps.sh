@@ -1,0 +1,16 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Installs what building and testing tracefsck needs, from Debian 12 packages, if missing.
+# Runs as root (or through sudo when available). Safe to run again.
+set -eu
+pkgs="cmake make gcc clang libclang-rt-14-dev libcmocka-dev valgrind xz-utils python3 ca-certificates"
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+sudo=""
+[ "$(id -u)" = 0 ] || sudo="sudo"
+echo "installing:$missing"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null

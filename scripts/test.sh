@@ -1,0 +1,25 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Installs what is missing, then builds and runs the whole test suite:
+#   gcc debug build + ctest, clang and release builds (warnings are errors), ASan+UBSan build + ctest,
+#   Valgrind memcheck over the unit and end-to-end tests.
+set -u
+cd "$(dirname "$0")/.."
+./scripts/install-deps.sh || exit 1
+passed=0 failed=0
+step() { # step NAME COMMAND...
+	name=$1; shift
+	echo "=== $name"
+	if "$@"; then passed=$((passed + 1)); echo "=== $name: ok"; else failed=$((failed + 1)); echo "=== $name: FAILED"; fi
+}
+build() { cmake --preset "$1" >/dev/null && cmake --build --preset "$1" -j2; }
+step "build debug (gcc)" build debug
+step "tests (gcc)" ctest --preset debug
+step "build clang" build clang
+step "build release" build release
+step "build asan" build asan
+step "tests (ASan + UBSan)" ctest --preset asan
+step "valgrind memcheck" ./scripts/valgrind.sh build/debug
+echo
+echo "steps: $passed passed, $failed failed"
+[ "$failed" = 0 ]
