@@ -491,6 +491,69 @@ static void test_cpu_count_mismatch(void **state)
 	fx_free(x);
 }
 
+static void test_cpustat_count(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	tdw_put16(&x->b, x->L.option[2], 99, false); /* the first CPUSTAT becomes an unknown option */
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.cpu.stat-count-mismatch", x->L.option[2] + 6 + tdw_get32(&x->b, x->L.option[2] + 2, false));
+	assert_errors(&x->r, 0);
+	fx_free(x);
+}
+
+/* spec 4.7: every input that crashes or hangs libtracecmd 3.1.6 and applies to v6 */
+static void test_libtracecmd_crashers(void **state)
+{
+	(void)state;
+	struct {
+		const char *what;
+		const char *code;
+	} expect[] = {
+		{ "page size 0 (SIGFPE)", "tracedat.header.bad-page-size" },
+		{ "commit bit 30 with a large length (SIGSEGV)", "tracedat.page.bad-commit" },
+		{ "padding of size -4 (infinite loop)", "tracedat.page.event-overrun" },
+		{ "malformed HOOK (NULL dereference)", "tracedat.option.bad-payload" },
+		{ "CPUSTAT of size 0 (SIGSEGV)", "tracedat.option.bad-payload" },
+		{ "PROCMAPS of size 0 (SIGSEGV)", "tracedat.option.bad-payload" },
+		{ "GUEST with vCPU -1 (heap write)", "tracedat.option.bad-payload" },
+		{ "kallsyms size 0xffffffff (heap overflow)", "tracedat.file.truncated" },
+		{ "printk size 0xffffffff (heap overflow)", "tracedat.file.truncated" },
+		{ "CPUCOUNT of size 2 (garbage count, hang)", "tracedat.option.bad-size" },
+	};
+	static const uint8_t guest_neg[] = { 'g', 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 5, 0, 0, 0 };
+	struct tdw_option opts[] = {
+		{ 0, NULL, 0 }, { 0, NULL, 0 }, { 0, NULL, 0 }, { 6, "a,b", 4 }, { 2, "", 0 }, { 10, "", 0 },
+		{ 13, guest_neg, sizeof(guest_neg) }, { 0, NULL, 0 }, { 0, NULL, 0 }, { 8, "\x01\x00", 2 },
+	};
+	for (size_t i = 0; i < sizeof(expect) / sizeof(expect[0]); i++) {
+		struct fx *x = fx_new();
+		if (opts[i].id) {
+			x->spec.extra[0] = opts[i];
+			x->spec.nextra = 1;
+		}
+		fx_build(x);
+		switch (i) {
+		case 0: tdw_put32(&x->b, 14, 0, false); break;
+		case 1: put_commit(x, page_at(x, 0, 0), 0xc0000ff0); break;
+		case 2:
+			tdw_put32(&x->b, x->L.first_event_at, (1u << 5) | 29, false);
+			tdw_put32(&x->b, x->L.first_event_at + 4, 0xfffffffcu, false);
+			break;
+		case 7: tdw_put32(&x->b, x->L.kallsyms_size, 0xffffffffu, false); break;
+		case 8: tdw_put32(&x->b, x->L.printk_size, 0xffffffffu, false); break;
+		default: break;
+		}
+		check(&x->b, &x->r);
+		if (count_code(&x->r, expect[i].code) == 0) {
+			dump(&x->r);
+			fail_msg("%s: no %s", expect[i].what, expect[i].code);
+		}
+		assert_int_equal(tfk_report_verdict(&x->r), TFK_VERDICT_CORRUPT);
+		fx_free(x);
+	}
+}
+
 static void test_cpu_misaligned(void **state)
 {
 	(void)state;
@@ -895,6 +958,8 @@ int main(void)
 		cmocka_unit_test(test_valid_options_are_clean),
 		cmocka_unit_test(test_option_size_past_eof),
 		cmocka_unit_test(test_cpu_count_mismatch),
+		cmocka_unit_test(test_cpustat_count),
+		cmocka_unit_test(test_libtracecmd_crashers),
 		cmocka_unit_test(test_cpu_misaligned),
 		cmocka_unit_test(test_cpu_overlap),
 		cmocka_unit_test(test_cpu_out_of_file),

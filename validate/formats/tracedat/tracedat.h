@@ -61,6 +61,9 @@ struct td_check {
 	uint32_t cpucount;          /* last CPUCOUNT option wins, as in libtracecmd */
 	uint64_t cpucount_offset;
 	bool have_traceclock;
+	uint32_t top_cpustats;      /* CPUSTAT options before the first "Buffer:" separator */
+	uint64_t first_cpustat;     /* offset of the first one */
+	bool cpustat_instances;     /* a "Buffer:" separator was seen */
 
 	struct td_instance *instances;
 	size_t ninstances, instances_cap;

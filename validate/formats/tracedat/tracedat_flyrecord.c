@@ -71,6 +71,12 @@ static uint32_t table_cpus(struct td_check *td, uint64_t table, bool top, bool *
 				       "header CPU count");
 		}
 	}
+	if (top && proven && td->top_cpustats && td->top_cpustats != count) {
+		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_CPU_STAT_COUNT_MISMATCH, td->first_cpustat, 0);
+		tfk_set_path(f, "options CPUSTAT");
+		tfk_set_expected(f, "%u, one per CPU of the top buffer", count);
+		tfk_set_found(f, "%u", td->top_cpustats);
+	}
 	if (count > cap) {
 		tfk_limit_hit(td->ctx, td->have_cpucount ? td->cpucount_offset : td->hdr_cpus_offset,
 			      "CPUs in a flyrecord table", count, cap);
@@ -149,15 +155,16 @@ void td_check_flyrecord(struct td_check *td, uint64_t pos, const char *name)
 	/* The clock trailer follows the table. */
 	uint64_t trailer_end = table_end;
 	if (fit == ncpu && !limited) {
-		uint64_t t = clock_trailer_at(td, table_end);
+		uint64_t t = clock_trailer_at(td, table_end), len = 0;
+		bool have_len = tfk_cur_u64_at(&td->file, table_end, &len);
 		if (t) {
 			trailer_end = table_end + t;
-		} else {
-			uint64_t len = 0;
+		} else if (!have_len || len != 0) {
+			/* A zero length is a file written without the trailer: nothing to check. */
 			struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_FLYRECORD_BAD_CLOCK, table_end, 8);
 			tfk_set_path(f, "%sflyrecord clock", buffer);
 			tfk_set_expected(f, "u64 length 3..%d then \"[clock]\"", CLOCK_MAX);
-			if (tfk_cur_u64_at(&td->file, table_end, &len))
+			if (have_len)
 				tfk_set_found(f, "length %llu", (unsigned long long)len);
 			else
 				tfk_set_found(f, "end of file");

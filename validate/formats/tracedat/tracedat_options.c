@@ -255,6 +255,15 @@ void td_check_option(struct td_check *td, uint16_t id, uint64_t opt_offset, cons
 			bad_payload(&o, "an integer (decimal or 0x hex)", "text that is not a number");
 		break;
 	case OPT_CPUSTAT:
+		if (payload_cstr(&o, text, sizeof(text), &len)) {
+			if (strncmp(text, "\nBuffer:", 8) == 0) {
+				td->cpustat_instances = true;
+			} else if (!td->cpustat_instances) {
+				if (td->top_cpustats++ == 0)
+					td->first_cpustat = opt_offset;
+			}
+		}
+		break;
 	case OPT_UNAME:
 	case OPT_VERSION:
 		payload_cstr(&o, text, sizeof(text), &len);
