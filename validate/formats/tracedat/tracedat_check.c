@@ -81,7 +81,8 @@ bool td_check_initial(struct td_check *td, uint64_t *next)
 	}
 
 	/* Version: readers parse a C string, writers always produce one digit and its NUL. */
-	bool v6_follows = tfk_range_fits(18, 12, td->size) && memcmp(c->base + 18, "header_page", 12) == 0;
+	const uint8_t *after;
+	bool v6_follows = tfk_cur_bytes_at(c, 18, 12, &after) && memcmp(after, "header_page", 12) == 0;
 	if ((h[0] == '6' || h[0] == '7') && h[1] == 0) {
 		td->version = (unsigned)(h[0] - '0');
 	} else {
