@@ -6,8 +6,9 @@ set -u
 build=${1:-build/debug}
 vg="valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --track-origins=yes -q"
 fail=0
-for t in "$build"/tests/test_*; do
-	[ -x "$t" ] || continue
+# The unit tests ctest knows (not whatever else an old build left behind).
+for name in $(ctest --test-dir "$build" -N | sed -n 's/^ *Test *#[0-9]*: \(test_[a-z0-9_]*\)$/\1/p'); do
+	t="$build/tests/$name"
 	if $vg "$t" > "$build/valgrind-$(basename "$t").log" 2>&1; then
 		echo "ok: valgrind $(basename "$t")"
 	else

@@ -86,6 +86,12 @@ struct tfk_finding *tfk_emit(struct tfk_ctx *ctx, enum tfk_fault_code code, uint
 	f->has_offset = true;
 	f->offset = offset;
 	f->length = length;
+	if (offset & TFK_DECODED_BIT) {
+		unsigned slot = (unsigned)((offset & ~TFK_DECODED_BIT) >> TFK_DECODED_SLOT_SHIFT);
+		f->in_decoded = true;
+		f->decoded_offset = offset & TFK_DECODED_POS_MASK;
+		f->offset = slot < TFK_DECODED_SLOTS ? ctx->decoded_at[slot] : 0;
+	}
 	return f;
 }
 
@@ -162,4 +168,15 @@ void tfk_limit_hit(struct tfk_ctx *ctx, uint64_t offset, const char *what, uint6
 void tfk_mark_incomplete(struct tfk_ctx *ctx)
 {
 	ctx->report->incomplete = true;
+}
+
+struct tfk_cursor tfk_decoded_cursor(struct tfk_ctx *ctx, unsigned slot, uint64_t file_offset, const uint8_t *buf,
+				     uint64_t len, bool big_endian)
+{
+	if (slot >= TFK_DECODED_SLOTS)
+		slot = TFK_DECODED_SLOTS - 1;
+	ctx->decoded_at[slot] = file_offset;
+	if (len > TFK_DECODED_POS_MASK)
+		len = TFK_DECODED_POS_MASK;
+	return tfk_cur_make(buf, len, TFK_DECODED_BIT | ((uint64_t)slot << TFK_DECODED_SLOT_SHIFT), big_endian);
 }

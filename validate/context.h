@@ -7,15 +7,32 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cursor.h"
 #include "faults.h"
 #include "tracefsck/check.h"
+
+#define TFK_DECODED_SLOTS 4
 
 struct tfk_ctx {
 	const struct tfk_limits *limits;
 	struct tfk_report *report;
 	size_t capacity;        /* allocated slots in report->findings */
 	uint64_t allocations;   /* made so far, for failure injection */
+	uint64_t decoded_at[TFK_DECODED_SLOTS]; /* file offset of the block each decoded view came from */
 };
+
+/*
+ * Decoded data gets cursor offsets outside any file: bit 62 set, the slot in bits 48-61, the
+ * decoded position below. tfk_emit turns such an offset back into the block's file offset
+ * plus finding.decoded_offset, so findings inside compressed data still point into the file.
+ */
+#define TFK_DECODED_BIT (1ull << 62)
+#define TFK_DECODED_SLOT_SHIFT 48
+#define TFK_DECODED_POS_MASK ((1ull << TFK_DECODED_SLOT_SHIFT) - 1)
+
+/* A cursor over decoded bytes (slot < TFK_DECODED_SLOTS) that came from file_offset. */
+struct tfk_cursor tfk_decoded_cursor(struct tfk_ctx *ctx, unsigned slot, uint64_t file_offset, const uint8_t *buf,
+				     uint64_t len, bool big_endian);
 
 void tfk_ctx_init(struct tfk_ctx *ctx, const struct tfk_limits *limits, struct tfk_report *report);
 

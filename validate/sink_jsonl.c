@@ -34,6 +34,10 @@ int tfk_sink_jsonl(const struct tfk_report *r, const char *name, const struct tf
 			tfk_line_printf(&l, ",\"offset\":%" PRIu64 ",\"length\":%" PRIu64, f->offset, f->length);
 		else
 			tfk_line_printf(&l, ",\"offset\":null,\"length\":null");
+		if (f->in_decoded)
+			tfk_line_printf(&l, ",\"decoded_offset\":%" PRIu64, f->decoded_offset);
+		else
+			tfk_line_printf(&l, ",\"decoded_offset\":null");
 		key_str(&l, "path", f->path);
 		key_str(&l, "message", f->fault->summary);
 		key_str(&l, "expected", f->expected);

@@ -26,6 +26,8 @@ int tfk_sink_text(const struct tfk_report *r, const char *name, const struct tfk
 		tfk_line_printf(&l, "%s: ", safe_name);
 		if (f->has_offset)
 			tfk_line_printf(&l, "0x%" PRIx64 " ", f->offset);
+		if (f->in_decoded)
+			tfk_line_printf(&l, "(decoded +0x%" PRIx64 ") ", f->decoded_offset);
 		if (f->path[0])
 			tfk_line_printf(&l, "[%s]", f->path);
 		tfk_line_printf(&l, ": %s %s: %s", tfk_severity_name(f->severity), f->fault->id, f->fault->summary);

@@ -52,6 +52,12 @@ struct tfk_finding {
 	bool has_offset;
 	uint64_t offset;  /* absolute byte offset in the file */
 	uint64_t length;  /* bytes concerned, 0 when not meaningful */
+	/*
+	 * Inside compressed data: offset is where the compressed block starts in the file, and
+	 * decoded_offset the position inside what it decodes to.
+	 */
+	bool in_decoded;
+	uint64_t decoded_offset;
 	char path[TFK_FINDING_PATH_MAX];          /* structure path, e.g. "flyrecord cpu1 page 3" */
 	char expected[TFK_FINDING_TEXT_MAX];
 	char found[TFK_FINDING_TEXT_MAX];

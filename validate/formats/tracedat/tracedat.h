@@ -35,6 +35,24 @@ struct td_geometry {
 	uint32_t data_offset;  /* D: where events start in a page */
 };
 
+/* A v7 section header, as walked or as found at an option's target. */
+struct td_section {
+	uint64_t offset;       /* of the 16-byte header */
+	uint64_t size;         /* body size as declared */
+	uint64_t avail;        /* body bytes present in the file */
+	uint16_t id, flags;
+	int32_t desc;
+	bool reached;          /* an option (or the DONE chain) points at it */
+	bool checked;          /* its content was checked */
+};
+
+/* A v7 BUFFER or BUFFER_TEXT option, kept until the options chain has been read. */
+struct td_buffer_opt {
+	uint16_t id;
+	uint64_t opt_offset;
+	struct tfk_cursor payload;
+};
+
 struct td_check {
 	struct tfk_ctx *ctx;
 	struct tfk_cursor file;     /* the whole file, in its byte order */
@@ -73,14 +91,38 @@ struct td_check {
 	uint64_t meta_end;          /* end of the metadata before the first flyrecord block */
 	uint64_t top_tag_offset;    /* of the top flyrecord/latency tag, or UINT64_MAX */
 	uint64_t lost_at;           /* where the sequential walk was last lost, to resume after */
+
+	/* v7 */
+	int codec;                  /* enum td_codec */
+	struct td_section *sections;
+	size_t nsections, sections_cap;
+	struct td_buffer_opt *buffer_opts;
+	size_t nbuffer_opts, buffer_opts_cap;
+	uint64_t strings_len;       /* bytes of all STRINGS sections, decoded */
+	bool walk_complete;         /* the section walk ended exactly at the end of the file */
+	size_t derailed_from;       /* sections walked before an implausible header (0: none met) */
+	bool unsupported_reported;
+	uint8_t *chunk_buf;         /* reused for every decoded CPU chunk */
+	size_t chunk_cap;
 };
 
 /* Passes, in file order. Each reports what it finds and leaves the rest to the next. */
 int td_sniff(const struct tfk_cursor *file);
 /* Initial header; returns false when the file cannot be walked further. */
 bool td_check_initial(struct td_check *td, uint64_t *next);
-/* header_page / header_event blobs (v6 items a-f), from *pos; false when the walk is lost. */
-bool td_check_headers(struct td_check *td, uint64_t *pos);
+/*
+ * Metadata readers shared by v6 (src = the file) and v7 (src = a section body, decoded or
+ * not). pos is relative to src; each returns false when the walk cannot continue.
+ */
+/* header_page / header_event (v6 items a-f; v7 HEADER_INFO) */
+bool td_check_headers(struct td_check *td, const struct tfk_cursor *src, uint64_t *pos);
+/* u32 count, then count u64-sized format texts (v6 items g-h; v7 FTRACE_EVENTS) */
+bool td_check_ftrace_formats(struct td_check *td, const struct tfk_cursor *src, uint64_t *pos);
+/* u32 systems, each a name, a u32 count and format texts (v6 items i-j; v7 EVENT_FORMATS) */
+bool td_check_event_systems(struct td_check *td, const struct tfk_cursor *src, uint64_t *pos);
+/* a size-prefixed text (size field of width 4 or 8 bytes): kallsyms, printk, cmdlines */
+bool td_check_text_blob(struct td_check *td, const struct tfk_cursor *src, uint64_t *pos, unsigned width,
+			const char *what);
 /* Parse header_page text into td->hp_*; reports header-page.invalid. */
 void td_parse_header_page(struct td_check *td, const struct tfk_cursor *text);
 void td_check_header_event(struct td_check *td, const struct tfk_cursor *text);
@@ -92,10 +134,39 @@ void td_check_v6_tail(struct td_check *td, uint64_t pos);
 void td_check_option(struct td_check *td, uint16_t id, uint64_t opt_offset, const struct tfk_cursor *payload);
 /* A v6 flyrecord block starting after its tag at pos; name is "" for the top instance. */
 void td_check_flyrecord(struct td_check *td, uint64_t pos, const char *buffer_name);
-/* Overlap and coverage checks over every claimed range; run once at the end. */
-void td_check_ranges(struct td_check *td);
+/* Overlap checks over every claimed range, and (v6) bytes after the last one; run once at the end. */
+void td_check_ranges(struct td_check *td, bool trailing);
 
-/* Walk the pages of one CPU's data view. */
+/* The version 7 walk: everything after the initial header. */
+void td_check_v7(struct td_check *td, uint64_t pos);
+/* v7 options that name sections or buffers (called by td_check_option). */
+void td_v7_section_option(struct td_check *td, uint16_t id, uint64_t opt_offset, const struct tfk_cursor *payload);
+void td_v7_buffer_option(struct td_check *td, uint16_t id, uint64_t opt_offset, const struct tfk_cursor *payload);
+/* Check one v7 BUFFER / BUFFER_TEXT option and the data it describes. */
+void td_check_buffer_v7(struct td_check *td, const struct td_buffer_opt *opt);
+/* Find the section whose header starts at offset (walked, or read there); NULL if none fits. */
+struct td_section *td_section_at(struct td_check *td, uint64_t offset);
+
+/* The page walk of one CPU; its state carries over between chunks of compressed data. */
+struct td_cpu_walk {
+	struct td_check *td;
+	const char *buffer;     /* "" or "buffer NAME " */
+	uint32_t cpu;
+	uint64_t page;          /* index of the page being walked, over all chunks */
+	bool have_ts;
+	uint64_t last_ts;       /* timestamp of the last event (or page) seen on this CPU */
+	uint64_t events;
+	uint64_t lost_pages, lost_events, first_lost_at;
+	bool lost_unknown;
+	uint32_t per_code[TFK_FAULT_COUNT];
+	uint64_t suppressed_at[TFK_FAULT_COUNT];
+};
+
+void td_cpu_walk_begin(struct td_cpu_walk *w, struct td_check *td, const char *buffer, uint32_t cpu);
+/* Walk every whole page of data (a view of raw or decoded ring pages). */
+void td_cpu_walk_pages(struct td_cpu_walk *w, const struct tfk_cursor *data);
+void td_cpu_walk_end(struct td_cpu_walk *w);
+/* All three for one contiguous view. */
 void td_walk_cpu(struct td_check *td, const struct tfk_cursor *data, const char *buffer_name, uint32_t cpu);
 
 /* Helpers */
@@ -103,6 +174,11 @@ bool td_add_range(struct td_check *td, uint64_t start, uint64_t end, bool is_cpu
 	__attribute__((format(printf, 5, 6)));
 /* Report a structure of `need` bytes at `offset` that runs past EOF. */
 void td_truncated(struct td_check *td, uint64_t offset, uint64_t need, const char *what);
+/*
+ * A structure of `need` bytes at src-relative pos runs past the end of src: past the end of
+ * the file (tracedat.file.truncated) or of its section (tracedat.section.overrun).
+ */
+void td_overrun(struct td_check *td, const struct tfk_cursor *src, uint64_t pos, uint64_t need, const char *what);
 /* Infer geometry for the page walker from header_page and the header. */
 void td_settle_geometry(struct td_check *td);
 

@@ -53,6 +53,20 @@ void td_truncated(struct td_check *td, uint64_t offset, uint64_t need, const cha
 	tfk_set_found(f, "%llu bytes before end of file", (unsigned long long)have);
 }
 
+void td_overrun(struct td_check *td, const struct tfk_cursor *src, uint64_t pos, uint64_t need, const char *what)
+{
+	uint64_t abs = src->origin + pos;
+	if (src->origin == td->file.origin && src->len == td->file.len) {
+		td_truncated(td, abs, need, what);
+		return;
+	}
+	uint64_t have = pos < src->len ? src->len - pos : 0;
+	struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_SECTION_OVERRUN, abs, have);
+	tfk_set_path(f, "%s", what);
+	tfk_set_expected(f, "%llu bytes inside the section", (unsigned long long)need);
+	tfk_set_found(f, "%llu bytes before the section ends", (unsigned long long)have);
+}
+
 static bool page_size_plausible(const struct td_check *td, uint64_t v)
 {
 	return tfk_is_pow2(v) && v >= 1024 && v <= td->ctx->limits->max_page_size;
@@ -165,7 +179,7 @@ static int range_cmp(const void *a, const void *b)
 	return 0;
 }
 
-void td_check_ranges(struct td_check *td)
+void td_check_ranges(struct td_check *td, bool trailing)
 {
 	if (td->nranges == 0)
 		return;
@@ -189,7 +203,7 @@ void td_check_ranges(struct td_check *td)
 		if (r->end > covered)
 			covered = r->end;
 	}
-	if (covered < td->size && !td->ctx->report->incomplete) {
+	if (trailing && covered < td->size && !td->ctx->report->incomplete) {
 		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_FILE_TRAILING_DATA, covered, td->size - covered);
 		tfk_set_path(f, "end of file");
 		tfk_set_expected(f, "end of file at 0x%llx", (unsigned long long)covered);
@@ -211,22 +225,21 @@ static void td_check(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 		goto out;
 	if (td.version == 6) {
 		ctx->report->stats.format = "trace.dat v6";
-		if (td_check_headers(&td, &pos) && td_check_v6_metadata(&td, &pos))
+		if (td_check_headers(&td, &td.file, &pos) && td_check_v6_metadata(&td, &pos))
 			td_check_v6_tail(&td, pos);
 		else
 			td_check_v6_tail(&td, UINT64_MAX);
-		td_check_ranges(&td);
+		td_check_ranges(&td, true);
 	} else {
-		ctx->report->stats.format = "trace.dat v7";
-		struct tfk_finding *f = tfk_emit(ctx, TFK_CORE_CHECK_UNSUPPORTED, 18, 0);
-		tfk_set_path(f, "file header");
-		tfk_set_expected(f, "trace.dat version 6");
-		tfk_set_found(f, "version 7 sections (not checked by this build)");
-		tfk_mark_incomplete(ctx);
+		td_check_v7(&td, pos);
+		td_check_ranges(&td, false);
 	}
 out:
 	free(td.instances);
 	free(td.ranges);
+	free(td.sections);
+	free(td.buffer_opts);
+	free(td.chunk_buf);
 }
 
 const struct tfk_format tfk_format_tracedat = {

@@ -242,10 +242,11 @@ void td_check_option(struct td_check *td, uint16_t id, uint64_t opt_offset, cons
 	char text[TEXT_MAX];
 	uint64_t len;
 
-	if (id >= OPT_MAX || (td->version == 6 && id >= OPT_STRINGS)) {
+	if (id >= OPT_MAX || id == OPT_STRINGS || (td->version == 6 && id >= OPT_STRINGS)) {
 		struct tfk_finding *f = opt_fault(&o, TFK_TRACEDAT_OPTION_UNKNOWN, opt_offset, 6 + payload->len);
 		tfk_set_expected(f, "an option id of trace.dat v%u (1..%u)", td->version, td->version == 6 ? 14 : 22);
-		tfk_set_found(f, "%u%s%s", id, id < OPT_MAX ? ", a v7-only " : "", id < OPT_MAX ? opt_name(id) : "");
+		tfk_set_found(f, "%u%s%s", id, id < OPT_MAX ? (id == OPT_STRINGS ? ", a section id, " : ", a v7-only ") : "",
+			      id < OPT_MAX ? opt_name(id) : "");
 		return;
 	}
 	switch (id) {
@@ -321,6 +322,22 @@ void td_check_option(struct td_check *td, uint16_t id, uint64_t opt_offset, cons
 	case OPT_BUFFER:
 		if (td->version == 6)
 			check_buffer_v6(&o);
+		else
+			td_v7_buffer_option(td, id, opt_offset, payload);
+		break;
+	case OPT_BUFFER_TEXT:
+		td_v7_buffer_option(td, id, opt_offset, payload);
+		break;
+	case OPT_HEADER_INFO:
+	case OPT_FTRACE_EVENTS:
+	case OPT_EVENT_FORMATS:
+	case OPT_KALLSYMS:
+	case OPT_PRINTK:
+	case OPT_CMDLINES:
+		if (payload->len != 8)
+			bad_size(&o, "8 bytes");
+		else
+			td_v7_section_option(td, id, opt_offset, payload);
 		break;
 	default:
 		break;

@@ -16,22 +16,8 @@
 
 enum { TL_DATA_MAX = 28, TL_PADDING = 29, TL_TIME_EXTEND = 30, TL_TIME_STAMP = 31 };
 
-struct cpu_walk {
-	struct td_check *td;
-	const char *buffer;
-	uint32_t cpu;
-	uint64_t page;          /* index of the page being walked */
-	bool have_ts;
-	uint64_t last_ts;       /* timestamp of the last event (or page) seen on this CPU */
-	uint64_t events;
-	uint64_t lost_pages, lost_events, first_lost_at;
-	bool lost_unknown;
-	uint32_t per_code[TFK_FAULT_COUNT];
-	uint64_t suppressed_at[TFK_FAULT_COUNT];
-};
-
 /* Findings of one code on one CPU are listed up to max_per_place, then only counted. */
-static struct tfk_finding *page_fault(struct cpu_walk *w, enum tfk_fault_code code, uint64_t off, uint64_t len)
+static struct tfk_finding *page_fault(struct td_cpu_walk *w, enum tfk_fault_code code, uint64_t off, uint64_t len)
 {
 	if (w->per_code[code]++ >= w->td->ctx->limits->max_per_place) {
 		struct tfk_report *r = w->td->ctx->report;
@@ -69,7 +55,7 @@ static bool all_zero(const struct tfk_cursor *page, uint64_t from, uint64_t *fir
 }
 
 /* Walk the events of the committed area; returns the running timestamp after the last one. */
-static uint64_t walk_events(struct cpu_walk *w, const struct tfk_cursor *area, uint64_t ts)
+static uint64_t walk_events(struct td_cpu_walk *w, const struct tfk_cursor *area, uint64_t ts)
 {
 	const bool be = area->big_endian;
 	const uint64_t len = area->len;
@@ -165,7 +151,7 @@ static uint64_t walk_events(struct cpu_walk *w, const struct tfk_cursor *area, u
 	return ts;
 }
 
-static void walk_page(struct cpu_walk *w, const struct tfk_cursor *page)
+static void walk_page(struct td_cpu_walk *w, const struct tfk_cursor *page)
 {
 	const struct td_geometry *g = &w->td->geo;
 	uint64_t ts = 0, commit = 0;
@@ -246,41 +232,55 @@ tail:;
 	}
 }
 
-void td_walk_cpu(struct td_check *td, const struct tfk_cursor *data, const char *buffer, uint32_t cpu)
+void td_cpu_walk_begin(struct td_cpu_walk *w, struct td_check *td, const char *buffer, uint32_t cpu)
 {
-	struct cpu_walk w;
-	memset(&w, 0, sizeof(w));
-	w.td = td;
-	w.buffer = buffer;
-	w.cpu = cpu;
+	memset(w, 0, sizeof(*w));
+	w->td = td;
+	w->buffer = buffer;
+	w->cpu = cpu;
 	for (size_t i = 0; i < TFK_FAULT_COUNT; i++)
-		w.suppressed_at[i] = UINT64_MAX;
+		w->suppressed_at[i] = UINT64_MAX;
+}
 
-	const uint32_t ps = td->geo.page_size;
+void td_cpu_walk_pages(struct td_cpu_walk *w, const struct tfk_cursor *data)
+{
+	const uint32_t ps = w->td->geo.page_size;
 	uint64_t npages = data->len / ps;
 	for (uint64_t p = 0; p < npages; p++) {
 		struct tfk_cursor page;
 		tfk_cur_sub(data, p * ps, ps, &page);
-		w.page = p;
-		walk_page(&w, &page);
+		walk_page(w, &page);
+		w->page++;
 	}
+	w->td->ctx->report->stats.pages += npages;
+}
 
+void td_cpu_walk_end(struct td_cpu_walk *w)
+{
+	struct td_check *td = w->td;
 	struct tfk_stats *st = &td->ctx->report->stats;
-	st->pages += npages;
-	st->events += w.events;
-	st->events_lost += w.lost_events;
-	if (w.lost_pages) {
-		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_PAGE_EVENTS_LOST, w.first_lost_at, ps);
-		tfk_set_path(f, "%scpu%u", buffer, cpu);
-		tfk_set_found(f, "%llu pages flag missed events, %llu events counted%s", (unsigned long long)w.lost_pages,
-			      (unsigned long long)w.lost_events, w.lost_unknown ? " (some counts not stored)" : "");
+	st->events += w->events;
+	st->events_lost += w->lost_events;
+	if (w->lost_pages) {
+		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_PAGE_EVENTS_LOST, w->first_lost_at, td->geo.page_size);
+		tfk_set_path(f, "%scpu%u", w->buffer, w->cpu);
+		tfk_set_found(f, "%llu pages flag missed events, %llu events counted%s", (unsigned long long)w->lost_pages,
+			      (unsigned long long)w->lost_events, w->lost_unknown ? " (some counts not stored)" : "");
 	}
 	for (size_t code = 0; code < TFK_FAULT_COUNT; code++) {
 		uint32_t max = td->ctx->limits->max_per_place;
-		if (w.per_code[code] > max) {
-			struct tfk_finding *f = tfk_emit(td->ctx, TFK_CORE_FINDINGS_SUPPRESSED, w.suppressed_at[code], 0);
-			tfk_set_path(f, "%scpu%u", buffer, cpu);
-			tfk_set_found(f, "%u more %s findings", w.per_code[code] - max, tfk_fault_get(code)->id);
+		if (w->per_code[code] > max) {
+			struct tfk_finding *f = tfk_emit(td->ctx, TFK_CORE_FINDINGS_SUPPRESSED, w->suppressed_at[code], 0);
+			tfk_set_path(f, "%scpu%u", w->buffer, w->cpu);
+			tfk_set_found(f, "%u more %s findings", w->per_code[code] - max, tfk_fault_get(code)->id);
 		}
 	}
+}
+
+void td_walk_cpu(struct td_check *td, const struct tfk_cursor *data, const char *buffer, uint32_t cpu)
+{
+	struct td_cpu_walk w;
+	td_cpu_walk_begin(&w, td, buffer, cpu);
+	td_cpu_walk_pages(&w, data);
+	td_cpu_walk_end(&w);
 }

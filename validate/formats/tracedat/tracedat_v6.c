@@ -9,16 +9,17 @@
 #include "tracedat.h"
 
 /* Check a fixed tag at *pos and step over it. A wrong tag is reported and walked past. */
-static bool expect_tag(struct td_check *td, uint64_t *pos, const char *tag, size_t n, const char *what)
+static bool expect_tag(struct td_check *td, const struct tfk_cursor *src, uint64_t *pos, const char *tag, size_t n,
+		       const char *what)
 {
-	struct tfk_cursor c = td->file;
+	struct tfk_cursor c = *src;
 	const uint8_t *p;
 	if (!tfk_cur_seek(&c, *pos) || !tfk_cur_bytes(&c, n, &p)) {
-		td_truncated(td, *pos, n, what);
+		td_overrun(td, src, *pos, n, what);
 		return false;
 	}
 	if (memcmp(p, tag, n) != 0) {
-		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_SECTION_BAD_TAG, *pos, n);
+		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_SECTION_BAD_TAG, src->origin + *pos, n);
 		tfk_set_path(f, "%s", what);
 		char want[32];
 		tfk_sanitize(want, sizeof(want), tag, n);
@@ -33,9 +34,10 @@ static bool expect_tag(struct td_check *td, uint64_t *pos, const char *tag, size
  * A size-prefixed blob (size field of `width` bytes) at *pos. On success *blob views its bytes
  * and *pos moves past it. A blob that runs past EOF is reported; the walk cannot continue.
  */
-static bool read_blob(struct td_check *td, uint64_t *pos, unsigned width, const char *what, struct tfk_cursor *blob)
+static bool read_blob(struct td_check *td, const struct tfk_cursor *src, uint64_t *pos, unsigned width, const char *what,
+		      struct tfk_cursor *blob)
 {
-	struct tfk_cursor c = td->file;
+	struct tfk_cursor c = *src;
 	uint64_t size = 0;
 	bool ok;
 	if (!tfk_cur_seek(&c, *pos))
@@ -48,95 +50,98 @@ static bool read_blob(struct td_check *td, uint64_t *pos, unsigned width, const 
 		size = s32;
 	}
 	if (!ok) {
-		td_truncated(td, *pos, width, what);
+		td_overrun(td, src, *pos, width, what);
 		return false;
 	}
 	if (tfk_cur_sub(&c, c.pos, size, blob) != TFK_SUB_OK) {
 		char path[80];
-		snprintf(path, sizeof(path), "%s (size field at 0x%llx)", what, (unsigned long long)*pos);
-		td_truncated(td, *pos + width, size, path);
+		snprintf(path, sizeof(path), "%s (size field at 0x%llx)", what, (unsigned long long)(src->origin + *pos));
+		td_overrun(td, src, *pos + width, size, path);
 		return false;
 	}
 	*pos = c.pos + size;
 	return true;
 }
 
-static bool read_u32(struct td_check *td, uint64_t *pos, uint32_t *v, const char *what)
+static bool read_u32(struct td_check *td, const struct tfk_cursor *src, uint64_t *pos, uint32_t *v, const char *what)
 {
-	if (!tfk_cur_u32_at(&td->file, *pos, v)) {
-		td_truncated(td, *pos, 4, what);
+	if (!tfk_cur_u32_at(src, *pos, v)) {
+		td_overrun(td, src, *pos, 4, what);
 		return false;
 	}
 	*pos += 4;
 	return true;
 }
 
-bool td_check_headers(struct td_check *td, uint64_t *pos)
+bool td_check_headers(struct td_check *td, const struct tfk_cursor *src, uint64_t *pos)
 {
 	struct tfk_cursor blob;
 
-	if (!expect_tag(td, pos, "header_page", 12, "header_page tag"))
+	if (!expect_tag(td, src, pos, "header_page", 12, "header_page tag"))
 		return false;
-	if (!read_blob(td, pos, 8, "header_page", &blob))
+	if (!read_blob(td, src, pos, 8, "header_page", &blob))
 		return false;
 	td_parse_header_page(td, &blob);
 	td_settle_geometry(td);
-	if (!expect_tag(td, pos, "header_event", 13, "header_event tag"))
+	if (!expect_tag(td, src, pos, "header_event", 13, "header_event tag"))
 		return false;
-	if (!read_blob(td, pos, 8, "header_event", &blob))
+	if (!read_blob(td, src, pos, 8, "header_event", &blob))
 		return false;
 	td_check_header_event(td, &blob);
 	return true;
 }
 
-static bool format_blobs(struct td_check *td, uint64_t *pos, uint32_t count, const char *what)
+static bool format_blobs(struct td_check *td, const struct tfk_cursor *src, uint64_t *pos, uint32_t count,
+			 const char *what)
 {
 	char path[96];
 	uint32_t cap = td->ctx->limits->max_format_blobs;
 	for (uint32_t i = 0; i < count; i++) {
 		if (i >= cap) {
-			tfk_limit_hit(td->ctx, *pos, what, count, cap);
-			td->lost_at = *pos;
+			tfk_limit_hit(td->ctx, src->origin + *pos, what, count, cap);
+			td->lost_at = src->origin + *pos;
 			return false;
 		}
 		struct tfk_cursor blob;
 		snprintf(path, sizeof(path), "%s %u of %u", what, i, count);
-		if (!read_blob(td, pos, 8, path, &blob))
+		if (!read_blob(td, src, pos, 8, path, &blob))
 			return false;
 	}
 	return true;
 }
 
-bool td_check_v6_metadata(struct td_check *td, uint64_t *pos)
+bool td_check_ftrace_formats(struct td_check *td, const struct tfk_cursor *src, uint64_t *pos)
 {
 	uint32_t count;
-	struct tfk_cursor blob;
+	return read_u32(td, src, pos, &count, "ftrace format count") &&
+	       format_blobs(td, src, pos, count, "ftrace format");
+}
 
-	if (!read_u32(td, pos, &count, "ftrace format count") || !format_blobs(td, pos, count, "ftrace format"))
-		return false;
-
-	uint32_t nsys;
-	uint64_t nsys_off = *pos;
-	if (!read_u32(td, pos, &nsys, "event system count"))
+bool td_check_event_systems(struct td_check *td, const struct tfk_cursor *src, uint64_t *pos)
+{
+	uint32_t nsys, count;
+	uint64_t nsys_off = src->origin + *pos;
+	uint32_t cap = td->ctx->limits->max_format_blobs;
+	if (!read_u32(td, src, pos, &nsys, "event system count"))
 		return false;
 	for (uint32_t s = 0; s < nsys; s++) {
-		if (s >= td->ctx->limits->max_format_blobs) {
-			tfk_limit_hit(td->ctx, nsys_off, "event systems", nsys, td->ctx->limits->max_format_blobs);
-			td->lost_at = *pos;
+		if (s >= cap) {
+			tfk_limit_hit(td->ctx, nsys_off, "event systems", nsys, cap);
+			td->lost_at = src->origin + *pos;
 			return false;
 		}
-		struct tfk_cursor c = td->file;
+		struct tfk_cursor c = *src;
 		const char *name;
 		uint64_t len;
 		tfk_cur_seek(&c, *pos);
 		enum tfk_cstr_status st = tfk_cur_cstr(&c, td->ctx->limits->max_string, &name, &len);
 		if (st == TFK_CSTR_UNTERMINATED) {
-			td_truncated(td, *pos, len + 1, "event system name");
+			td_overrun(td, src, *pos, len + 1, "event system name");
 			return false;
 		}
 		if (st == TFK_CSTR_TOO_LONG) {
-			tfk_limit_hit(td->ctx, *pos, "event system name length", len, td->ctx->limits->max_string);
-			td->lost_at = *pos;
+			tfk_limit_hit(td->ctx, src->origin + *pos, "event system name length", len, td->ctx->limits->max_string);
+			td->lost_at = src->origin + *pos;
 			return false;
 		}
 		char sysname[64];
@@ -144,20 +149,31 @@ bool td_check_v6_metadata(struct td_check *td, uint64_t *pos)
 		*pos = c.pos;
 		char what[96];
 		snprintf(what, sizeof(what), "system %s event count", sysname);
-		if (!read_u32(td, pos, &count, what))
+		if (!read_u32(td, src, pos, &count, what))
 			return false;
 		snprintf(what, sizeof(what), "system %s event format", sysname);
-		if (!format_blobs(td, pos, count, what))
+		if (!format_blobs(td, src, pos, count, what))
 			return false;
 	}
-	if (!read_blob(td, pos, 4, "kallsyms", &blob))
-		return false;
-	if (!read_blob(td, pos, 4, "printk formats", &blob))
-		return false;
-	if (!read_blob(td, pos, 8, "saved cmdlines", &blob))
+	return true;
+}
+
+bool td_check_text_blob(struct td_check *td, const struct tfk_cursor *src, uint64_t *pos, unsigned width,
+			const char *what)
+{
+	struct tfk_cursor blob;
+	return read_blob(td, src, pos, width, what, &blob);
+}
+
+bool td_check_v6_metadata(struct td_check *td, uint64_t *pos)
+{
+	const struct tfk_cursor *src = &td->file;
+	if (!td_check_ftrace_formats(td, src, pos) || !td_check_event_systems(td, src, pos) ||
+	    !td_check_text_blob(td, src, pos, 4, "kallsyms") || !td_check_text_blob(td, src, pos, 4, "printk formats") ||
+	    !td_check_text_blob(td, src, pos, 8, "saved cmdlines"))
 		return false;
 	td->hdr_cpus_offset = *pos;
-	if (!read_u32(td, pos, &td->hdr_cpus, "CPU count"))
+	if (!read_u32(td, src, pos, &td->hdr_cpus, "CPU count"))
 		return false;
 	td->have_hdr_cpus = true;
 	return true;

@@ -13,121 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "tdw.h"
-#include "tracefsck/tracefsck.h"
-
-/* Codes raised by the tests in this file; the last test proves the whole catalog is covered. */
-static char raised[256][48];
-static size_t nraised;
-
-static void note_raised(const struct tfk_report *r)
-{
-	for (size_t i = 0; i < r->count; i++) {
-		const char *id = r->findings[i].fault->id;
-		size_t k = 0;
-		while (k < nraised && strcmp(raised[k], id) != 0)
-			k++;
-		if (k == nraised && nraised < 256)
-			snprintf(raised[nraised++], sizeof(raised[0]), "%s", id);
-	}
-}
-
-static void dump(const struct tfk_report *r)
-{
-	for (size_t i = 0; i < r->count; i++) {
-		const struct tfk_finding *f = &r->findings[i];
-		print_message("  0x%llx [%s] %s (expected %s, found %s)\n", (unsigned long long)f->offset, f->path,
-			      f->fault->id, f->expected, f->found);
-	}
-}
-
-static void check(const struct tdw_buf *b, struct tfk_report *r)
-{
-	tfk_check_buffer(b->data, b->len, NULL, r);
-	note_raised(r);
-}
-
-static const struct tfk_finding *find(const struct tfk_report *r, const char *code, uint64_t offset)
-{
-	for (size_t i = 0; i < r->count; i++) {
-		const struct tfk_finding *f = &r->findings[i];
-		if (strcmp(f->fault->id, code) == 0 && f->has_offset && f->offset == offset)
-			return f;
-	}
-	return NULL;
-}
-
-#define assert_code_at(r, code, off)                                                                     \
-	do {                                                                                             \
-		if (!find((r), (code), (off))) {                                                         \
-			dump(r);                                                                         \
-			fail_msg("expected %s at 0x%llx", (code), (unsigned long long)(off));            \
-		}                                                                                        \
-	} while (0)
-
-static size_t count_code(const struct tfk_report *r, const char *code)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < r->count; i++)
-		n += strcmp(r->findings[i].fault->id, code) == 0;
-	return n;
-}
-
-static void assert_errors(const struct tfk_report *r, uint64_t n)
-{
-	if (r->by_severity[TFK_SEV_ERROR] != n) {
-		dump(r);
-		fail_msg("expected %llu errors, found %llu", (unsigned long long)n,
-			 (unsigned long long)r->by_severity[TFK_SEV_ERROR]);
-	}
-}
-
-struct fx {
-	struct tdw_spec spec;
-	struct tdw_buf b;
-	struct tdw_layout L;
-	struct tfk_report r;
-};
-
-static struct fx *fx_new(void)
-{
-	struct fx *x = calloc(1, sizeof(*x));
-	x->spec = tdw_default_spec();
-	return x;
-}
-
-static void fx_build(struct fx *x)
-{
-	assert_int_equal(tdw_build(&x->spec, &x->b, &x->L), 0);
-}
-
-static struct fx *fx_default(void)
-{
-	struct fx *x = fx_new();
-	fx_build(x);
-	return x;
-}
-
-static void fx_free(struct fx *x)
-{
-	tfk_report_free(&x->r);
-	tdw_free(&x->b);
-	free(x);
-}
-
-/* Offset of page p of CPU c of the top buffer. */
-static uint64_t page_at(const struct fx *x, unsigned c, unsigned p)
-{
-	return x->L.cpu_offset[c] + (uint64_t)p * x->spec.page_size;
-}
-
-static void put_commit(struct fx *x, uint64_t page, uint64_t commit)
-{
-	if (x->spec.long_size == 8)
-		tdw_put64(&x->b, page + 8, commit, x->spec.big_endian);
-	else
-		tdw_put32(&x->b, page + 8, (uint32_t)commit, x->spec.big_endian);
-}
+#include "tracedat_helpers.h"
 
 /* ---- valid files check clean ---- */
 
@@ -866,18 +752,6 @@ static void test_allocation_failures_are_reported(void **state)
 	fx_free(x);
 }
 
-static void test_v7_is_incomplete_not_clean(void **state)
-{
-	(void)state;
-	static const uint8_t v7[40] = "\x17\x08\x44tracing7\0\0\x08\0\x10\0\0none\0\0";
-	struct tfk_report r;
-	tfk_check_buffer(v7, sizeof(v7), NULL, &r);
-	note_raised(&r);
-	assert_string_equal(r.findings[0].fault->id, "core.check.unsupported");
-	assert_int_equal(tfk_report_verdict(&r), TFK_VERDICT_INCOMPLETE);
-	tfk_report_free(&r);
-}
-
 /* ---- several faults at once ---- */
 
 static void test_several_independent_faults(void **state)
@@ -921,65 +795,50 @@ static void test_determinism(void **state)
 	fx_free(x);
 }
 
-/* Every catalog code is produced by at least one test above (runs last). */
-static void test_every_code_is_raised(void **state)
-{
-	(void)state;
-	size_t n;
-	const struct tfk_fault *cat = tfk_catalog(&n);
-	for (size_t i = 0; i < n; i++) {
-		size_t k = 0;
-		while (k < nraised && strcmp(raised[k], cat[i].id) != 0)
-			k++;
-		if (k == nraised)
-			fail_msg("no test raises %s", cat[i].id);
-	}
-}
+static const struct CMUnitTest v6_tests[] = {
+	cmocka_unit_test(test_clean_variants),
+	cmocka_unit_test(test_latency_file_is_clean),
+	cmocka_unit_test(test_bad_magic),
+	cmocka_unit_test(test_not_a_trace),
+	cmocka_unit_test(test_bad_version),
+	cmocka_unit_test(test_bad_endian_is_inferred),
+	cmocka_unit_test(test_bad_long_size),
+	cmocka_unit_test(test_bad_page_size),
+	cmocka_unit_test(test_header_page_invalid),
+	cmocka_unit_test(test_header_event_invalid),
+	cmocka_unit_test(test_bad_tags),
+	cmocka_unit_test(test_unknown_tag_after_options_resyncs),
+	cmocka_unit_test(test_truncated_everywhere),
+	cmocka_unit_test(test_truncated_cpu_data),
+	cmocka_unit_test(test_truncated_blob_resyncs),
+	cmocka_unit_test(test_option_rules),
+	cmocka_unit_test(test_valid_options_are_clean),
+	cmocka_unit_test(test_option_size_past_eof),
+	cmocka_unit_test(test_cpu_count_mismatch),
+	cmocka_unit_test(test_cpustat_count),
+	cmocka_unit_test(test_libtracecmd_crashers),
+	cmocka_unit_test(test_cpu_misaligned),
+	cmocka_unit_test(test_cpu_overlap),
+	cmocka_unit_test(test_cpu_out_of_file),
+	cmocka_unit_test(test_cpu_partial_page),
+	cmocka_unit_test(test_trailing_data),
+	cmocka_unit_test(test_bad_clock_trailer),
+	cmocka_unit_test(test_instance_faults),
+	cmocka_unit_test(test_bad_commit),
+	cmocka_unit_test(test_missed_events_are_a_note),
+	cmocka_unit_test(test_event_overrun),
+	cmocka_unit_test(test_bad_event),
+	cmocka_unit_test(test_odd_event_size_and_nonzero_tail),
+	cmocka_unit_test(test_time_backwards),
+	cmocka_unit_test(test_findings_per_place_are_capped),
+	cmocka_unit_test(test_limits_make_incomplete),
+	cmocka_unit_test(test_allocation_failures_are_reported),
+	cmocka_unit_test(test_several_independent_faults),
+	cmocka_unit_test(test_determinism),
+};
 
-int main(void)
+const struct CMUnitTest *tracedat_v6_tests(size_t *n)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_clean_variants),
-		cmocka_unit_test(test_latency_file_is_clean),
-		cmocka_unit_test(test_bad_magic),
-		cmocka_unit_test(test_not_a_trace),
-		cmocka_unit_test(test_bad_version),
-		cmocka_unit_test(test_bad_endian_is_inferred),
-		cmocka_unit_test(test_bad_long_size),
-		cmocka_unit_test(test_bad_page_size),
-		cmocka_unit_test(test_header_page_invalid),
-		cmocka_unit_test(test_header_event_invalid),
-		cmocka_unit_test(test_bad_tags),
-		cmocka_unit_test(test_unknown_tag_after_options_resyncs),
-		cmocka_unit_test(test_truncated_everywhere),
-		cmocka_unit_test(test_truncated_cpu_data),
-		cmocka_unit_test(test_truncated_blob_resyncs),
-		cmocka_unit_test(test_option_rules),
-		cmocka_unit_test(test_valid_options_are_clean),
-		cmocka_unit_test(test_option_size_past_eof),
-		cmocka_unit_test(test_cpu_count_mismatch),
-		cmocka_unit_test(test_cpustat_count),
-		cmocka_unit_test(test_libtracecmd_crashers),
-		cmocka_unit_test(test_cpu_misaligned),
-		cmocka_unit_test(test_cpu_overlap),
-		cmocka_unit_test(test_cpu_out_of_file),
-		cmocka_unit_test(test_cpu_partial_page),
-		cmocka_unit_test(test_trailing_data),
-		cmocka_unit_test(test_bad_clock_trailer),
-		cmocka_unit_test(test_instance_faults),
-		cmocka_unit_test(test_bad_commit),
-		cmocka_unit_test(test_missed_events_are_a_note),
-		cmocka_unit_test(test_event_overrun),
-		cmocka_unit_test(test_bad_event),
-		cmocka_unit_test(test_odd_event_size_and_nonzero_tail),
-		cmocka_unit_test(test_time_backwards),
-		cmocka_unit_test(test_findings_per_place_are_capped),
-		cmocka_unit_test(test_limits_make_incomplete),
-		cmocka_unit_test(test_allocation_failures_are_reported),
-		cmocka_unit_test(test_v7_is_incomplete_not_clean),
-		cmocka_unit_test(test_several_independent_faults),
-		cmocka_unit_test(test_determinism),
-		cmocka_unit_test(test_every_code_is_raised),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	*n = sizeof(v6_tests) / sizeof(v6_tests[0]);
+	return v6_tests;
 }

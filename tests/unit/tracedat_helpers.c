@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/* Helpers shared by the trace.dat tests: fixtures, finding look-ups, the codes raised so far. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tracedat_helpers.h"
+
+/* Codes raised by the tests in this file; the last test proves the whole catalog is covered. */
+static char raised[256][48];
+static size_t nraised;
+
+void note_raised(const struct tfk_report *r)
+{
+	for (size_t i = 0; i < r->count; i++) {
+		const char *id = r->findings[i].fault->id;
+		size_t k = 0;
+		while (k < nraised && strcmp(raised[k], id) != 0)
+			k++;
+		if (k == nraised && nraised < 256)
+			snprintf(raised[nraised++], sizeof(raised[0]), "%s", id);
+	}
+}
+
+void dump(const struct tfk_report *r)
+{
+	for (size_t i = 0; i < r->count; i++) {
+		const struct tfk_finding *f = &r->findings[i];
+		print_message("  0x%llx [%s] %s (expected %s, found %s)\n", (unsigned long long)f->offset, f->path,
+			      f->fault->id, f->expected, f->found);
+	}
+}
+
+void check(const struct tdw_buf *b, struct tfk_report *r)
+{
+	tfk_check_buffer(b->data, b->len, NULL, r);
+	note_raised(r);
+}
+
+const struct tfk_finding *find(const struct tfk_report *r, const char *code, uint64_t offset)
+{
+	for (size_t i = 0; i < r->count; i++) {
+		const struct tfk_finding *f = &r->findings[i];
+		if (strcmp(f->fault->id, code) == 0 && f->has_offset && f->offset == offset)
+			return f;
+	}
+	return NULL;
+}
+
+size_t count_code(const struct tfk_report *r, const char *code)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->count; i++)
+		n += strcmp(r->findings[i].fault->id, code) == 0;
+	return n;
+}
+
+void assert_errors(const struct tfk_report *r, uint64_t n)
+{
+	if (r->by_severity[TFK_SEV_ERROR] != n) {
+		dump(r);
+		fail_msg("expected %llu errors, found %llu", (unsigned long long)n,
+			 (unsigned long long)r->by_severity[TFK_SEV_ERROR]);
+	}
+}
+
+struct fx *fx_new(void)
+{
+	struct fx *x = calloc(1, sizeof(*x));
+	x->spec = tdw_default_spec();
+	return x;
+}
+
+void fx_build(struct fx *x)
+{
+	assert_int_equal(tdw_build(&x->spec, &x->b, &x->L), 0);
+}
+
+struct fx *fx_default(void)
+{
+	struct fx *x = fx_new();
+	fx_build(x);
+	return x;
+}
+
+void fx_free(struct fx *x)
+{
+	tfk_report_free(&x->r);
+	tdw_free(&x->b);
+	free(x);
+}
+
+/* Offset of page p of CPU c of the top buffer. */
+uint64_t page_at(const struct fx *x, unsigned c, unsigned p)
+{
+	return x->L.cpu_offset[c] + (uint64_t)p * x->spec.page_size;
+}
+
+void put_commit(struct fx *x, uint64_t page, uint64_t commit)
+{
+	if (x->spec.long_size == 8)
+		tdw_put64(&x->b, page + 8, commit, x->spec.big_endian);
+	else
+		tdw_put32(&x->b, page + 8, (uint32_t)commit, x->spec.big_endian);
+}
+
+
+/* Every catalog code is produced by at least one test (run after all the others). */
+void test_every_code_is_raised(void **state)
+{
+	(void)state;
+	size_t n;
+	const struct tfk_fault *cat = tfk_catalog(&n);
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0;
+		while (k < nraised && strcmp(raised[k], cat[i].id) != 0)
+			k++;
+		if (k == nraised)
+			fail_msg("no test raises %s", cat[i].id);
+	}
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/* Helpers shared by the trace.dat tests. */
+#ifndef TRACEDAT_HELPERS_H
+#define TRACEDAT_HELPERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tdw.h"
+#include "tracefsck/tracefsck.h"
+
+struct fx {
+	struct tdw_spec spec;
+	struct tdw_buf b;
+	struct tdw_layout L;
+	struct tfk_report r;
+};
+
+/* Remember the codes a report raised (for the catalog coverage test). */
+void note_raised(const struct tfk_report *r);
+void dump(const struct tfk_report *r);
+/* Check a buffer with default limits and remember the codes raised. */
+void check(const struct tdw_buf *b, struct tfk_report *r);
+const struct tfk_finding *find(const struct tfk_report *r, const char *code, uint64_t offset);
+size_t count_code(const struct tfk_report *r, const char *code);
+void assert_errors(const struct tfk_report *r, uint64_t n);
+struct fx *fx_new(void);
+void fx_build(struct fx *x);
+struct fx *fx_default(void);
+void fx_free(struct fx *x);
+/* Offset of page p of CPU c of the top buffer (uncompressed files). */
+uint64_t page_at(const struct fx *x, unsigned c, unsigned p);
+void put_commit(struct fx *x, uint64_t page, uint64_t commit);
+void test_every_code_is_raised(void **state);
+
+struct CMUnitTest;
+const struct CMUnitTest *tracedat_v6_tests(size_t *n);
+const struct CMUnitTest *tracedat_v7_tests(size_t *n);
+
+#define assert_code_at(r, code, off)                                                                     \
+	do {                                                                                             \
+		if (!find((r), (code), (off))) {                                                         \
+			dump(r);                                                                         \
+			fail_msg("expected %s at 0x%llx", (code), (unsigned long long)(off));            \
+		}                                                                                        \
+	} while (0)
+
+
+#endif

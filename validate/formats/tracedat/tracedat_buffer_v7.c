@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * v7 BUFFER and BUFFER_TEXT options and the data they describe: per-CPU ranges inside the
+ * buffer's section, raw ring pages or chunk streams decoded one chunk at a time.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracedat.h"
+#include "tracedat_compress.h"
+
+#define SECTION_HEADER 16
+#define MAX_CHUNK (64u << 20) /* trace-cmd writes 10-page chunks; 64 MiB leaves room for huge pages */
+
+struct buf_ctx {
+	struct td_check *td;
+	const struct td_buffer_opt *opt;
+	const char *kind;       /* "BUFFER" or "BUFFER_TEXT" */
+	char label[80];         /* "" for the top buffer, else "buffer NAME " */
+	uint64_t body, body_end;/* the buffer section's body in the file */
+	bool compressed;
+};
+
+static struct tfk_finding *bad_entry(const struct buf_ctx *b, uint64_t off, uint64_t len)
+{
+	struct tfk_finding *f = tfk_emit(b->td->ctx, TFK_TRACEDAT_BUFFER_BAD_ENTRY, off, len);
+	tfk_set_path(f, "option %s %s", b->kind, b->label[0] ? b->label : "(top)");
+	return f;
+}
+
+/* Make room for a decoded chunk in the reusable buffer. */
+static uint8_t *chunk_space(struct td_check *td, size_t n)
+{
+	if (n <= td->chunk_cap)
+		return td->chunk_buf;
+	uint8_t *p = tfk_calloc(td->ctx, n, 1);
+	if (!p)
+		return NULL;
+	free(td->chunk_buf);
+	td->chunk_buf = p;
+	td->chunk_cap = n;
+	return p;
+}
+
+/*
+ * A chunk stream at view-relative 0 of data: u32 count, then {u32 zsize, u32 usize, zsize
+ * bytes}. Each chunk is decoded on its own; pages go to the walker when one is given.
+ * Returns the bytes the chunks occupy after the count (the option's size), or UINT64_MAX.
+ */
+static uint64_t check_chunks(const struct buf_ctx *b, const struct tfk_cursor *data, struct td_cpu_walk *walk,
+			     const char *what)
+{
+	struct td_check *td = b->td;
+	uint32_t nchunks;
+	if (!tfk_cur_u32_at(data, 0, &nchunks)) {
+		td_overrun(td, data, 0, 4, what);
+		return UINT64_MAX;
+	}
+	uint64_t pos = 4;
+	for (uint32_t i = 0; i < nchunks; i++) {
+		uint32_t zsize, usize;
+		char where[96];
+		snprintf(where, sizeof(where), "%s chunk %u of %u", what, i, nchunks);
+		if (!tfk_cur_u32_at(data, pos, &zsize) || !tfk_cur_u32_at(data, pos + 4, &usize)) {
+			td_overrun(td, data, pos, 8, where);
+			return UINT64_MAX;
+		}
+		const uint8_t *src;
+		if (!tfk_cur_bytes_at(data, pos + 8, zsize, &src)) {
+			td_overrun(td, data, pos + 8, zsize, where);
+			return UINT64_MAX;
+		}
+		uint64_t chunk_at = data->origin + pos;
+		if (walk && usize % td->geo.page_size) {
+			struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_COMPRESSION_CORRUPT, chunk_at + 4, 4);
+			tfk_set_path(f, "%s", where);
+			tfk_set_expected(f, "an uncompressed size that is a multiple of the page size %u", td->geo.page_size);
+			tfk_set_found(f, "%u", usize);
+		}
+		if (usize > MAX_CHUNK) {
+			tfk_limit_hit(td->ctx, chunk_at + 4, "decoded chunk size", usize, MAX_CHUNK);
+		} else {
+			uint8_t *dst = chunk_space(td, usize ? usize : 1);
+			size_t got = 0;
+			enum td_decode_status st = dst ? td_decode((enum td_codec)td->codec, src, zsize, dst, usize, &got)
+						       : TD_DECODE_CORRUPT;
+			if (!dst)
+				return UINT64_MAX;
+			if (st != TD_DECODE_OK) {
+				struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_COMPRESSION_CORRUPT, chunk_at, 8ull + zsize);
+				tfk_set_path(f, "%s", where);
+				tfk_set_expected(f, "%s data decoding to %u bytes", td_codec_name((enum td_codec)td->codec),
+						 usize);
+				tfk_set_found(f, "%s after %zu bytes",
+					      st == TD_DECODE_CORRUPT ? "a decoding error"
+					      : st == TD_DECODE_SHORT ? "the end of the data" : "more data", got);
+			}
+			if (walk) {
+				/* Whole decoded pages are walked even after a decoding error: they may still be good. */
+				struct tfk_cursor pages = tfk_decoded_cursor(td->ctx, 1, chunk_at + 8, dst, got, td->file.big_endian);
+				pages.len -= pages.len % td->geo.page_size;
+				td_cpu_walk_pages(walk, &pages);
+			}
+		}
+		pos += 8 + (uint64_t)zsize;
+	}
+	return pos - 4;
+}
+
+static bool plausible_page_size(const struct td_check *td, uint32_t ps)
+{
+	return ps >= 1024 && ps <= td->ctx->limits->max_page_size && (ps & (ps - 1)) == 0;
+}
+
+static void check_cpu_entry(struct buf_ctx *b, uint64_t entry_at, uint32_t cpu, uint64_t offset, uint64_t size)
+{
+	struct td_check *td = b->td;
+	uint32_t ps = td->geo.page_size;
+	char what[96];
+	snprintf(what, sizeof(what), "%scpu%u data", b->label, cpu);
+
+	uint64_t extent = size, end;
+	if (b->compressed && !tfk_add_u64(extent, 4, &extent))
+		extent = UINT64_MAX;
+	if (!tfk_add_u64(offset, extent, &end) || offset >= td->size) {
+		if (size == 0 && !b->compressed)
+			return;
+		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_CPU_OUT_OF_FILE, entry_at, 20);
+		tfk_set_path(f, "%scpu%u", b->label, cpu);
+		tfk_set_expected(f, "a range inside the file (size 0x%llx)", (unsigned long long)td->size);
+		tfk_set_found(f, "offset 0x%llx size 0x%llx", (unsigned long long)offset, (unsigned long long)size);
+		return;
+	}
+	if (offset < b->body || end > b->body_end) {
+		struct tfk_finding *f = bad_entry(b, entry_at, 20);
+		tfk_set_expected(f, "cpu%u data inside its section [0x%llx, 0x%llx)", cpu, (unsigned long long)b->body,
+				 (unsigned long long)b->body_end);
+		tfk_set_found(f, "[0x%llx, 0x%llx)", (unsigned long long)offset, (unsigned long long)end);
+	}
+	if (offset % ps) {
+		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_CPU_MISALIGNED, offset, extent);
+		tfk_set_path(f, "%scpu%u", b->label, cpu);
+		tfk_set_expected(f, "a multiple of the page size %u", ps);
+		tfk_set_found(f, "offset 0x%llx (entry at 0x%llx)", (unsigned long long)offset, (unsigned long long)entry_at);
+	}
+	if (!b->compressed && size % ps) {
+		uint64_t whole = size - size % ps;
+		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_CPU_PARTIAL_PAGE, offset + whole, size % ps);
+		tfk_set_path(f, "%scpu%u", b->label, cpu);
+		tfk_set_expected(f, "a size that is a multiple of the page size %u", ps);
+		tfk_set_found(f, "size 0x%llx", (unsigned long long)size);
+	}
+	struct tfk_cursor data;
+	if (tfk_cur_sub(&td->file, offset, extent, &data) == TFK_SUB_CLIPPED) {
+		td_truncated(td, offset, extent, what);
+		end = td->size;
+	}
+	td_add_range(td, offset, end, true, "%scpu%u data", b->label, cpu);
+	td->ctx->report->stats.cpus++;
+
+	struct td_cpu_walk w;
+	td_cpu_walk_begin(&w, td, b->label, cpu);
+	if (!b->compressed) {
+		data.len -= data.len % ps;
+		td_cpu_walk_pages(&w, &data);
+	} else if (td->codec == TD_CODEC_UNKNOWN) {
+		tfk_mark_incomplete(td->ctx);
+	} else {
+		uint64_t used = check_chunks(b, &data, &w, what);
+		if (used != UINT64_MAX && used != size) {
+			struct tfk_finding *f = bad_entry(b, entry_at + 12, 8);
+			tfk_set_expected(f, "cpu%u size %llu (what its chunks occupy after the count)", cpu,
+					 (unsigned long long)used);
+			tfk_set_found(f, "%llu", (unsigned long long)size);
+		}
+	}
+	td_cpu_walk_end(&w);
+}
+
+/* Find the data section an option points at; reports a wrong target. */
+static struct td_section *target_section(struct buf_ctx *b, uint64_t offset, uint16_t want)
+{
+	struct td_section *s = td_section_at(b->td, offset);
+	if (s && s->id == want)
+		return s;
+	struct tfk_finding *f = tfk_emit(b->td->ctx, TFK_TRACEDAT_OPTIONS_BAD_TARGET, b->opt->payload.origin, 8);
+	tfk_set_path(f, "option %s %s", b->kind, b->label[0] ? b->label : "(top)");
+	tfk_set_expected(f, "the offset of a %s section", b->kind);
+	if (s)
+		tfk_set_found(f, "0x%llx, a section of id %u", (unsigned long long)offset, s->id);
+	else
+		tfk_set_found(f, "0x%llx, no section header there", (unsigned long long)offset);
+	return NULL;
+}
+
+static void check_buffer_text(struct buf_ctx *b, const struct td_section *s)
+{
+	struct td_check *td = b->td;
+	if (!(s->flags & 1) || td->codec == TD_CODEC_NONE)
+		return; /* plain latency text: nothing structural inside */
+	if (td->codec == TD_CODEC_UNKNOWN) {
+		tfk_mark_incomplete(td->ctx);
+		return;
+	}
+	struct tfk_cursor data;
+	tfk_cur_sub(&td->file, s->offset + SECTION_HEADER, s->avail, &data);
+	check_chunks(b, &data, NULL, "latency text");
+	td->ctx->report->stats.buffers++;
+}
+
+void td_check_buffer_v7(struct td_check *td, const struct td_buffer_opt *opt)
+{
+	struct buf_ctx b;
+	memset(&b, 0, sizeof(b));
+	b.td = td;
+	b.opt = opt;
+	b.kind = opt->id == 22 ? "BUFFER_TEXT" : "BUFFER";
+	struct tfk_cursor c = opt->payload;
+	uint64_t sec_off;
+	const char *name, *clock;
+	uint64_t name_len, clock_len;
+	struct tfk_finding *f;
+
+	if (!tfk_cur_u64(&c, &sec_off) || tfk_cur_cstr(&c, td->ctx->limits->max_string, &name, &name_len) != TFK_CSTR_OK ||
+	    tfk_cur_cstr(&c, td->ctx->limits->max_string, &clock, &clock_len) != TFK_CSTR_OK) {
+		f = tfk_emit(td->ctx, TFK_TRACEDAT_OPTION_BAD_PAYLOAD, opt->payload.origin, opt->payload.len);
+		tfk_set_path(f, "option %s", b.kind);
+		tfk_set_expected(f, "u64 offset, NUL-terminated name and clock");
+		tfk_set_found(f, "%llu bytes without them", (unsigned long long)opt->payload.len);
+		return;
+	}
+	char safe[64];
+	tfk_sanitize(safe, sizeof(safe), name, name_len);
+	if (name_len)
+		snprintf(b.label, sizeof(b.label), "buffer %s ", safe);
+	struct td_section *sec = target_section(&b, sec_off, opt->id == 22 ? 22 : 3);
+	if (!sec)
+		return;
+	sec->reached = true;
+	b.body = sec->offset + SECTION_HEADER;
+	b.body_end = b.body + sec->avail;
+	b.compressed = (sec->flags & 1) && td->codec != TD_CODEC_NONE;
+	if (opt->id == 22) {
+		check_buffer_text(&b, sec);
+		return;
+	}
+
+	uint32_t page_size, n;
+	uint64_t ps_at = tfk_cur_abs(&c);
+	if (!tfk_cur_u32(&c, &page_size) || !tfk_cur_u32(&c, &n)) {
+		f = bad_entry(&b, ps_at, 0);
+		tfk_set_expected(f, "u32 page size and u32 CPU count after the clock");
+		tfk_set_found(f, "%llu bytes", (unsigned long long)tfk_cur_left(&c));
+		return;
+	}
+	uint64_t want;
+	if (!tfk_mul_u64(n, 20, &want) || want != tfk_cur_left(&c)) {
+		f = bad_entry(&b, ps_at + 4, 4);
+		tfk_set_expected(f, "%llu bytes of CPU entries after the count", (unsigned long long)tfk_cur_left(&c) / 20);
+		tfk_set_found(f, "count %u (%llu bytes present)", n, (unsigned long long)tfk_cur_left(&c));
+		n = (uint32_t)(tfk_cur_left(&c) / 20);
+	}
+	/* The top buffer is read with the file header's page size; others with their own. */
+	uint32_t saved_ps = td->geo.page_size;
+	if (name_len) {
+		if (!plausible_page_size(td, page_size)) {
+			f = bad_entry(&b, ps_at, 4);
+			tfk_set_expected(f, "a power-of-two page size (0 crashes libtracecmd with SIGFPE)");
+			tfk_set_found(f, "%u", page_size);
+			return;
+		}
+		td->geo.page_size = page_size;
+	}
+	td->ctx->report->stats.buffers++;
+
+	uint32_t cap = td->ctx->limits->max_cpus;
+	uint8_t *seen = tfk_calloc(td->ctx, cap, 1);
+	if (!seen)
+		goto out;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t entry_at = tfk_cur_abs(&c);
+		uint32_t cpu = 0;
+		uint64_t offset = 0, size = 0;
+		if (!tfk_cur_u32(&c, &cpu) || !tfk_cur_u64(&c, &offset) || !tfk_cur_u64(&c, &size))
+			break;
+		if (cpu >= cap || (td->have_cpucount && cpu >= td->cpucount)) {
+			f = bad_entry(&b, entry_at, 4);
+			tfk_set_expected(f, "a CPU id below %u", td->have_cpucount ? td->cpucount : cap);
+			tfk_set_found(f, "%u", cpu);
+			continue;
+		}
+		if (seen[cpu]) {
+			f = bad_entry(&b, entry_at, 4);
+			tfk_set_expected(f, "each CPU once");
+			tfk_set_found(f, "cpu%u again", cpu);
+			continue;
+		}
+		seen[cpu] = 1;
+		check_cpu_entry(&b, entry_at, cpu, offset, size);
+	}
+	if (td->have_cpucount && n > td->cpucount) {
+		f = tfk_emit(td->ctx, TFK_TRACEDAT_CPU_COUNT_MISMATCH, ps_at + 4, 4);
+		tfk_set_path(f, "option %s %s", b.kind, b.label[0] ? b.label : "(top)");
+		tfk_set_expected(f, "at most %u entries (CPUCOUNT)", td->cpucount);
+		tfk_set_found(f, "%u", n);
+	}
+	free(seen);
+out:
+	td->geo.page_size = saved_ps;
+}

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: MIT */
+#include <string.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "tracedat_compress.h"
+
+enum td_codec td_codec_from_name(const char *name, size_t len)
+{
+	if (len == 4 && memcmp(name, "none", 4) == 0)
+		return TD_CODEC_NONE;
+	if (len == 4 && memcmp(name, "zstd", 4) == 0)
+		return TD_CODEC_ZSTD;
+	if (len == 4 && memcmp(name, "zlib", 4) == 0)
+		return TD_CODEC_ZLIB;
+	return TD_CODEC_UNKNOWN;
+}
+
+const char *td_codec_name(enum td_codec codec)
+{
+	switch (codec) {
+	case TD_CODEC_NONE: return "none";
+	case TD_CODEC_ZSTD: return "zstd";
+	case TD_CODEC_ZLIB: return "zlib";
+	default: return "unknown";
+	}
+}
+
+static enum td_decode_status decode_zstd(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
+					 size_t *out_len)
+{
+	ZSTD_DCtx *dctx = ZSTD_createDCtx();
+	if (!dctx)
+		return TD_DECODE_CORRUPT;
+	/* Refuse frames that ask for a huge window: the chunks trace-cmd writes are small. */
+	ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, 27);
+	ZSTD_inBuffer in = { src, src_len, 0 };
+	ZSTD_outBuffer out = { dst, dst_len, 0 };
+	enum td_decode_status st = TD_DECODE_OK;
+	size_t rc;
+	for (;;) {
+		rc = ZSTD_decompressStream(dctx, &out, &in);
+		if (ZSTD_isError(rc)) {
+			st = TD_DECODE_CORRUPT;
+			break;
+		}
+		if (rc == 0 && in.pos == in.size)
+			break; /* every frame ended and all input used */
+		if (out.pos == out.size) {
+			/* Output full: is there more to come? Probe with one spare byte. */
+			uint8_t spare;
+			ZSTD_outBuffer more = { &spare, 1, 0 };
+			size_t r2 = ZSTD_decompressStream(dctx, &more, &in);
+			if (ZSTD_isError(r2))
+				st = TD_DECODE_CORRUPT;
+			else if (more.pos)
+				st = TD_DECODE_LONG;
+			else if (r2 != 0 || in.pos != in.size)
+				st = TD_DECODE_CORRUPT; /* a frame cut short, or trailing bytes */
+			break;
+		}
+		if (in.pos == in.size) {
+			st = TD_DECODE_CORRUPT; /* input ends inside a frame */
+			break;
+		}
+	}
+	*out_len = out.pos;
+	ZSTD_freeDCtx(dctx);
+	if (st == TD_DECODE_OK && out.pos < dst_len)
+		st = TD_DECODE_SHORT;
+	return st;
+}
+
+static enum td_decode_status decode_zlib(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
+					 size_t *out_len)
+{
+	z_stream zs;
+	memset(&zs, 0, sizeof(zs));
+	if (inflateInit(&zs) != Z_OK)
+		return TD_DECODE_CORRUPT;
+	enum td_decode_status st = TD_DECODE_OK;
+	size_t in_left = src_len, out_left = dst_len;
+	const uint8_t *in = src;
+	uint8_t *out = dst;
+	int rc = Z_OK;
+	/* zlib counts in uInt: feed it in pieces so sizes above 4 GiB cannot wrap. */
+	while (rc == Z_OK) {
+		uInt in_chunk = in_left > 0x40000000u ? 0x40000000u : (uInt)in_left;
+		uInt out_chunk = out_left > 0x40000000u ? 0x40000000u : (uInt)out_left;
+		zs.next_in = (Bytef *)(uintptr_t)in;
+		zs.avail_in = in_chunk;
+		zs.next_out = out;
+		zs.avail_out = out_chunk;
+		rc = inflate(&zs, Z_NO_FLUSH);
+		size_t used_in = in_chunk - zs.avail_in, made = out_chunk - zs.avail_out;
+		in += used_in;
+		in_left -= used_in;
+		out += made;
+		out_left -= made;
+		if (rc == Z_OK && used_in == 0 && made == 0)
+			break; /* no progress: input ended inside the stream, or output is full */
+	}
+	*out_len = dst_len - out_left;
+	if (rc == Z_STREAM_END) {
+		if (in_left != 0)
+			st = TD_DECODE_CORRUPT;
+		else if (out_left != 0)
+			st = TD_DECODE_SHORT;
+	} else if (rc == Z_OK || rc == Z_BUF_ERROR) {
+		st = out_left == 0 ? TD_DECODE_LONG : TD_DECODE_CORRUPT;
+	} else {
+		st = TD_DECODE_CORRUPT;
+	}
+	inflateEnd(&zs);
+	return st;
+}
+
+enum td_decode_status td_decode(enum td_codec codec, const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
+				size_t *out_len)
+{
+	*out_len = 0;
+	switch (codec) {
+	case TD_CODEC_ZSTD:
+		return decode_zstd(src, src_len, dst, dst_len, out_len);
+	case TD_CODEC_ZLIB:
+		return decode_zlib(src, src_len, dst, dst_len, out_len);
+	case TD_CODEC_NONE: {
+		size_t n = src_len < dst_len ? src_len : dst_len;
+		memcpy(dst, src, n);
+		*out_len = n;
+		return src_len == dst_len ? TD_DECODE_OK : src_len < dst_len ? TD_DECODE_SHORT : TD_DECODE_LONG;
+	}
+	default:
+		return TD_DECODE_CORRUPT;
+	}
+}

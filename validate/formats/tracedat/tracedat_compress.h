@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* The codecs a v7 trace.dat may name: none, zstd, zlib. */
+#ifndef TFK_TRACEDAT_COMPRESS_H
+#define TFK_TRACEDAT_COMPRESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum td_codec {
+	TD_CODEC_NONE = 0,
+	TD_CODEC_ZSTD,
+	TD_CODEC_ZLIB,
+	TD_CODEC_UNKNOWN,
+};
+
+enum td_decode_status {
+	TD_DECODE_OK = 0,
+	TD_DECODE_CORRUPT,    /* the codec rejected the data */
+	TD_DECODE_SHORT,      /* decoded fewer bytes than the block says */
+	TD_DECODE_LONG,       /* the data decodes to more than the block says */
+};
+
+enum td_codec td_codec_from_name(const char *name, size_t len);
+const char *td_codec_name(enum td_codec codec);
+
+/*
+ * Decode src into exactly dst_len bytes of dst. *out_len receives what was produced
+ * (up to dst_len). Never writes past dst_len, never allocates more than the codec's
+ * own bounded work space.
+ */
+enum td_decode_status td_decode(enum td_codec codec, const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
+				size_t *out_len);
+
+#endif

@@ -1,0 +1,502 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The version 7 walk: compression header, the sequential section walk, metadata sections
+ * (decoded when compressed), the chain of OPTIONS sections, then buffers and strings.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracedat.h"
+#include "tracedat_compress.h"
+
+enum {
+	SEC_OPTIONS = 0, SEC_BUFFER = 3, SEC_STRINGS = 15, SEC_HEADER_INFO = 16, SEC_FTRACE_EVENTS = 17,
+	SEC_EVENT_FORMATS = 18, SEC_KALLSYMS = 19, SEC_PRINTK = 20, SEC_CMDLINES = 21, SEC_BUFFER_TEXT = 22,
+};
+#define SECTION_HEADER 16
+#define NAME_MAX_V7 64
+#define MAX_OPTIONS_SECTIONS 4096
+#define MAX_DECODED_SECTION (1ull << 30) /* metadata sections are a few MiB; kallsyms the largest */
+
+static const char *section_name(uint16_t id)
+{
+	switch (id) {
+	case SEC_OPTIONS: return "OPTIONS";
+	case SEC_BUFFER: return "BUFFER";
+	case SEC_STRINGS: return "STRINGS";
+	case SEC_HEADER_INFO: return "HEADER_INFO";
+	case SEC_FTRACE_EVENTS: return "FTRACE_EVENTS";
+	case SEC_EVENT_FORMATS: return "EVENT_FORMATS";
+	case SEC_KALLSYMS: return "KALLSYMS";
+	case SEC_PRINTK: return "PRINTK";
+	case SEC_CMDLINES: return "CMDLINES";
+	case SEC_BUFFER_TEXT: return "BUFFER_TEXT";
+	default: return "unknown";
+	}
+}
+
+static bool known_section(uint16_t id)
+{
+	return id == SEC_OPTIONS || id == SEC_BUFFER || (id >= SEC_STRINGS && id <= SEC_BUFFER_TEXT);
+}
+
+static struct tfk_finding *bad_header(struct td_check *td, uint64_t off, uint64_t len, const struct td_section *s)
+{
+	struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_SECTION_BAD_HEADER, off, len);
+	if (s)
+		tfk_set_path(f, "section %s at 0x%llx", section_name(s->id), (unsigned long long)s->offset);
+	return f;
+}
+
+static struct td_section *add_section(struct td_check *td, const struct td_section *s)
+{
+	void *arr = td->sections;
+	if (!tfk_grow(td->ctx, &arr, &td->sections_cap, td->nsections + 1, sizeof(*s)))
+		return NULL;
+	td->sections = arr;
+	td->sections[td->nsections] = *s;
+	return &td->sections[td->nsections++];
+}
+
+/* Read a section header at offset; false when the 16 bytes are not in the file. */
+static bool read_header(const struct td_check *td, uint64_t offset, struct td_section *s)
+{
+	uint32_t desc;
+	memset(s, 0, sizeof(*s));
+	s->offset = offset;
+	if (!tfk_cur_u16_at(&td->file, offset, &s->id) || !tfk_cur_u16_at(&td->file, offset + 2, &s->flags) ||
+	    !tfk_cur_u32_at(&td->file, offset + 4, &desc) || !tfk_cur_u64_at(&td->file, offset + 8, &s->size))
+		return false;
+	s->desc = (int32_t)desc;
+	uint64_t body = offset + SECTION_HEADER;
+	s->avail = body <= td->size ? (s->size < td->size - body ? s->size : td->size - body) : 0;
+	return true;
+}
+
+struct td_section *td_section_at(struct td_check *td, uint64_t offset)
+{
+	for (size_t i = 0; i < td->nsections; i++)
+		if (td->sections[i].offset == offset)
+			return &td->sections[i];
+	/*
+	 * Not a section the walk met. When the walk reached the end of the file, nothing else is a
+	 * section; when it derailed, a header found past its last good section is taken.
+	 */
+	if (td->walk_complete)
+		return NULL;
+	for (size_t i = 0; i < td->nsections; i++) {
+		const struct td_section *w = &td->sections[i];
+		/* The section whose size led the walk astray may be the one that is wrong. */
+		if (i + 1 == td->derailed_from)
+			continue;
+		if (offset >= w->offset && offset - w->offset < SECTION_HEADER + w->avail)
+			return NULL; /* inside a section already walked */
+	}
+	struct td_section s;
+	if (!read_header(td, offset, &s) || !known_section(s.id) || (s.flags & ~1u))
+		return NULL;
+	if (td->nsections >= td->ctx->limits->max_options)
+		return NULL;
+	return add_section(td, &s);
+}
+
+/* Pass 1: every section header from the first to the end of the file. */
+static void walk_sections(struct td_check *td, uint64_t at)
+{
+	uint32_t cap = td->ctx->limits->max_options;
+	while (at < td->size) {
+		struct td_section s;
+		if (td->nsections >= cap) {
+			tfk_limit_hit(td->ctx, at, "v7 sections", td->nsections + 1, cap);
+			return;
+		}
+		if (!read_header(td, at, &s)) {
+			td_truncated(td, at, SECTION_HEADER, "section header");
+			return;
+		}
+		bool fits = tfk_range_fits(at + SECTION_HEADER, s.size, td->size);
+		if (!known_section(s.id)) {
+			struct tfk_finding *f = bad_header(td, at, 2, NULL);
+			tfk_set_path(f, "section at 0x%llx", (unsigned long long)at);
+			tfk_set_expected(f, "a section id 0, 3 or 15..22");
+			tfk_set_found(f, "id %u, flags 0x%x, size %llu", s.id, s.flags, (unsigned long long)s.size);
+			/* Derailed: the previous size was wrong, or this header is. Options may still reach
+			 * the sections after it. */
+			td->derailed_from = td->nsections;
+			return;
+		}
+		if (s.flags & ~1u) {
+			struct tfk_finding *f = bad_header(td, at + 2, 2, &s);
+			tfk_set_expected(f, "flags 0 or 1 (compressed)");
+			tfk_set_found(f, "0x%x", s.flags);
+		}
+		if ((s.flags & 1) && td->codec == TD_CODEC_NONE) {
+			struct tfk_finding *f = bad_header(td, at + 2, 2, &s);
+			tfk_set_expected(f, "no compressed flag in a file with compression \"none\"");
+			tfk_set_found(f, "flags 0x%x", s.flags);
+		}
+		if (!add_section(td, &s))
+			return;
+		if (!fits) {
+			char what[64];
+			snprintf(what, sizeof(what), "section %s body", section_name(s.id));
+			td_truncated(td, at + SECTION_HEADER, s.size, what);
+			return;
+		}
+		at += SECTION_HEADER + s.size;
+	}
+	td->walk_complete = at == td->size;
+}
+
+/*
+ * The body of a section as a view: the file bytes, or the decoded block of a compressed
+ * section (u32 csize, u32 usize, csize bytes). *owned receives memory to free.
+ */
+static bool section_body(struct td_check *td, const struct td_section *s, struct tfk_cursor *view, uint8_t **owned)
+{
+	struct tfk_cursor raw;
+	*owned = NULL;
+	tfk_cur_sub(&td->file, s->offset + SECTION_HEADER, s->avail, &raw);
+	if (!(s->flags & 1) || td->codec == TD_CODEC_NONE) {
+		*view = raw;
+		return true;
+	}
+	if (td->codec == TD_CODEC_UNKNOWN)
+		return false;
+	uint32_t csize, usize;
+	if (!tfk_cur_u32_at(&raw, 0, &csize) || !tfk_cur_u32_at(&raw, 4, &usize)) {
+		char what[64];
+		snprintf(what, sizeof(what), "section %s block header", section_name(s->id));
+		td_overrun(td, &raw, 0, 8, what);
+		return false;
+	}
+	if (8ull + csize != s->size) {
+		struct tfk_finding *f = bad_header(td, s->offset + 8, 8, s);
+		tfk_set_expected(f, "size %llu (8 + compressed size)", 8ull + csize);
+		tfk_set_found(f, "%llu", (unsigned long long)s->size);
+	}
+	const uint8_t *src;
+	if (!tfk_cur_bytes_at(&raw, 8, csize, &src)) {
+		char what[64];
+		snprintf(what, sizeof(what), "section %s compressed block", section_name(s->id));
+		td_overrun(td, &raw, 8, csize, what);
+		return false;
+	}
+	if (usize > MAX_DECODED_SECTION) {
+		tfk_limit_hit(td->ctx, s->offset + SECTION_HEADER + 4, "decoded section size", usize, MAX_DECODED_SECTION);
+		return false;
+	}
+	uint8_t *buf = tfk_calloc(td->ctx, usize ? usize : 1, 1);
+	if (!buf)
+		return false;
+	size_t got;
+	enum td_decode_status st = td_decode((enum td_codec)td->codec, src, csize, buf, usize, &got);
+	if (st != TD_DECODE_OK) {
+		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_COMPRESSION_CORRUPT, s->offset + SECTION_HEADER, 8ull + csize);
+		tfk_set_path(f, "section %s at 0x%llx", section_name(s->id), (unsigned long long)s->offset);
+		tfk_set_expected(f, "%s data decoding to %u bytes", td_codec_name((enum td_codec)td->codec), usize);
+		tfk_set_found(f, "%s", st == TD_DECODE_CORRUPT ? "a decoding error"
+				     : st == TD_DECODE_SHORT ? "fewer bytes" : "more bytes");
+		free(buf);
+		return false;
+	}
+	*owned = buf;
+	*view = tfk_decoded_cursor(td->ctx, 0, s->offset + SECTION_HEADER + 8, buf, usize, td->file.big_endian);
+	return true;
+}
+
+static void unsupported_codec(struct td_check *td, const struct td_section *s)
+{
+	if (td->unsupported_reported)
+		return;
+	td->unsupported_reported = true;
+	struct tfk_finding *f = tfk_emit(td->ctx, TFK_CORE_CHECK_UNSUPPORTED, s->offset, 0);
+	tfk_set_path(f, "section %s", section_name(s->id));
+	tfk_set_expected(f, "a compression this build decodes (zstd, zlib)");
+	tfk_set_found(f, "compressed sections of an unknown codec (not checked)");
+	tfk_mark_incomplete(td->ctx);
+}
+
+/* Pass 2: metadata sections, each in isolation. */
+static void check_metadata_section(struct td_check *td, struct td_section *s)
+{
+	struct tfk_cursor body;
+	uint8_t *owned;
+	if (s->checked)
+		return;
+	s->checked = true;
+	if ((s->flags & 1) && td->codec == TD_CODEC_UNKNOWN) {
+		unsupported_codec(td, s);
+		return;
+	}
+	if (!section_body(td, s, &body, &owned))
+		return;
+	uint64_t pos = 0;
+	bool whole = true;
+	switch (s->id) {
+	case SEC_HEADER_INFO: whole = td_check_headers(td, &body, &pos); break;
+	case SEC_FTRACE_EVENTS: whole = td_check_ftrace_formats(td, &body, &pos); break;
+	case SEC_EVENT_FORMATS: whole = td_check_event_systems(td, &body, &pos); break;
+	case SEC_KALLSYMS: whole = td_check_text_blob(td, &body, &pos, 4, "kallsyms"); break;
+	case SEC_PRINTK: whole = td_check_text_blob(td, &body, &pos, 4, "printk formats"); break;
+	case SEC_CMDLINES: whole = td_check_text_blob(td, &body, &pos, 8, "saved cmdlines"); break;
+	case SEC_STRINGS: td->strings_len += body.len; pos = body.len; break;
+	default: pos = body.len; break;
+	}
+	if (whole && pos != body.len && s->avail == s->size) {
+		struct tfk_finding *f = bad_header(td, s->offset + 8, 8, s);
+		tfk_set_expected(f, "content of %llu bytes", (unsigned long long)pos);
+		tfk_set_found(f, "%llu bytes%s", (unsigned long long)body.len, (s->flags & 1) ? " decoded" : "");
+	}
+	free(owned);
+}
+
+/* Options 16-21 name the section of the same id. */
+void td_v7_section_option(struct td_check *td, uint16_t id, uint64_t opt_offset, const struct tfk_cursor *payload)
+{
+	uint64_t target = 0;
+	tfk_cur_u64_at(payload, 0, &target);
+	struct td_section *s = td_section_at(td, target);
+	if (!s || s->id != id) {
+		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_OPTIONS_BAD_TARGET, payload->origin, 8);
+		tfk_set_path(f, "option %s", section_name(id));
+		tfk_set_expected(f, "the offset of a %s section", section_name(id));
+		if (s)
+			tfk_set_found(f, "0x%llx, a %s section", (unsigned long long)target, section_name(s->id));
+		else
+			tfk_set_found(f, "0x%llx, no section header there", (unsigned long long)target);
+		return;
+	}
+	(void)opt_offset;
+	s->reached = true;
+	check_metadata_section(td, s);
+}
+
+void td_v7_buffer_option(struct td_check *td, uint16_t id, uint64_t opt_offset, const struct tfk_cursor *payload)
+{
+	if (td->nbuffer_opts >= td->ctx->limits->max_buffers) {
+		tfk_limit_hit(td->ctx, opt_offset, "buffer options", td->nbuffer_opts + 1, td->ctx->limits->max_buffers);
+		return;
+	}
+	void *arr = td->buffer_opts;
+	if (!tfk_grow(td->ctx, &arr, &td->buffer_opts_cap, td->nbuffer_opts + 1, sizeof(struct td_buffer_opt)))
+		return;
+	td->buffer_opts = arr;
+	td->buffer_opts[td->nbuffer_opts++] = (struct td_buffer_opt){ id, opt_offset, *payload };
+}
+
+/* One OPTIONS section: options until DONE; returns the DONE target (0: end) or UINT64_MAX. */
+static uint64_t walk_options_section(struct td_check *td, const struct td_section *sec, uint64_t *done_at)
+{
+	/* A copy: options met on the way may add sections and move the array. */
+	const struct td_section copy = *sec, *s = &copy;
+	struct tfk_cursor body;
+	uint8_t *owned = NULL;
+	if ((s->flags & 1) && td->codec == TD_CODEC_UNKNOWN) {
+		unsupported_codec(td, s);
+		return UINT64_MAX;
+	}
+	if (s->flags & 1) {
+		if (!section_body(td, s, &body, &owned))
+			return UINT64_MAX;
+	} else {
+		/* Readers ignore the section size and parse until DONE: so do we, then compare. */
+		tfk_cur_sub(&td->file, s->offset + SECTION_HEADER, UINT64_MAX, &body);
+	}
+	uint64_t pos = 0, next = UINT64_MAX;
+	uint32_t n = 0;
+	for (;;) {
+		uint16_t id;
+		uint32_t size;
+		if (!tfk_cur_u16_at(&body, pos, &id) || !tfk_cur_u32_at(&body, pos + 2, &size)) {
+			td_overrun(td, &body, pos, 6, "options: option header");
+			break;
+		}
+		if (++n > td->ctx->limits->max_options) {
+			tfk_limit_hit(td->ctx, body.origin + pos, "options", n, td->ctx->limits->max_options);
+			break;
+		}
+		struct tfk_cursor payload;
+		if (tfk_cur_sub(&body, pos + 6, size, &payload) != TFK_SUB_OK) {
+			char what[64];
+			snprintf(what, sizeof(what), "option %u payload", id);
+			td_overrun(td, &body, pos + 6, size, what);
+			break;
+		}
+		if (id == 0) {
+			*done_at = payload.origin;
+			if (size < 8) {
+				struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_OPTION_BAD_SIZE, body.origin + pos + 2, 4);
+				tfk_set_path(f, "option DONE (id 0)");
+				tfk_set_expected(f, "8 bytes");
+				tfk_set_found(f, "%u bytes", size);
+			} else {
+				next = 0;
+				tfk_cur_u64_at(&payload, 0, &next);
+			}
+			pos += 6 + (uint64_t)size;
+			break;
+		}
+		td_check_option(td, id, body.origin + pos, &payload);
+		pos += 6 + (uint64_t)size;
+	}
+	if (next != UINT64_MAX && !(s->flags & 1) && pos != s->size) {
+		struct tfk_finding *f = bad_header(td, s->offset + 8, 8, s);
+		tfk_set_expected(f, "size %llu (the options up to DONE)", (unsigned long long)pos);
+		tfk_set_found(f, "%llu", (unsigned long long)s->size);
+	}
+	free(owned);
+	return next;
+}
+
+/* Pass 3: the chain of OPTIONS sections from the file header, with loop detection. */
+static void walk_options_chain(struct td_check *td, uint64_t first, uint64_t first_at)
+{
+	uint64_t visited[MAX_OPTIONS_SECTIONS];
+	size_t nvisited = 0;
+	uint64_t at = first, pointer_at = first_at;
+	const char *from = "file header options offset";
+	while (at != 0) {
+		for (size_t i = 0; i < nvisited; i++) {
+			if (visited[i] == at) {
+				struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_OPTIONS_LOOP, pointer_at, 8);
+				tfk_set_path(f, "%s", from);
+				tfk_set_expected(f, "0 or the offset of an OPTIONS section not yet visited");
+				tfk_set_found(f, "0x%llx, visited already (chain of %zu sections)", (unsigned long long)at,
+					      nvisited);
+				return;
+			}
+		}
+		if (nvisited == MAX_OPTIONS_SECTIONS) {
+			tfk_limit_hit(td->ctx, pointer_at, "OPTIONS sections in the chain", nvisited + 1, MAX_OPTIONS_SECTIONS);
+			return;
+		}
+		visited[nvisited++] = at;
+		struct td_section *s = td_section_at(td, at);
+		if (!s || s->id != SEC_OPTIONS) {
+			struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_OPTIONS_BAD_TARGET, pointer_at, 8);
+			tfk_set_path(f, "%s", from);
+			tfk_set_expected(f, "the offset of an OPTIONS section");
+			if (s)
+				tfk_set_found(f, "0x%llx, a %s section", (unsigned long long)at, section_name(s->id));
+			else
+				tfk_set_found(f, "0x%llx, no section header there", (unsigned long long)at);
+			return;
+		}
+		s->reached = true;
+		s->checked = true;
+		uint64_t done_at = 0;
+		uint64_t next = walk_options_section(td, s, &done_at);
+		if (next == UINT64_MAX)
+			return;
+		at = next;
+		pointer_at = done_at;
+		from = "option DONE";
+	}
+}
+
+static void check_descriptions(struct td_check *td)
+{
+	bool have_strings = false;
+	for (size_t i = 0; i < td->nsections; i++)
+		have_strings |= td->sections[i].id == SEC_STRINGS && td->sections[i].checked;
+	if (!have_strings)
+		return; /* strings lost (truncation, derailed walk): descriptions cannot be judged */
+	for (size_t i = 0; i < td->nsections; i++) {
+		const struct td_section *s = &td->sections[i];
+		if (s->desc == -1 || (s->desc >= 0 && (uint64_t)s->desc < td->strings_len))
+			continue;
+		struct tfk_finding *f = bad_header(td, s->offset + 4, 4, s);
+		tfk_set_expected(f, "-1 or an offset into the %llu bytes of strings", (unsigned long long)td->strings_len);
+		tfk_set_found(f, "description id %d", s->desc);
+	}
+}
+
+static void check_reached(struct td_check *td)
+{
+	bool have_header_info = false;
+	for (size_t i = 0; i < td->nsections; i++) {
+		const struct td_section *s = &td->sections[i];
+		have_header_info |= s->id == SEC_HEADER_INFO && s->reached;
+		if (s->reached || s->id == SEC_STRINGS || !known_section(s->id))
+			continue;
+		/* An empty top BUFFER section may legitimately have no BUFFER option (spec 7). */
+		if (s->id == SEC_BUFFER && s->size == 0)
+			continue;
+		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_OPTIONS_MISSING, s->offset, SECTION_HEADER + s->avail);
+		tfk_set_path(f, "section %s at 0x%llx", section_name(s->id), (unsigned long long)s->offset);
+		tfk_set_expected(f, "%s", s->id == SEC_OPTIONS ? "a DONE option or the file header pointing here"
+					  : s->id == SEC_BUFFER || s->id == SEC_BUFFER_TEXT ? "a BUFFER option naming it"
+					  : "an option naming it");
+		tfk_set_found(f, "none");
+	}
+	if (!have_header_info) {
+		struct tfk_finding *f = tfk_emit_nooffset(td->ctx, TFK_TRACEDAT_OPTIONS_MISSING);
+		tfk_set_path(f, "option HEADER_INFO");
+		tfk_set_expected(f, "an option naming the HEADER_INFO section (readers need it)");
+		tfk_set_found(f, "none reachable");
+	}
+}
+
+void td_check_v7(struct td_check *td, uint64_t pos)
+{
+	struct tfk_cursor c = td->file;
+	const char *name, *ver;
+	uint64_t name_len, ver_len;
+	static char format[48];
+
+	tfk_cur_seek(&c, pos);
+	if (tfk_cur_cstr(&c, NAME_MAX_V7, &name, &name_len) != TFK_CSTR_OK) {
+		td_truncated(td, pos, name_len + 1, "compression name");
+		return;
+	}
+	td->codec = td_codec_from_name(name, name_len);
+	if (td->codec == TD_CODEC_UNKNOWN) {
+		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_COMPRESSION_UNKNOWN, pos, name_len + 1);
+		tfk_set_path(f, "file header");
+		tfk_set_expected(f, "\"none\", \"zstd\" or \"zlib\"");
+		tfk_set_found_bytes(f, name, name_len);
+	}
+	uint64_t ver_at = c.pos;
+	if (tfk_cur_cstr(&c, NAME_MAX_V7, &ver, &ver_len) != TFK_CSTR_OK) {
+		td_truncated(td, ver_at, ver_len + 1, "compression version");
+		return;
+	}
+	uint64_t options_at = c.pos, options;
+	if (!tfk_cur_u64(&c, &options)) {
+		td_truncated(td, options_at, 8, "first options offset");
+		return;
+	}
+	(void)format;
+	td->ctx->report->stats.format = td->codec == TD_CODEC_ZSTD   ? "trace.dat v7 (zstd)"
+					: td->codec == TD_CODEC_ZLIB ? "trace.dat v7 (zlib)"
+					: td->codec == TD_CODEC_NONE ? "trace.dat v7"
+								     : "trace.dat v7 (unknown compression)";
+
+	walk_sections(td, c.pos);
+
+	/* HEADER_INFO first: the page geometry depends on it. */
+	for (size_t i = 0; i < td->nsections; i++)
+		if (td->sections[i].id == SEC_HEADER_INFO) {
+			check_metadata_section(td, &td->sections[i]);
+			break;
+		}
+	td_settle_geometry(td);
+	for (size_t i = 0; i < td->nsections; i++)
+		if (td->sections[i].id == SEC_STRINGS)
+			check_metadata_section(td, &td->sections[i]);
+
+	if (options == 0) {
+		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_OPTIONS_BAD_TARGET, options_at, 8);
+		tfk_set_path(f, "file header options offset");
+		tfk_set_expected(f, "the offset of the first OPTIONS section");
+		tfk_set_found(f, "0");
+	} else {
+		walk_options_chain(td, options, options_at);
+	}
+	for (size_t i = 0; i < td->nbuffer_opts; i++)
+		td_check_buffer_v7(td, &td->buffer_opts[i]);
+	check_descriptions(td);
+	check_reached(td);
+}
