@@ -382,6 +382,18 @@ static void test_v7_truncated_data(void **state)
 	check(&x->b, &x->r);
 	assert_code_at(&x->r, "tracedat.file.truncated", x->L.buffer_sec[0] + 16);
 	assert_code_at(&x->r, "tracedat.options.bad-target", x->L.done_payload[0]);
+	assert_code_at(&x->r, "tracedat.options.missing", x->L.buffer_sec[0]);
+	/* CPU0's chunk stream survived whole: its pages are still checked without the option */
+	assert_int_equal(x->r.stats.events, x->spec.pages_per_cpu * x->spec.events_per_page);
+	fx_free(x);
+
+	/* the same for raw pages: CPUs are told apart where the page timestamps drop */
+	x = fx7_built(TDW_NONE);
+	x->b.len = x->L.cpu_offset[1] + 2 * 4096 + 100;
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.options.missing", x->L.buffer_sec[0]);
+	assert_int_equal(x->r.stats.events, 5 * x->spec.events_per_page);
+	assert_int_equal(count_code(&x->r, "tracedat.page.time-backwards"), 0);
 	fx_free(x);
 }
 

@@ -146,6 +146,10 @@ void td_v7_buffer_option(struct td_check *td, uint16_t id, uint64_t opt_offset, 
 void td_check_buffer_v7(struct td_check *td, const struct td_buffer_opt *opt);
 /* Find the section whose header starts at offset (walked, or read there); NULL if none fits. */
 struct td_section *td_section_at(struct td_check *td, uint64_t offset);
+/* found = what a section pointer hits: a section of another kind, the end of the file, nothing. */
+void td_set_found_target(const struct td_check *td, struct tfk_finding *f, uint64_t target, const struct td_section *s);
+/* Check the data of a BUFFER section no option reaches, as far as it describes itself. */
+void td_scan_orphan_buffer(struct td_check *td, const struct td_section *s);
 
 /* The page walk of one CPU; its state carries over between chunks of compressed data. */
 struct td_cpu_walk {
@@ -160,6 +164,7 @@ struct td_cpu_walk {
 	bool lost_unknown;
 	uint32_t per_code[TFK_FAULT_COUNT];
 	uint64_t suppressed_at[TFK_FAULT_COUNT];
+	bool split_on_time_drop;  /* CPU unknown: a page timestamp that drops starts the next CPU */
 };
 
 void td_cpu_walk_begin(struct td_cpu_walk *w, struct td_check *td, const char *buffer, uint32_t cpu);

@@ -187,10 +187,7 @@ static struct td_section *target_section(struct buf_ctx *b, uint64_t offset, uin
 	struct tfk_finding *f = tfk_emit(b->td->ctx, TFK_TRACEDAT_OPTIONS_BAD_TARGET, b->opt->payload.origin, 8);
 	tfk_set_path(f, "option %s %s", b->kind, b->label[0] ? b->label : "(top)");
 	tfk_set_expected(f, "the offset of a %s section", b->kind);
-	if (s)
-		tfk_set_found(f, "0x%llx, a section of id %u", (unsigned long long)offset, s->id);
-	else
-		tfk_set_found(f, "0x%llx, no section header there", (unsigned long long)offset);
+	td_set_found_target(b->td, f, offset, s);
 	return NULL;
 }
 
@@ -308,4 +305,62 @@ void td_check_buffer_v7(struct td_check *td, const struct td_buffer_opt *opt)
 	free(seen);
 out:
 	td->geo.page_size = saved_ps;
+}
+
+/*
+ * A BUFFER section that no option reaches (typically: a truncated file lost the BUFFER option
+ * that trace-cmd writes after the data). Its data is still self-describing enough to check:
+ * compressed CPUs are chunk streams at page-aligned offsets; raw pages split into CPUs where
+ * the page timestamps drop (spec 6.3).
+ */
+void td_scan_orphan_buffer(struct td_check *td, const struct td_section *s)
+{
+	struct buf_ctx b;
+	memset(&b, 0, sizeof(b));
+	b.td = td;
+	b.kind = "BUFFER";
+	snprintf(b.label, sizeof(b.label), "unreferenced buffer at 0x%llx ", (unsigned long long)s->offset);
+	b.body = s->offset + SECTION_HEADER;
+	b.body_end = b.body + s->avail;
+	b.compressed = (s->flags & 1) && td->codec != TD_CODEC_NONE;
+	const uint32_t ps = td->geo.page_size;
+	if (b.compressed && td->codec == TD_CODEC_UNKNOWN)
+		return;
+	uint64_t pos;
+	if (!tfk_align_up(b.body, ps, &pos) || pos >= b.body_end)
+		return;
+	td->ctx->report->stats.buffers++;
+	struct td_cpu_walk w;
+	if (!b.compressed) {
+		struct tfk_cursor data;
+		tfk_cur_sub(&td->file, pos, b.body_end - pos, &data);
+		data.len -= data.len % ps;
+		td_cpu_walk_begin(&w, td, b.label, 0);
+		w.split_on_time_drop = true;
+		td_cpu_walk_pages(&w, &data);
+		td_cpu_walk_end(&w);
+		if (w.page)
+			td->ctx->report->stats.cpus += w.cpu + 1;
+		return;
+	}
+	for (uint32_t cpu = 0; cpu < td->ctx->limits->max_cpus && pos + 12 <= b.body_end; cpu++) {
+		struct tfk_cursor data;
+		uint32_t nchunks = 0, zsize = 0, usize = 0;
+		tfk_cur_sub(&td->file, pos, b.body_end - pos, &data);
+		tfk_cur_u32_at(&data, 0, &nchunks);
+		tfk_cur_u32_at(&data, 4, &zsize);
+		tfk_cur_u32_at(&data, 8, &usize);
+		/* Stop where no chunk stream starts: padding, or the damage itself. */
+		if (nchunks == 0 || nchunks > data.len / 8 || usize == 0 || usize % ps || zsize == 0 ||
+		    zsize > data.len - 12)
+			break;
+		char what[96];
+		snprintf(what, sizeof(what), "%scpu%u data", b.label, cpu);
+		td_cpu_walk_begin(&w, td, b.label, cpu);
+		uint64_t used = check_chunks(&b, &data, &w, what);
+		td_cpu_walk_end(&w);
+		td->ctx->report->stats.cpus++;
+		if (used == UINT64_MAX || !tfk_align_up(pos + 4 + used, ps, &pos))
+			break;
+	}
 }

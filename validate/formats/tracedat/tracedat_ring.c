@@ -214,6 +214,10 @@ static void walk_page(struct td_cpu_walk *w, const struct tfk_cursor *page)
 	}
 	if (len == 0)
 		goto tail; /* an empty page has no events and no meaningful timestamp */
+	if (w->have_ts && ts < w->last_ts && w->split_on_time_drop) {
+		w->cpu++;
+		w->have_ts = false;
+	}
 	if (w->have_ts && ts < w->last_ts) {
 		f = page_fault(w, TFK_TRACEDAT_PAGE_TIME_BACKWARDS, page->origin, 8);
 		tfk_set_expected(f, "a page timestamp >= %llu (the CPU's previous event)", (unsigned long long)w->last_ts);

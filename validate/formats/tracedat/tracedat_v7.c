@@ -36,6 +36,17 @@ static const char *section_name(uint16_t id)
 	}
 }
 
+void td_set_found_target(const struct td_check *td, struct tfk_finding *f, uint64_t target, const struct td_section *s)
+{
+	if (s)
+		tfk_set_found(f, "0x%llx, a %s section", (unsigned long long)target, section_name(s->id));
+	else if (target >= td->size)
+		tfk_set_found(f, "0x%llx, past the end of the file (0x%llx)", (unsigned long long)target,
+			      (unsigned long long)td->size);
+	else
+		tfk_set_found(f, "0x%llx, where no section starts", (unsigned long long)target);
+}
+
 static bool known_section(uint16_t id)
 {
 	return id == SEC_OPTIONS || id == SEC_BUFFER || (id >= SEC_STRINGS && id <= SEC_BUFFER_TEXT);
@@ -262,10 +273,7 @@ void td_v7_section_option(struct td_check *td, uint16_t id, uint64_t opt_offset,
 		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_OPTIONS_BAD_TARGET, payload->origin, 8);
 		tfk_set_path(f, "option %s", section_name(id));
 		tfk_set_expected(f, "the offset of a %s section", section_name(id));
-		if (s)
-			tfk_set_found(f, "0x%llx, a %s section", (unsigned long long)target, section_name(s->id));
-		else
-			tfk_set_found(f, "0x%llx, no section header there", (unsigned long long)target);
+		td_set_found_target(td, f, target, s);
 		return;
 	}
 	(void)opt_offset;
@@ -378,10 +386,7 @@ static void walk_options_chain(struct td_check *td, uint64_t first, uint64_t fir
 			struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_OPTIONS_BAD_TARGET, pointer_at, 8);
 			tfk_set_path(f, "%s", from);
 			tfk_set_expected(f, "the offset of an OPTIONS section");
-			if (s)
-				tfk_set_found(f, "0x%llx, a %s section", (unsigned long long)at, section_name(s->id));
-			else
-				tfk_set_found(f, "0x%llx, no section header there", (unsigned long long)at);
+			td_set_found_target(td, f, at, s);
 			return;
 		}
 		s->reached = true;
@@ -430,6 +435,10 @@ static void check_reached(struct td_check *td)
 					  : s->id == SEC_BUFFER || s->id == SEC_BUFFER_TEXT ? "a BUFFER option naming it"
 					  : "an option naming it");
 		tfk_set_found(f, "none");
+		if (s->id == SEC_BUFFER) {
+			struct td_section copy = td->sections[i];
+			td_scan_orphan_buffer(td, &copy);
+		}
 	}
 	if (!have_header_info) {
 		struct tfk_finding *f = tfk_emit_nooffset(td->ctx, TFK_TRACEDAT_OPTIONS_MISSING);
