@@ -17,6 +17,7 @@ struct tfk_limits {
 	uint32_t max_format_blobs;  /* ftrace + event format blobs, and systems */
 	uint32_t max_string;        /* bytes of a name or other short string */
 	uint32_t max_page_size;     /* largest ring-buffer page accepted */
+	uint64_t max_decoded;       /* bytes one compressed block may decode to */
 	uint32_t max_per_place;     /* findings of one code in one CPU before the rest are summarised */
 	uint64_t fail_alloc_after;  /* testing: allocations after this many fail; 0 = never */
 };

@@ -397,7 +397,43 @@ static void test_v7_truncated_data(void **state)
 	fx_free(x);
 }
 
+/* spec 4.7 and 7: the libtracecmd crashers and hangs that apply to v7 */
+static void test_v7_libtracecmd_crashers(void **state)
+{
+	(void)state;
+	/* uncompressed KALLSYMS size 0xffffffff: SIGSEGV */
+	struct fx *x = fx7_built(TDW_NONE);
+	tdw_put32(&x->b, x->L.section[19] + 16, 0xffffffffu, false);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.section.overrun", x->L.section[19] + 16 + 4);
+	fx_free(x);
+
+	/* CPUCOUNT of size 2: a count from leftover heap, hangs in a third of the runs */
+	x = fx7(TDW_ZSTD);
+	x->spec.extra[0] = (struct tdw_option){ 8, "\x02\x00", 2 };
+	x->spec.nextra = 1;
+	fx_build(x);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.option.bad-size", x->L.extra[0] + 2);
+	fx_free(x);
+
+	/* a huge declared chunk size is a limit, not an allocation */
+	x = fx7_built(TDW_ZSTD);
+	tdw_put32(&x->b, x->L.cpu_chunk[0] + 4 + 4, 0xfffff000u, false);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "core.limit.reached", x->L.cpu_chunk[0] + 4 + 4);
+	fx_free(x);
+
+	/* a metadata block claiming 4 GiB decoded */
+	x = fx7_built(TDW_ZSTD);
+	tdw_put32(&x->b, x->L.section[18] + 16 + 4, 0xffffffffu, false);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "core.limit.reached", x->L.section[18] + 16 + 4);
+	fx_free(x);
+}
+
 static const struct CMUnitTest v7_tests[] = {
+	cmocka_unit_test(test_v7_libtracecmd_crashers),
 	cmocka_unit_test(test_v7_clean_variants),
 	cmocka_unit_test(test_compression_unknown),
 	cmocka_unit_test(test_section_bad_header),

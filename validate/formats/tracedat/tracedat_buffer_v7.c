@@ -11,7 +11,6 @@
 #include "tracedat_compress.h"
 
 #define SECTION_HEADER 16
-#define MAX_CHUNK (64u << 20) /* trace-cmd writes 10-page chunks; 64 MiB leaves room for huge pages */
 
 struct buf_ctx {
 	struct td_check *td;
@@ -78,8 +77,8 @@ static uint64_t check_chunks(const struct buf_ctx *b, const struct tfk_cursor *d
 			tfk_set_expected(f, "an uncompressed size that is a multiple of the page size %u", td->geo.page_size);
 			tfk_set_found(f, "%u", usize);
 		}
-		if (usize > MAX_CHUNK) {
-			tfk_limit_hit(td->ctx, chunk_at + 4, "decoded chunk size", usize, MAX_CHUNK);
+		if (usize > td->ctx->limits->max_decoded) {
+			tfk_limit_hit(td->ctx, chunk_at + 4, "decoded chunk size", usize, td->ctx->limits->max_decoded);
 		} else {
 			uint8_t *dst = chunk_space(td, usize ? usize : 1);
 			size_t got = 0;

@@ -17,7 +17,6 @@ enum {
 #define SECTION_HEADER 16
 #define NAME_MAX_V7 64
 #define MAX_OPTIONS_SECTIONS 4096
-#define MAX_DECODED_SECTION (1ull << 30) /* metadata sections are a few MiB; kallsyms the largest */
 
 static const char *section_name(uint16_t id)
 {
@@ -194,8 +193,8 @@ static bool section_body(struct td_check *td, const struct td_section *s, struct
 		td_overrun(td, &raw, 8, csize, what);
 		return false;
 	}
-	if (usize > MAX_DECODED_SECTION) {
-		tfk_limit_hit(td->ctx, s->offset + SECTION_HEADER + 4, "decoded section size", usize, MAX_DECODED_SECTION);
+	if (usize > td->ctx->limits->max_decoded) {
+		tfk_limit_hit(td->ctx, s->offset + SECTION_HEADER + 4, "decoded section size", usize, td->ctx->limits->max_decoded);
 		return false;
 	}
 	uint8_t *buf = tfk_calloc(td->ctx, usize ? usize : 1, 1);
