@@ -25,6 +25,12 @@ static void report_reset(struct tfk_report *report, uint64_t size)
 
 void tfk_check_buffer(const uint8_t *data, size_t size, const struct tfk_limits *limits, struct tfk_report *report)
 {
+	tfk_check_buffer_observed(data, size, limits, NULL, report);
+}
+
+void tfk_check_buffer_observed(const uint8_t *data, size_t size, const struct tfk_limits *limits,
+			       const struct tfk_observer *observer, struct tfk_report *report)
+{
 	struct tfk_limits defaults = tfk_limits_default();
 	struct tfk_ctx ctx;
 
@@ -32,6 +38,7 @@ void tfk_check_buffer(const uint8_t *data, size_t size, const struct tfk_limits 
 		limits = &defaults;
 	report_reset(report, size);
 	tfk_ctx_init(&ctx, limits, report);
+	ctx.obs = observer;
 
 	struct tfk_cursor file = tfk_cur_make(data, size, 0, false);
 	const struct tfk_format *best = NULL;

@@ -13,8 +13,11 @@
 
 #define TFK_DECODED_SLOTS 4
 
+struct tfk_observer;
+
 struct tfk_ctx {
 	const struct tfk_limits *limits;
+	const struct tfk_observer *obs; /* may be NULL */
 	struct tfk_report *report;
 	size_t capacity;        /* allocated slots in report->findings */
 	uint64_t allocations;   /* made so far, for failure injection */

@@ -7,6 +7,7 @@
 #include "tracefsck/check.h"
 #include "tracefsck/finding.h"
 #include "tracefsck/limits.h"
+#include "tracefsck/observer.h"
 #include "tracefsck/sink.h"
 
 #define TRACEFSCK_VERSION "0.1.0"

@@ -8,6 +8,7 @@
 
 #include "../../context.h"
 #include "../../cursor.h"
+#include "tracefsck/observer.h"
 #include "tracefsck/sink.h"
 
 #define TD_MAGIC "\x17\x08\x44tracing"
@@ -79,6 +80,7 @@ struct td_check {
 	uint32_t cpucount;          /* last CPUCOUNT option wins, as in libtracecmd */
 	uint64_t cpucount_offset;
 	bool have_traceclock;
+	char clock[32];             /* the clock the data was recorded with, for the observer */
 	uint32_t top_cpustats;      /* CPUSTAT options before the first "Buffer:" separator */
 	uint64_t first_cpustat;     /* offset of the first one */
 	bool cpustat_instances;     /* a "Buffer:" separator was seen */
@@ -122,7 +124,7 @@ bool td_check_ftrace_formats(struct td_check *td, const struct tfk_cursor *src, 
 bool td_check_event_systems(struct td_check *td, const struct tfk_cursor *src, uint64_t *pos);
 /* a size-prefixed text (size field of width 4 or 8 bytes): kallsyms, printk, cmdlines */
 bool td_check_text_blob(struct td_check *td, const struct tfk_cursor *src, uint64_t *pos, unsigned width,
-			const char *what);
+			const char *what, enum tfk_meta_kind kind);
 /* Parse header_page text into td->hp_*; reports header-page.invalid. */
 void td_parse_header_page(struct td_check *td, const struct tfk_cursor *text);
 void td_check_header_event(struct td_check *td, const struct tfk_cursor *text);

@@ -9,6 +9,7 @@
 
 #include "tracedat.h"
 #include "tracedat_compress.h"
+#include "tracedat_observe.h"
 
 #define SECTION_HEADER 16
 
@@ -17,6 +18,7 @@ struct buf_ctx {
 	const struct td_buffer_opt *opt;
 	const char *kind;       /* "BUFFER" or "BUFFER_TEXT" */
 	char label[80];         /* "" for the top buffer, else "buffer NAME " */
+	char opt_name[64];      /* the buffer's name, sanitised */
 	uint64_t body, body_end;/* the buffer section's body in the file */
 	bool compressed;
 };
@@ -94,6 +96,10 @@ static uint64_t check_chunks(const struct buf_ctx *b, const struct tfk_cursor *d
 				tfk_set_found(f, "%s after %zu bytes",
 					      st == TD_DECODE_CORRUPT ? "a decoding error"
 					      : st == TD_DECODE_SHORT ? "the end of the data" : "more data", got);
+			}
+			if (!walk && st == TD_DECODE_OK) {
+				struct tfk_cursor text = tfk_decoded_cursor(td->ctx, 1, chunk_at + 8, dst, got, td->file.big_endian);
+				td_obs_meta(td, TFK_META_LATENCY, &text);
 			}
 			if (walk) {
 				/* Whole decoded pages are walked even after a decoding error: they may still be good. */
@@ -193,8 +199,15 @@ static struct td_section *target_section(struct buf_ctx *b, uint64_t offset, uin
 static void check_buffer_text(struct buf_ctx *b, const struct td_section *s)
 {
 	struct td_check *td = b->td;
-	if (!(s->flags & 1) || td->codec == TD_CODEC_NONE)
-		return; /* plain latency text: nothing structural inside */
+	td_obs_buffer(td, b->label[0] ? b->opt_name : "", "", td->geo.page_size, true);
+	if (!(s->flags & 1) || td->codec == TD_CODEC_NONE) {
+		/* plain latency text: nothing structural inside */
+		struct tfk_cursor text;
+		tfk_cur_sub(&td->file, s->offset + SECTION_HEADER, s->avail, &text);
+		td_obs_meta(td, TFK_META_LATENCY, &text);
+		td->ctx->report->stats.buffers++;
+		return;
+	}
 	if (td->codec == TD_CODEC_UNKNOWN) {
 		tfk_mark_incomplete(td->ctx);
 		return;
@@ -226,10 +239,13 @@ void td_check_buffer_v7(struct td_check *td, const struct td_buffer_opt *opt)
 		tfk_set_found(f, "%llu bytes without them", (unsigned long long)opt->payload.len);
 		return;
 	}
-	char safe[64];
+	char safe[64], clock_name[32] = "";
 	tfk_sanitize(safe, sizeof(safe), name, name_len);
+	if (clock_len < sizeof(clock_name))
+		memcpy(clock_name, clock, clock_len + 1);
 	if (name_len)
 		snprintf(b.label, sizeof(b.label), "buffer %s ", safe);
+	snprintf(b.opt_name, sizeof(b.opt_name), "%s", safe);
 	struct td_section *sec = target_section(&b, sec_off, opt->id == 22 ? 22 : 3);
 	if (!sec)
 		return;
@@ -269,6 +285,7 @@ void td_check_buffer_v7(struct td_check *td, const struct td_buffer_opt *opt)
 		td->geo.page_size = page_size;
 	}
 	td->ctx->report->stats.buffers++;
+	td_obs_buffer(td, safe, clock_name, td->geo.page_size, false);
 
 	uint32_t cap = td->ctx->limits->max_cpus;
 	uint8_t *seen = tfk_calloc(td->ctx, cap, 1);
@@ -325,6 +342,7 @@ void td_scan_orphan_buffer(struct td_check *td, const struct td_section *s)
 	const uint32_t ps = td->geo.page_size;
 	if (b.compressed && td->codec == TD_CODEC_UNKNOWN)
 		return;
+	td_obs_buffer(td, "", td->clock, ps, false);
 	uint64_t pos;
 	if (!tfk_align_up(b.body, ps, &pos) || pos >= b.body_end)
 		return;

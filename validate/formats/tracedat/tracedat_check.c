@@ -7,6 +7,7 @@
 
 #include "../formats.h"
 #include "tracedat.h"
+#include "tracedat_observe.h"
 
 int td_sniff(const struct tfk_cursor *file)
 {
@@ -145,6 +146,21 @@ bool td_check_initial(struct td_check *td, uint64_t *next)
 	}
 	*next = 18;
 	return true;
+}
+
+void td_obs_geometry(const struct td_check *td)
+{
+	if (!td_obs(td) || !td_obs(td)->geometry)
+		return;
+	struct tfk_geometry g = {
+		.big_endian = td->file.big_endian,
+		.page_size = td->geo.page_size,
+		.commit_size = td->geo.commit_size,
+		.data_offset = td->geo.data_offset,
+		.long_size = (uint8_t)(td->long_size == 4 || td->long_size == 8 ? td->long_size : td->geo.commit_size),
+		.version = td->version,
+	};
+	td_obs(td)->geometry(td_obs(td)->user, &g);
 }
 
 void td_settle_geometry(struct td_check *td)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "tracedat.h"
+#include "tracedat_observe.h"
 
 #define CLOCK_MAX 64 /* "[x86-tsc]" and friends are short */
 
@@ -159,6 +160,11 @@ void td_check_flyrecord(struct td_check *td, uint64_t pos, const char *name)
 		bool have_len = tfk_cur_u64_at(&td->file, table_end, &len);
 		if (t) {
 			trailer_end = table_end + t;
+			const uint8_t *name_bytes;
+			if (t - 10 < sizeof(td->clock) && tfk_cur_bytes_at(&td->file, table_end + 9, t - 10, &name_bytes)) {
+				memcpy(td->clock, name_bytes, t - 10);
+				td->clock[t - 10] = '\0';
+			}
 		} else if (!have_len || len != 0) {
 			/* A zero length is a file written without the trailer: nothing to check. */
 			struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_FLYRECORD_BAD_CLOCK, table_end, 8);
@@ -171,6 +177,8 @@ void td_check_flyrecord(struct td_check *td, uint64_t pos, const char *name)
 		}
 	}
 	td_add_range(td, pos - TD_TAG_LEN, trailer_end, false, "%sflyrecord table", buffer);
+	td_obs_geometry(td);
+	td_obs_buffer(td, name, td->clock, td->geo.page_size, false);
 
 	for (uint32_t cpu = 0; cpu < fit; cpu++) {
 		uint64_t entry = pos + 16ull * cpu, offset = 0, size = 0;

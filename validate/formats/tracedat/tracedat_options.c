@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tracedat.h"
+#include "tracedat_observe.h"
 
 enum {
 	OPT_DONE = 0, OPT_DATE, OPT_CPUSTAT, OPT_BUFFER, OPT_TRACECLOCK, OPT_UNAME, OPT_HOOK, OPT_OFFSET,
@@ -236,7 +237,19 @@ static void check_buffer_v6(const struct opt *o)
 	tfk_sanitize(in->name, sizeof(in->name), name, len);
 }
 
+static void check_option(struct td_check *td, uint16_t id, uint64_t opt_offset, const struct tfk_cursor *payload);
+
 void td_check_option(struct td_check *td, uint16_t id, uint64_t opt_offset, const struct tfk_cursor *payload)
+{
+	uint64_t before = td_errors(td);
+	check_option(td, id, opt_offset, payload);
+	const uint8_t *p;
+	if (td_errors(td) == before && td_obs(td) && td_obs(td)->option &&
+	    tfk_cur_bytes_at(payload, 0, payload->len, &p))
+		td_obs(td)->option(td_obs(td)->user, id, p, (uint32_t)payload->len);
+}
+
+static void check_option(struct td_check *td, uint16_t id, uint64_t opt_offset, const struct tfk_cursor *payload)
 {
 	struct opt o = { td, id, opt_offset, payload };
 	char text[TEXT_MAX];
@@ -277,6 +290,8 @@ void td_check_option(struct td_check *td, uint16_t id, uint64_t opt_offset, cons
 			if (!lb || !rb || rb == lb + 1)
 				bad_payload(&o, "the selected clock in brackets, e.g. \"[local] global ...\"",
 					    "no bracketed clock name");
+			else if ((size_t)(rb - lb - 1) < sizeof(td->clock))
+				snprintf(td->clock, sizeof(td->clock), "%.*s", (int)(rb - lb - 1), lb + 1);
 		}
 		break;
 	case OPT_HOOK:

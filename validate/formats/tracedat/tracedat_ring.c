@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tracedat.h"
+#include "tracedat_observe.h"
 
 #define COMMIT_LEN_MASK 0x7ffffffull /* bits 0-26 */
 #define COMMIT_STRAY (7ull << 27)    /* bits 27-29: never set by the kernel */
@@ -55,14 +56,16 @@ static bool all_zero(const struct tfk_cursor *page, uint64_t from, uint64_t *fir
 }
 
 /* Walk the events of the committed area; returns the running timestamp after the last one. */
-static uint64_t walk_events(struct td_cpu_walk *w, const struct tfk_cursor *area, uint64_t ts)
+static uint64_t walk_events(struct td_cpu_walk *w, const struct tfk_cursor *area, uint64_t ts, uint64_t *stopped)
 {
 	const bool be = area->big_endian;
 	const uint64_t len = area->len;
 	uint64_t pos = 0;
 	struct tfk_finding *f;
 
+	*stopped = 0;
 	while (pos < len) {
+		*stopped = pos;
 		uint32_t word, a0 = 0;
 		uint64_t at = area->origin + pos;
 		if (!tfk_cur_u32_at(area, pos, &word)) {
@@ -148,7 +151,16 @@ static uint64_t walk_events(struct td_cpu_walk *w, const struct tfk_cursor *area
 		}
 		pos += size;
 	}
+	*stopped = len;
 	return ts;
+}
+
+static void observe_page(const struct td_cpu_walk *w, const struct tfk_cursor *page, const struct tfk_page_info *info)
+{
+	const struct tfk_observer *obs = td_obs(w->td);
+	const uint8_t *p;
+	if (obs && obs->page && tfk_cur_bytes_at(page, 0, page->len, &p))
+		obs->page(obs->user, p, info);
 }
 
 static void walk_page(struct td_cpu_walk *w, const struct tfk_cursor *page)
@@ -179,10 +191,15 @@ static void walk_page(struct td_cpu_walk *w, const struct tfk_cursor *page)
 		tfk_set_expected(f, "bit 30 (missed count stored) only with bit 31 (missed events)");
 		tfk_set_found(f, "commit 0x%llx", (unsigned long long)commit);
 	}
+	struct tfk_page_info info;
+	memset(&info, 0, sizeof(info));
+	info.missed_events = (commit & COMMIT_MISSED) != 0;
 	if (len > cap) {
 		f = page_fault(w, TFK_TRACEDAT_PAGE_BAD_COMMIT, commit_at, g->commit_size);
 		tfk_set_expected(f, "a length of at most %llu", (unsigned long long)cap);
 		tfk_set_found(f, "%llu (commit 0x%llx)", (unsigned long long)len, (unsigned long long)commit);
+		info.state = TFK_PAGE_BAD;
+		observe_page(w, page, &info);
 		return; /* readers cannot use this page; its events are not walked */
 	}
 	uint64_t used = len;
@@ -207,16 +224,20 @@ static void walk_page(struct td_cpu_walk *w, const struct tfk_cursor *page)
 				}
 				w->lost_events += lost;
 				used += g->commit_size;
+				info.missed_stored = true;
+				info.missed_count = lost;
 			}
 		} else {
 			w->lost_unknown = true;
 		}
 	}
+	info.state = TFK_PAGE_EMPTY;
 	if (len == 0)
 		goto tail; /* an empty page has no events and no meaningful timestamp */
 	if (w->have_ts && ts < w->last_ts && w->split_on_time_drop) {
 		w->cpu++;
 		w->have_ts = false;
+		td_obs_cpu(w->td, w->cpu);
 	}
 	if (w->have_ts && ts < w->last_ts) {
 		f = page_fault(w, TFK_TRACEDAT_PAGE_TIME_BACKWARDS, page->origin, 8);
@@ -225,8 +246,14 @@ static void walk_page(struct td_cpu_walk *w, const struct tfk_cursor *page)
 	}
 	struct tfk_cursor area;
 	tfk_cur_sub(page, g->data_offset, len, &area);
-	w->last_ts = walk_events(w, &area, ts);
+	uint64_t events_before = w->events, stopped;
+	info.first_ts = ts;
+	w->last_ts = walk_events(w, &area, ts, &stopped);
 	w->have_ts = true;
+	info.last_ts = w->last_ts;
+	info.events = w->events - events_before;
+	info.good_len = (uint32_t)stopped;
+	info.state = stopped == len ? TFK_PAGE_GOOD : stopped == 0 ? TFK_PAGE_BAD : TFK_PAGE_CLIPPED;
 tail:;
 	uint64_t nz;
 	if (!all_zero(page, g->data_offset + used, &nz)) {
@@ -234,6 +261,7 @@ tail:;
 		tfk_set_expected(f, "zero bytes after the %llu committed bytes", (unsigned long long)len);
 		tfk_set_found(f, "a non-zero byte at +0x%llx", (unsigned long long)nz);
 	}
+	observe_page(w, page, &info);
 }
 
 void td_cpu_walk_begin(struct td_cpu_walk *w, struct td_check *td, const char *buffer, uint32_t cpu)
@@ -244,6 +272,7 @@ void td_cpu_walk_begin(struct td_cpu_walk *w, struct td_check *td, const char *b
 	w->cpu = cpu;
 	for (size_t i = 0; i < TFK_FAULT_COUNT; i++)
 		w->suppressed_at[i] = UINT64_MAX;
+	td_obs_cpu(td, cpu);
 }
 
 void td_cpu_walk_pages(struct td_cpu_walk *w, const struct tfk_cursor *data)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tracedat.h"
+#include "tracedat_observe.h"
 
 /* Check a fixed tag at *pos and step over it. A wrong tag is reported and walked past. */
 static bool expect_tag(struct td_check *td, const struct tfk_cursor *src, uint64_t *pos, const char *tag, size_t n,
@@ -83,16 +84,21 @@ bool td_check_headers(struct td_check *td, const struct tfk_cursor *src, uint64_
 		return false;
 	td_parse_header_page(td, &blob);
 	td_settle_geometry(td);
+	if (td->hp_ok)
+		td_obs_meta(td, TFK_META_HEADER_PAGE, &blob);
 	if (!expect_tag(td, src, pos, "header_event", 13, "header_event tag"))
 		return false;
 	if (!read_blob(td, src, pos, 8, "header_event", &blob))
 		return false;
+	uint64_t before = td_errors(td);
 	td_check_header_event(td, &blob);
+	if (td_errors(td) == before)
+		td_obs_meta(td, TFK_META_HEADER_EVENT, &blob);
 	return true;
 }
 
 static bool format_blobs(struct td_check *td, const struct tfk_cursor *src, uint64_t *pos, uint32_t count,
-			 const char *what)
+			 const char *what, enum tfk_meta_kind kind)
 {
 	char path[96];
 	uint32_t cap = td->ctx->limits->max_format_blobs;
@@ -106,6 +112,7 @@ static bool format_blobs(struct td_check *td, const struct tfk_cursor *src, uint
 		snprintf(path, sizeof(path), "%s %u of %u", what, i, count);
 		if (!read_blob(td, src, pos, 8, path, &blob))
 			return false;
+		td_obs_meta(td, kind, &blob);
 	}
 	return true;
 }
@@ -114,7 +121,7 @@ bool td_check_ftrace_formats(struct td_check *td, const struct tfk_cursor *src, 
 {
 	uint32_t count;
 	return read_u32(td, src, pos, &count, "ftrace format count") &&
-	       format_blobs(td, src, pos, count, "ftrace format");
+	       format_blobs(td, src, pos, count, "ftrace format", TFK_META_FTRACE_FORMAT);
 }
 
 bool td_check_event_systems(struct td_check *td, const struct tfk_cursor *src, uint64_t *pos)
@@ -146,31 +153,38 @@ bool td_check_event_systems(struct td_check *td, const struct tfk_cursor *src, u
 		}
 		char sysname[64];
 		tfk_sanitize(sysname, sizeof(sysname), name, len);
+		struct tfk_cursor name_view;
+		tfk_cur_sub(src, *pos, len, &name_view);
+		td_obs_meta(td, TFK_META_SYSTEM, &name_view);
 		*pos = c.pos;
 		char what[96];
 		snprintf(what, sizeof(what), "system %s event count", sysname);
 		if (!read_u32(td, src, pos, &count, what))
 			return false;
 		snprintf(what, sizeof(what), "system %s event format", sysname);
-		if (!format_blobs(td, src, pos, count, what))
+		if (!format_blobs(td, src, pos, count, what, TFK_META_EVENT_FORMAT))
 			return false;
 	}
 	return true;
 }
 
 bool td_check_text_blob(struct td_check *td, const struct tfk_cursor *src, uint64_t *pos, unsigned width,
-			const char *what)
+			const char *what, enum tfk_meta_kind kind)
 {
 	struct tfk_cursor blob;
-	return read_blob(td, src, pos, width, what, &blob);
+	if (!read_blob(td, src, pos, width, what, &blob))
+		return false;
+	td_obs_meta(td, kind, &blob);
+	return true;
 }
 
 bool td_check_v6_metadata(struct td_check *td, uint64_t *pos)
 {
 	const struct tfk_cursor *src = &td->file;
 	if (!td_check_ftrace_formats(td, src, pos) || !td_check_event_systems(td, src, pos) ||
-	    !td_check_text_blob(td, src, pos, 4, "kallsyms") || !td_check_text_blob(td, src, pos, 4, "printk formats") ||
-	    !td_check_text_blob(td, src, pos, 8, "saved cmdlines"))
+	    !td_check_text_blob(td, src, pos, 4, "kallsyms", TFK_META_KALLSYMS) ||
+	    !td_check_text_blob(td, src, pos, 4, "printk formats", TFK_META_PRINTK) ||
+	    !td_check_text_blob(td, src, pos, 8, "saved cmdlines", TFK_META_CMDLINES))
 		return false;
 	td->hdr_cpus_offset = *pos;
 	if (!read_u32(td, src, pos, &td->hdr_cpus, "CPU count"))
@@ -266,11 +280,16 @@ static const char *closest_tag(const uint8_t *tag)
 	return best;
 }
 
-static void check_latency(struct td_check *td, uint64_t text_start, const char *name)
+static void check_latency(struct td_check *td, uint64_t text_start, const char *label, const char *name)
 {
 	/* Latency data is the text of tracing/trace up to the end of the file. */
-	td_add_range(td, text_start, td->size, false, "%slatency text", name);
+	td_add_range(td, text_start, td->size, false, "%slatency text", label);
 	td->ctx->report->stats.buffers++;
+	struct tfk_cursor text;
+	tfk_cur_sub(&td->file, text_start, td->size - (text_start < td->size ? text_start : td->size), &text);
+	td_obs_geometry(td);
+	td_obs_buffer(td, name, "", td->geo.page_size, true);
+	td_obs_meta(td, TFK_META_LATENCY, &text);
 }
 
 static void check_instances(struct td_check *td)
@@ -307,7 +326,7 @@ static void check_instances(struct td_check *td)
 			td_add_range(td, in->offset, in->offset + TD_TAG_LEN, false, "buffer %s tag", in->name);
 			td_check_flyrecord(td, in->offset + TD_TAG_LEN, in->name);
 		} else if (memcmp(tag, tag_latency, TD_TAG_LEN) == 0) {
-			check_latency(td, in->offset + TD_TAG_LEN, name);
+			check_latency(td, in->offset + TD_TAG_LEN, name, in->name);
 		} else {
 			struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_SECTION_BAD_TAG, in->offset, TD_TAG_LEN);
 			tfk_set_path(f, "%s", what);
@@ -368,7 +387,7 @@ void td_check_v6_tail(struct td_check *td, uint64_t pos)
 			td_check_flyrecord(td, pos + TD_TAG_LEN, "");
 		} else {
 			td_add_range(td, 0, pos + TD_TAG_LEN, false, "metadata");
-			check_latency(td, pos + TD_TAG_LEN, "");
+			check_latency(td, pos + TD_TAG_LEN, "", "");
 		}
 		break;
 	}

@@ -9,6 +9,7 @@
 
 #include "tracedat.h"
 #include "tracedat_compress.h"
+#include "tracedat_observe.h"
 
 enum {
 	SEC_OPTIONS = 0, SEC_BUFFER = 3, SEC_STRINGS = 15, SEC_HEADER_INFO = 16, SEC_FTRACE_EVENTS = 17,
@@ -248,9 +249,9 @@ static void check_metadata_section(struct td_check *td, struct td_section *s)
 	case SEC_HEADER_INFO: whole = td_check_headers(td, &body, &pos); break;
 	case SEC_FTRACE_EVENTS: whole = td_check_ftrace_formats(td, &body, &pos); break;
 	case SEC_EVENT_FORMATS: whole = td_check_event_systems(td, &body, &pos); break;
-	case SEC_KALLSYMS: whole = td_check_text_blob(td, &body, &pos, 4, "kallsyms"); break;
-	case SEC_PRINTK: whole = td_check_text_blob(td, &body, &pos, 4, "printk formats"); break;
-	case SEC_CMDLINES: whole = td_check_text_blob(td, &body, &pos, 8, "saved cmdlines"); break;
+	case SEC_KALLSYMS: whole = td_check_text_blob(td, &body, &pos, 4, "kallsyms", TFK_META_KALLSYMS); break;
+	case SEC_PRINTK: whole = td_check_text_blob(td, &body, &pos, 4, "printk formats", TFK_META_PRINTK); break;
+	case SEC_CMDLINES: whole = td_check_text_blob(td, &body, &pos, 8, "saved cmdlines", TFK_META_CMDLINES); break;
 	case SEC_STRINGS: td->strings_len += body.len; pos = body.len; break;
 	default: pos = body.len; break;
 	}
@@ -503,6 +504,7 @@ void td_check_v7(struct td_check *td, uint64_t pos)
 	} else {
 		walk_options_chain(td, options, options_at);
 	}
+	td_obs_geometry(td);
 	for (size_t i = 0; i < td->nbuffer_opts; i++)
 		td_check_buffer_v7(td, &td->buffer_opts[i]);
 	check_descriptions(td);

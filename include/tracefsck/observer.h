@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The recovered model, as a stream: while checking, the library tells an observer every
+ * structure it could read whole. repair/ builds its output from this and nothing else.
+ * Pointers are valid only during the call (they may point into decoded data).
+ */
+#ifndef TRACEFSCK_OBSERVER_H
+#define TRACEFSCK_OBSERVER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum tfk_meta_kind {
+	TFK_META_HEADER_PAGE = 0,  /* header_page text (only when it parsed) */
+	TFK_META_HEADER_EVENT,     /* header_event text */
+	TFK_META_FTRACE_FORMAT,    /* one ftrace event format text */
+	TFK_META_SYSTEM,           /* an event system's name; its formats follow */
+	TFK_META_EVENT_FORMAT,     /* one event format text of the last system */
+	TFK_META_KALLSYMS,
+	TFK_META_PRINTK,
+	TFK_META_CMDLINES,
+	TFK_META_LATENCY,          /* latency text of a latency buffer */
+};
+
+/* What the file says about its ring pages, as far as it could be proven. */
+struct tfk_geometry {
+	bool big_endian;
+	uint32_t page_size;
+	uint32_t commit_size;   /* 4 or 8 */
+	uint32_t data_offset;   /* where events start in a page */
+	uint8_t long_size;      /* user-space long size to write in a header (4 or 8) */
+	unsigned version;       /* of the input: 6 or 7 */
+};
+
+enum tfk_page_state {
+	TFK_PAGE_GOOD = 0,      /* commit and every event are valid */
+	TFK_PAGE_CLIPPED,       /* events are valid up to good_len only */
+	TFK_PAGE_BAD,           /* nothing in it can be trusted */
+	TFK_PAGE_EMPTY,         /* valid, no committed data */
+};
+
+struct tfk_page_info {
+	enum tfk_page_state state;
+	uint32_t good_len;      /* committed bytes that walk cleanly */
+	bool missed_events;     /* the kernel flagged lost events before this page */
+	bool missed_stored;     /* and stored their count after the data */
+	uint64_t missed_count;
+	uint64_t events;        /* data events in the good part */
+	uint64_t first_ts, last_ts; /* of the good part (0 when empty) */
+};
+
+struct tfk_observer {
+	void *user;
+	void (*geometry)(void *user, const struct tfk_geometry *g);
+	void (*meta)(void *user, enum tfk_meta_kind kind, const uint8_t *bytes, uint64_t len);
+	/* Every option that passed its checks (DONE and section locators excluded). */
+	void (*option)(void *user, uint16_t id, const uint8_t *payload, uint32_t len);
+	/* A buffer's data begins: name "" is the top buffer; clock may be "". latency: text only. */
+	void (*buffer)(void *user, const char *name, const char *clock, uint32_t page_size, bool latency);
+	void (*cpu)(void *user, uint32_t cpu);
+	/* One ring page of the current CPU, in file byte order, page_size bytes. */
+	void (*page)(void *user, const uint8_t *page, const struct tfk_page_info *info);
+};
+
+#ifdef __cplusplus
+}
+#endif
+#endif
