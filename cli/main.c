@@ -8,12 +8,13 @@
 void usage(void)
 {
 	fputs("usage: tracefsck check [--json] [--quiet] [--fail-on=error|warning] FILE...\n"
+	      "       tracefsck repair [-q] IN (-o OUT | --in-place | --dry-run)\n"
 	      "       tracefsck problems [--json]\n"
 	      "       tracefsck explain CODE\n"
 	      "       tracefsck --version\n"
 	      "\n"
-	      "Exit status (ORed over files): 0 clean, 4 faults found, 8 operational error or\n"
-	      "incomplete check, 16 usage error, 128 internal error.\n",
+	      "Exit status (check: ORed over files): 0 clean, 1 repaired, 4 faults found (or left\n"
+	      "after repair), 8 operational error or incomplete check, 16 usage error, 128 internal error.\n",
 	      stderr);
 }
 
@@ -26,6 +27,8 @@ int main(int argc, char **argv)
 	const char *cmd = argv[1];
 	if (strcmp(cmd, "check") == 0)
 		return cmd_check(argc - 1, argv + 1);
+	if (strcmp(cmd, "repair") == 0)
+		return cmd_repair(argc - 1, argv + 1);
 	if (strcmp(cmd, "problems") == 0)
 		return cmd_problems(argc - 1, argv + 1);
 	if (strcmp(cmd, "explain") == 0)

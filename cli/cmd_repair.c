@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: MIT */
+/* tracefsck repair: salvage a damaged trace into a new file (never edits the input in place
+ * unless asked, and then through a temporary file, fsync and rename). */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "tracefsck/repair.h"
+#include "tracefsck/tracefsck.h"
+
+static int write_stdout(void *user, const char *bytes, size_t len)
+{
+	(void)user;
+	return fwrite(bytes, 1, len, stdout) == len ? 0 : -1;
+}
+
+/* Write bytes to path through a temporary file in the same folder, fsync and rename. */
+static int write_atomically(const char *path, const uint8_t *data, size_t len)
+{
+	char *copy = strdup(path);
+	if (!copy)
+		return -1;
+	char tmp[4096];
+	snprintf(tmp, sizeof(tmp), "%s/.tracefsck-XXXXXX", dirname(copy));
+	free(copy);
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+		return -1;
+	size_t done = 0;
+	while (done < len) {
+		ssize_t n = write(fd, data + done, len - done);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		done += (size_t)n;
+	}
+	int ok = done == len && fchmod(fd, 0644) == 0 && fsync(fd) == 0;
+	ok = close(fd) == 0 && ok;
+	if (!ok || rename(tmp, path) != 0) {
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static void print_salvage(const char *in, const struct tfk_repair_report *rep)
+{
+	uint64_t kept = 0, dropped = 0, clipped = 0, events = 0;
+	for (size_t i = 0; i < rep->ncpus; i++) {
+		kept += rep->cpus[i].pages_kept;
+		dropped += rep->cpus[i].pages_dropped;
+		clipped += rep->cpus[i].pages_clipped;
+		events += rep->cpus[i].events_kept;
+	}
+	char safe[256];
+	tfk_sanitize(safe, sizeof(safe), in, strlen(in));
+	printf("%s: salvage: %u buffer%s, %zu CPU%s; kept %" PRIu64 " pages (%" PRIu64 " events), clipped %" PRIu64
+	       ", dropped %" PRIu64 "%s%s%s\n",
+	       safe, rep->buffers, rep->buffers == 1 ? "" : "s", rep->ncpus, rep->ncpus == 1 ? "" : "s", kept, events,
+	       clipped, dropped, rep->metadata_lost ? "; header texts regenerated" : "",
+	       rep->converted[0] ? "; written as " : "", rep->converted[0] ? "trace.dat v6" : "");
+	for (size_t i = 0; i < rep->ncpus; i++) {
+		const struct tfk_salvage_cpu *c = &rep->cpus[i];
+		if (!c->pages_dropped && !c->pages_clipped)
+			continue;
+		printf("%s:   %s%s%scpu%u: kept %" PRIu64 " pages (%" PRIu64 " events), clipped %" PRIu64 ", dropped %" PRIu64,
+		       safe, c->buffer[0] ? "buffer " : "", c->buffer, c->buffer[0] ? " " : "", c->cpu, c->pages_kept,
+		       c->events_kept, c->pages_clipped, c->pages_dropped);
+		if (c->lost_time_known)
+			printf("; events lost between timestamps %" PRIu64 " and %" PRIu64, c->lost_from, c->lost_to);
+		printf("\n");
+	}
+}
+
+int cmd_repair(int argc, char **argv)
+{
+	const char *in = NULL, *out = NULL;
+	bool dry_run = false, in_place = false, quiet = false;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+			out = argv[++i];
+		else if (strcmp(argv[i], "--dry-run") == 0)
+			dry_run = true;
+		else if (strcmp(argv[i], "--in-place") == 0)
+			in_place = true;
+		else if (strcmp(argv[i], "-q") == 0 || strcmp(argv[i], "--quiet") == 0)
+			quiet = true;
+		else if (argv[i][0] != '-' && !in)
+			in = argv[i];
+		else {
+			fprintf(stderr, "tracefsck repair: unexpected argument '%s'\n", argv[i]);
+			usage();
+			return EXIT_USAGE;
+		}
+	}
+	if (!in || (!out && !in_place && !dry_run) || (out && in_place)) {
+		fprintf(stderr, "tracefsck repair: give IN and -o OUT (or --in-place, or --dry-run)\n");
+		usage();
+		return EXIT_USAGE;
+	}
+	struct stat si, so;
+	if (out && stat(in, &si) == 0 && stat(out, &so) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
+		fprintf(stderr, "tracefsck repair: OUT is IN; use --in-place to replace the input\n");
+		return EXIT_USAGE;
+	}
+	if (in_place)
+		out = in;
+
+	int fd = open(in, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "tracefsck repair: %s: %s\n", in, fd < 0 ? strerror(errno) : "not a regular file");
+		if (fd >= 0)
+			close(fd);
+		return EXIT_OPERATIONAL;
+	}
+	size_t size = (size_t)st.st_size;
+	const uint8_t *data = NULL;
+	void *map = NULL;
+	if (size) {
+		map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (map == MAP_FAILED) {
+			fprintf(stderr, "tracefsck repair: %s: %s\n", in, strerror(errno));
+			close(fd);
+			return EXIT_OPERATIONAL;
+		}
+		data = map;
+	}
+	close(fd);
+
+	struct tfk_repair_report rep;
+	uint8_t *result;
+	size_t result_len;
+	tfk_repair_buffer(data, size, NULL, &result, &result_len, &rep);
+	struct tfk_sink_options opt = { .min_severity = quiet ? TFK_SEV_ERROR : TFK_SEV_NOTE };
+	tfk_sink_text(&rep.before, in, &opt, write_stdout, NULL);
+
+	int status = EXIT_CLEAN;
+	switch (rep.outcome) {
+	case TFK_REPAIR_NOTHING_TO_DO:
+		printf("%s: nothing to repair\n", in);
+		if (out && !in_place && !dry_run && write_atomically(out, data, size) != 0) {
+			fprintf(stderr, "tracefsck repair: cannot write %s: %s\n", out, strerror(errno));
+			status = EXIT_OPERATIONAL;
+		}
+		break;
+	case TFK_REPAIR_UNSUPPORTED:
+		printf("%s: cannot be repaired (%s)\n", in,
+		       rep.before.not_checked ? "not a trace this build reads" : "no page layout could be proven");
+		status = rep.before.not_checked ? EXIT_OPERATIONAL : EXIT_FAULTS;
+		break;
+	case TFK_REPAIR_FAILED:
+		printf("%s: internal error: the repaired output does not check clean\n", in);
+		tfk_sink_text(&rep.after, "(repaired output)", NULL, write_stdout, NULL);
+		status = EXIT_INTERNAL;
+		break;
+	case TFK_REPAIR_DONE:
+	case TFK_REPAIR_NOTHING_SALVAGED:
+		print_salvage(in, &rep);
+		status = rep.outcome == TFK_REPAIR_DONE ? EXIT_REPAIRED : EXIT_FAULTS;
+		if (dry_run) {
+			printf("%s: dry run: %zu bytes would be written%s%s\n", in, result_len, out ? " to " : "",
+			       out ? out : "");
+		} else if (write_atomically(out, result, result_len) != 0) {
+			fprintf(stderr, "tracefsck repair: cannot write %s: %s\n", out, strerror(errno));
+			status = EXIT_OPERATIONAL;
+		} else {
+			printf("%s: repaired file written to %s (%zu bytes), re-checked clean\n", in, out, result_len);
+		}
+		break;
+	}
+	free(result);
+	tfk_repair_report_free(&rep);
+	if (map)
+		munmap(map, size);
+	if (fflush(stdout) != 0)
+		status |= EXIT_OPERATIONAL;
+	return status;
+}

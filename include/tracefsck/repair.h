@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/* Repair: salvage what a damaged trace still holds into a new, valid file. */
+#ifndef TRACEFSCK_REPAIR_H
+#define TRACEFSCK_REPAIR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracefsck/check.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What was kept and lost of one CPU of one buffer. */
+struct tfk_salvage_cpu {
+	char buffer[64];          /* "" for the top buffer */
+	uint32_t cpu;
+	uint64_t pages_kept, pages_clipped, pages_dropped;
+	uint64_t events_kept;
+	bool lost_time_known;     /* lost_from/lost_to bound the time of lost events */
+	uint64_t lost_from, lost_to;
+};
+
+enum tfk_repair_outcome {
+	TFK_REPAIR_NOTHING_TO_DO = 0, /* the input checks clean; nothing written but a copy */
+	TFK_REPAIR_DONE,              /* a repaired file was written and re-checks clean */
+	TFK_REPAIR_NOTHING_SALVAGED,  /* a file was written but holds none of the input's data */
+	TFK_REPAIR_UNSUPPORTED,       /* not a trace this build can repair */
+	TFK_REPAIR_FAILED,            /* internal error: the output did not re-check clean */
+};
+
+struct tfk_repair_report {
+	enum tfk_repair_outcome outcome;
+	struct tfk_report before;     /* the check of the input */
+	struct tfk_report after;      /* the check of the output (when one was made) */
+	struct tfk_salvage_cpu *cpus;
+	size_t ncpus;
+	uint32_t buffers;
+	bool metadata_lost;           /* formats, kallsyms, ... that could not be kept */
+	uint32_t options_dropped;
+	char converted[32];           /* e.g. "trace.dat v7 (zstd) -> v6", or "" */
+};
+
+/*
+ * Repair a trace held in memory. On TFK_REPAIR_DONE / NOTHING_SALVAGED *out holds the new
+ * file (free() it); on NOTHING_TO_DO *out is NULL. Never modifies the input.
+ */
+void tfk_repair_buffer(const uint8_t *in, size_t size, const struct tfk_limits *limits, uint8_t **out, size_t *out_len,
+		       struct tfk_repair_report *report);
+
+void tfk_repair_report_free(struct tfk_repair_report *report);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

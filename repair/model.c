@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Building the salvage model from the checker's observer stream. Pages are normalised as they
+ * arrive: commit rebuilt from the valid length, stray bits cleared, the bytes after the data
+ * zeroed, bad pages dropped with the loss flagged on the next kept page of that CPU.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+static bool blob_set(struct rp_model *m, struct rp_blob *b, const uint8_t *p, size_t n)
+{
+	uint8_t *d = malloc(n ? n : 1);
+	if (!d) {
+		m->oom = true;
+		return false;
+	}
+	memcpy(d, p, n);
+	free(b->data);
+	b->data = d;
+	b->len = n;
+	return true;
+}
+
+static bool blob_append(struct rp_model *m, struct rp_blob *b, const uint8_t *p, size_t n)
+{
+	uint8_t *d = realloc(b->data, b->len + n + 1);
+	if (!d) {
+		m->oom = true;
+		return false;
+	}
+	memcpy(d + b->len, p, n);
+	b->data = d;
+	b->len += n;
+	return true;
+}
+
+static void *grow(struct rp_model *m, void *arr, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return arr;
+	size_t ncap = *cap ? *cap * 2 : 8;
+	while (ncap < need)
+		ncap *= 2;
+	void *p = realloc(arr, ncap * elem);
+	if (!p) {
+		m->oom = true;
+		return NULL;
+	}
+	memset((char *)p + *cap * elem, 0, (ncap - *cap) * elem);
+	*cap = ncap;
+	return p;
+}
+
+static bool list_add(struct rp_model *m, struct rp_list *l, const uint8_t *p, size_t n)
+{
+	struct rp_blob *items = grow(m, l->items, &l->cap, l->n + 1, sizeof(*items));
+	if (!items)
+		return false;
+	l->items = items;
+	memset(&l->items[l->n], 0, sizeof(l->items[0]));
+	if (!blob_set(m, &l->items[l->n], p, n))
+		return false;
+	l->n++;
+	return true;
+}
+
+static void on_geometry(void *user, const struct tfk_geometry *g)
+{
+	struct rp_model *m = user;
+	m->geo = *g;
+	m->have_geometry = true;
+}
+
+static void on_meta(void *user, enum tfk_meta_kind kind, const uint8_t *p, uint64_t n)
+{
+	struct rp_model *m = user;
+	switch (kind) {
+	case TFK_META_HEADER_PAGE: m->have_header_page = blob_set(m, &m->header_page, p, n); break;
+	case TFK_META_HEADER_EVENT: m->have_header_event = blob_set(m, &m->header_event, p, n); break;
+	case TFK_META_FTRACE_FORMAT: list_add(m, &m->ftrace, p, n); break;
+	case TFK_META_SYSTEM: {
+		struct rp_system *s = grow(m, m->systems, &m->systems_cap, m->nsystems + 1, sizeof(*s));
+		if (!s)
+			return;
+		m->systems = s;
+		memset(&s[m->nsystems], 0, sizeof(*s));
+		if (blob_set(m, &s[m->nsystems].name, p, n))
+			m->nsystems++;
+		break;
+	}
+	case TFK_META_EVENT_FORMAT:
+		if (m->nsystems)
+			list_add(m, &m->systems[m->nsystems - 1].formats, p, n);
+		break;
+	case TFK_META_KALLSYMS: blob_set(m, &m->kallsyms, p, n); break;
+	case TFK_META_PRINTK: blob_set(m, &m->printk, p, n); break;
+	case TFK_META_CMDLINES: blob_set(m, &m->cmdlines, p, n); break;
+	case TFK_META_LATENCY:
+		if (m->nbuffers)
+			blob_append(m, &m->buffers[m->nbuffers - 1].latency_text, p, n);
+		break;
+	}
+}
+
+static void on_option(void *user, uint16_t id, const uint8_t *p, uint32_t n)
+{
+	struct rp_model *m = user;
+	struct rp_option *o = grow(m, m->options, &m->options_cap, m->noptions + 1, sizeof(*o));
+	if (!o)
+		return;
+	m->options = o;
+	memset(&o[m->noptions], 0, sizeof(*o));
+	o[m->noptions].id = id;
+	if (blob_set(m, &o[m->noptions].payload, p, n))
+		m->noptions++;
+	if (id == 4 && n) { /* TRACECLOCK: remember the bracketed clock */
+		const char *lb = memchr(p, '[', n), *rb = lb ? memchr(lb, ']', n - (size_t)((const uint8_t *)lb - p)) : NULL;
+		if (lb && rb && rb - lb - 1 > 0 && (size_t)(rb - lb - 1) < sizeof(m->trace_clock)) {
+			memcpy(m->trace_clock, lb + 1, (size_t)(rb - lb - 1));
+			m->trace_clock[rb - lb - 1] = '\0';
+		}
+	}
+}
+
+static void on_buffer(void *user, const char *name, const char *clock, uint32_t page_size, bool latency)
+{
+	struct rp_model *m = user;
+	struct rp_buffer *b = grow(m, m->buffers, &m->buffers_cap, m->nbuffers + 1, sizeof(*b));
+	if (!b)
+		return;
+	m->buffers = b;
+	b = &b[m->nbuffers];
+	memset(b, 0, sizeof(*b));
+	/* Buffer names become option strings: keep them printable; one top buffer only. */
+	size_t k = 0;
+	for (const char *c = name; *c && k + 1 < sizeof(b->name); c++)
+		if (*c > 0x20 && *c < 0x7f && *c != '\\')
+			b->name[k++] = *c;
+	for (size_t i = 0; i < m->nbuffers; i++)
+		if (strcmp(m->buffers[i].name, b->name) == 0) {
+			snprintf(b->name, sizeof(b->name), "recovered%zu", m->nbuffers);
+			break;
+		}
+	k = 0;
+	for (const char *c = clock; *c && k + 1 < sizeof(b->clock); c++)
+		if (*c > 0x20 && *c < 0x7f && *c != '[' && *c != ']')
+			b->clock[k++] = *c;
+	b->page_size = page_size;
+	b->latency = latency;
+	m->nbuffers++;
+}
+
+static struct rp_buffer *cur_buffer(struct rp_model *m)
+{
+	return m->nbuffers ? &m->buffers[m->nbuffers - 1] : NULL;
+}
+
+static void on_cpu(void *user, uint32_t cpu)
+{
+	struct rp_model *m = user;
+	struct rp_buffer *b = cur_buffer(m);
+	if (!b)
+		return;
+	struct rp_cpu *c = grow(m, b->cpus, &b->cap, b->ncpus + 1, sizeof(*c));
+	if (!c)
+		return;
+	b->cpus = c;
+	c = &c[b->ncpus++];
+	memset(c, 0, sizeof(*c));
+	c->cpu = cpu;
+	c->stats.cpu = cpu;
+	snprintf(c->stats.buffer, sizeof(c->stats.buffer), "%s", b->name);
+}
+
+static void put_num(uint8_t *p, uint64_t v, unsigned width, bool be)
+{
+	for (unsigned i = 0; i < width; i++)
+		p[i] = (uint8_t)(v >> (be ? 8 * (width - 1 - i) : 8 * i));
+}
+
+static void note_loss(struct rp_cpu *c, uint64_t from, uint64_t to)
+{
+	if (!c->stats.lost_time_known || from < c->stats.lost_from)
+		c->stats.lost_from = from;
+	if (!c->stats.lost_time_known || to > c->stats.lost_to)
+		c->stats.lost_to = to;
+	c->stats.lost_time_known = true;
+}
+
+static void on_page(void *user, const uint8_t *page, const struct tfk_page_info *info)
+{
+	struct rp_model *m = user;
+	struct rp_buffer *b = cur_buffer(m);
+	if (!b || !b->ncpus || !m->have_geometry)
+		return;
+	struct rp_cpu *c = &b->cpus[b->ncpus - 1];
+	const struct tfk_geometry *g = &m->geo;
+	uint32_t ps = b->page_size;
+	if (info->state == TFK_PAGE_BAD) {
+		c->stats.pages_dropped++;
+		c->pending_missed = true;
+		if (!c->in_loss) {
+			c->in_loss = true;
+			c->loss_start = c->last_ts;
+		}
+		return;
+	}
+	if (c->in_loss && info->state != TFK_PAGE_EMPTY) {
+		/* The lost events lie between the last kept event and this page's first. */
+		note_loss(c, c->loss_start, info->first_ts);
+		c->in_loss = false;
+	}
+	size_t at = c->pages.len;
+	if (!blob_append(m, &c->pages, page, ps))
+		return;
+	uint8_t *p = c->pages.data + at;
+	/* Rebuild the commit word from what is valid; keep the kernel's loss markers. */
+	uint64_t len = info->state == TFK_PAGE_EMPTY ? 0 : info->good_len;
+	uint64_t commit = len;
+	bool missed = info->missed_events || c->pending_missed;
+	uint64_t tail = g->data_offset + len;
+	if (missed)
+		commit |= 1ull << 31;
+	if (info->missed_stored && !c->pending_missed && info->state == TFK_PAGE_GOOD &&
+	    tail + g->commit_size <= ps) {
+		commit |= 1ull << 30;
+		put_num(p + tail, info->missed_count, g->commit_size, g->big_endian);
+		tail += g->commit_size;
+	}
+	put_num(p + 8, commit, g->commit_size, g->big_endian);
+	if (tail < ps)
+		memset(p + tail, 0, ps - tail);
+	c->pending_missed = info->state == TFK_PAGE_CLIPPED;
+	if (info->events)
+		c->last_ts = info->last_ts;
+	if (info->state == TFK_PAGE_CLIPPED) {
+		c->stats.pages_clipped++;
+		c->in_loss = true;
+		c->loss_start = info->last_ts;
+	}
+	c->stats.pages_kept++;
+	c->stats.events_kept += info->events;
+}
+
+struct tfk_observer rp_model_observer(struct rp_model *m)
+{
+	struct tfk_observer o = {
+		.user = m,
+		.geometry = on_geometry,
+		.meta = on_meta,
+		.option = on_option,
+		.buffer = on_buffer,
+		.cpu = on_cpu,
+		.page = on_page,
+	};
+	return o;
+}
+
+static void list_free(struct rp_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->items[i].data);
+	free(l->items);
+}
+
+void rp_model_free(struct rp_model *m)
+{
+	free(m->header_page.data);
+	free(m->header_event.data);
+	free(m->kallsyms.data);
+	free(m->printk.data);
+	free(m->cmdlines.data);
+	list_free(&m->ftrace);
+	for (size_t i = 0; i < m->nsystems; i++) {
+		free(m->systems[i].name.data);
+		list_free(&m->systems[i].formats);
+	}
+	free(m->systems);
+	for (size_t i = 0; i < m->noptions; i++)
+		free(m->options[i].payload.data);
+	free(m->options);
+	for (size_t i = 0; i < m->nbuffers; i++) {
+		for (size_t k = 0; k < m->buffers[i].ncpus; k++)
+			free(m->buffers[i].cpus[k].pages.data);
+		free(m->buffers[i].cpus);
+		free(m->buffers[i].latency_text.data);
+	}
+	free(m->buffers);
+	memset(m, 0, sizeof(*m));
+}

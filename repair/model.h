@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/* The salvage model: what the checker's observer stream said the input still holds. */
+#ifndef TFK_REPAIR_MODEL_H
+#define TFK_REPAIR_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracefsck/observer.h"
+#include "tracefsck/repair.h"
+
+struct rp_blob {
+	uint8_t *data;
+	size_t len;
+};
+
+struct rp_list {
+	struct rp_blob *items;
+	size_t n, cap;
+};
+
+struct rp_system {
+	struct rp_blob name;
+	struct rp_list formats;
+};
+
+struct rp_option {
+	uint16_t id;
+	struct rp_blob payload;
+};
+
+struct rp_cpu {
+	uint32_t cpu;
+	struct rp_blob pages;      /* kept pages, normalised, back to back */
+	bool pending_missed;       /* events were lost before the next kept page */
+	bool in_loss;              /* pages are being dropped since loss_start */
+	uint64_t loss_start, last_ts;
+	struct tfk_salvage_cpu stats;
+};
+
+struct rp_buffer {
+	char name[64];
+	char clock[32];
+	uint32_t page_size;
+	bool latency;
+	struct rp_blob latency_text;
+	struct rp_cpu *cpus;
+	size_t ncpus, cap;
+};
+
+struct rp_model {
+	bool have_geometry, oom;
+	struct tfk_geometry geo;
+	struct rp_blob header_page, header_event, kallsyms, printk, cmdlines;
+	bool have_header_page, have_header_event;
+	struct rp_list ftrace;
+	struct rp_system *systems;
+	size_t nsystems, systems_cap;
+	struct rp_option *options;
+	size_t noptions, options_cap;
+	struct rp_buffer *buffers;
+	size_t nbuffers, buffers_cap;
+	char trace_clock[32];      /* from TRACECLOCK, for buffers that name none */
+};
+
+/* The observer that fills a model. */
+struct tfk_observer rp_model_observer(struct rp_model *m);
+void rp_model_free(struct rp_model *m);
+
+/* Serialise the model as a trace.dat version 6 file. Returns 0, or -1 when out of memory. */
+int rp_write_v6(const struct rp_model *m, struct rp_blob *out);
+
+#endif

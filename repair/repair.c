@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Repair: check the input while the observer builds the salvage model, write a new file from
+ * the model, and re-check it. An output that does not re-check clean is an internal error.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "tracefsck/repair.h"
+
+static bool repairable(const struct tfk_report *r)
+{
+	return r->stats.format && strncmp(r->stats.format, "trace.dat", 9) == 0 && !r->not_checked;
+}
+
+static void collect_stats(struct tfk_repair_report *rep, const struct rp_model *m)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < m->nbuffers; i++)
+		n += m->buffers[i].ncpus;
+	rep->cpus = n ? calloc(n, sizeof(*rep->cpus)) : NULL;
+	rep->buffers = (uint32_t)m->nbuffers;
+	if (!rep->cpus)
+		return;
+	for (size_t i = 0; i < m->nbuffers; i++)
+		for (size_t k = 0; k < m->buffers[i].ncpus; k++)
+			rep->cpus[rep->ncpus++] = m->buffers[i].cpus[k].stats;
+}
+
+void tfk_repair_buffer(const uint8_t *in, size_t size, const struct tfk_limits *limits, uint8_t **out, size_t *out_len,
+		       struct tfk_repair_report *rep)
+{
+	struct rp_model m;
+	memset(rep, 0, sizeof(*rep));
+	memset(&m, 0, sizeof(m));
+	*out = NULL;
+	*out_len = 0;
+
+	struct tfk_observer obs = rp_model_observer(&m);
+	tfk_check_buffer_observed(in, size, limits, &obs, &rep->before);
+	collect_stats(rep, &m);
+	if (!repairable(&rep->before)) {
+		rep->outcome = TFK_REPAIR_UNSUPPORTED;
+		goto done;
+	}
+	if (tfk_report_verdict(&rep->before) == TFK_VERDICT_CLEAN) {
+		rep->outcome = TFK_REPAIR_NOTHING_TO_DO;
+		goto done;
+	}
+	if (!m.have_geometry || m.oom) {
+		/* Nothing about the ring pages could be proven: there is nothing to write. */
+		rep->outcome = m.oom ? TFK_REPAIR_FAILED : TFK_REPAIR_UNSUPPORTED;
+		goto done;
+	}
+	if (m.geo.version == 7)
+		snprintf(rep->converted, sizeof(rep->converted), "%s -> v6", rep->before.stats.format);
+
+	struct rp_blob result;
+	if (rp_write_v6(&m, &result) != 0) {
+		rep->outcome = TFK_REPAIR_FAILED;
+		goto done;
+	}
+	tfk_check_buffer(result.data, result.len, limits, &rep->after);
+	if (tfk_report_verdict(&rep->after) != TFK_VERDICT_CLEAN) {
+		rep->outcome = TFK_REPAIR_FAILED;
+	} else {
+		uint64_t events_in = 0;
+		for (size_t i = 0; i < rep->ncpus; i++)
+			events_in += rep->cpus[i].events_kept;
+		bool had_data = rep->before.stats.pages > 0;
+		rep->outcome = had_data && events_in == 0 ? TFK_REPAIR_NOTHING_SALVAGED : TFK_REPAIR_DONE;
+	}
+	rep->metadata_lost = !m.have_header_page || !m.have_header_event;
+	for (size_t i = 0; i < rep->before.count; i++)
+		rep->options_dropped += strncmp(rep->before.findings[i].fault->id, "tracedat.option.", 16) == 0;
+	*out = result.data;
+	*out_len = result.len;
+done:
+	rp_model_free(&m);
+}
+
+void tfk_repair_report_free(struct tfk_repair_report *rep)
+{
+	tfk_report_free(&rep->before);
+	tfk_report_free(&rep->after);
+	free(rep->cpus);
+	rep->cpus = NULL;
+	rep->ncpus = 0;
+}

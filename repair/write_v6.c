@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Serialising a salvage model as trace.dat version 6: every table and count regenerated from
+ * what is kept, offsets recomputed, the layout trace-cmd's own writer produces.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+struct out {
+	struct rp_blob *b;
+	size_t cap;
+	bool be, oom;
+};
+
+static void reserve(struct out *o, size_t n)
+{
+	if (o->oom || o->b->len + n <= o->cap)
+		return;
+	size_t cap = o->cap ? o->cap : 1 << 16;
+	while (cap < o->b->len + n)
+		cap *= 2;
+	uint8_t *p = realloc(o->b->data, cap);
+	if (!p) {
+		o->oom = true;
+		return;
+	}
+	o->b->data = p;
+	o->cap = cap;
+}
+
+static void put(struct out *o, const void *p, size_t n)
+{
+	reserve(o, n);
+	if (o->oom)
+		return;
+	if (n)
+		memcpy(o->b->data + o->b->len, p, n);
+	o->b->len += n;
+}
+
+static void num_at(struct out *o, size_t at, uint64_t v, unsigned width)
+{
+	if (o->oom)
+		return;
+	for (unsigned i = 0; i < width; i++)
+		o->b->data[at + i] = (uint8_t)(v >> (o->be ? 8 * (width - 1 - i) : 8 * i));
+}
+
+static void num(struct out *o, uint64_t v, unsigned width)
+{
+	size_t at = o->b->len;
+	reserve(o, width);
+	if (o->oom)
+		return;
+	o->b->len += width;
+	num_at(o, at, v, width);
+}
+
+static void zeros_to(struct out *o, size_t at)
+{
+	if (at <= o->b->len)
+		return;
+	reserve(o, at - o->b->len);
+	if (o->oom)
+		return;
+	memset(o->b->data + o->b->len, 0, at - o->b->len);
+	o->b->len = at;
+}
+
+static void sized(struct out *o, const struct rp_blob *b, unsigned width)
+{
+	num(o, b->len, width);
+	put(o, b->data, b->len);
+}
+
+static size_t align_up(size_t x, size_t a)
+{
+	return (x + a - 1) / a * a;
+}
+
+/* header_page / header_event texts for the page layout, when the input's were lost. */
+static void default_header_page(const struct tfk_geometry *g, char *buf, size_t n)
+{
+	snprintf(buf, n,
+		 "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+		 "\tfield: local_t commit;\toffset:8;\tsize:%u;\tsigned:1;\n"
+		 "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+		 "\tfield: char data;\toffset:%u;\tsize:%u;\tsigned:0;\n",
+		 g->commit_size, g->data_offset, g->page_size - g->data_offset);
+}
+
+static const char default_header_event[] =
+	"# compressed entry header\n\ttype_len    :    5 bits\n\ttime_delta  :   27 bits\n\tarray       :   32 bits\n\n"
+	"\tpadding     : type == 29\n\ttime_extend : type == 30\n\ttime_stamp : type == 31\n\tdata max type_len  == 28\n";
+
+/* Options trace-cmd v6 readers understand, minus those this writer regenerates. */
+static bool keep_option(uint16_t id)
+{
+	return id != 0 && id != 3 && id != 8 && id <= 14;
+}
+
+/* CPUs in the tables: every CPU seen, and no fewer than a valid CPUCOUNT option said. */
+static uint32_t cpu_count(const struct rp_model *m)
+{
+	uint32_t n = 0;
+	for (size_t i = 0; i < m->noptions; i++) {
+		const struct rp_blob *p = &m->options[i].payload;
+		if (m->options[i].id != 8 || p->len != 4)
+			continue;
+		uint32_t v = 0;
+		for (unsigned k = 0; k < 4; k++)
+			v |= (uint32_t)p->data[k] << (m->geo.big_endian ? 8 * (3 - k) : 8 * k);
+		if (v <= 8192 && v > n)
+			n = v; /* the checker proved it against the table, or found no table to prove it by */
+	}
+	for (size_t i = 0; i < m->nbuffers; i++)
+		for (size_t k = 0; k < m->buffers[i].ncpus; k++)
+			if (m->buffers[i].cpus[k].cpu + 1 > n)
+				n = m->buffers[i].cpus[k].cpu + 1;
+	return n;
+}
+
+/* The kept pages of CPU `cpu` in buffer b, or NULL. */
+static const struct rp_cpu *find_cpu(const struct rp_buffer *b, uint32_t cpu)
+{
+	for (size_t k = 0; k < b->ncpus; k++)
+		if (b->cpus[k].cpu == cpu && b->cpus[k].pages.len)
+			return &b->cpus[k];
+	return NULL;
+}
+
+static void flyrecord(struct out *o, const struct rp_model *m, const struct rp_buffer *b, uint32_t ncpus)
+{
+	put(o, "flyrecord", 10);
+	size_t table = o->b->len;
+	for (uint32_t c = 0; c < ncpus; c++) {
+		num(o, 0, 8);
+		num(o, 0, 8);
+	}
+	const char *clock = b->clock[0] ? b->clock : m->trace_clock[0] ? m->trace_clock : "local";
+	char trailer[40];
+	int n = snprintf(trailer, sizeof(trailer), "[%s]", clock);
+	num(o, (uint64_t)n, 8);
+	put(o, trailer, (size_t)n);
+	for (uint32_t c = 0; c < ncpus; c++) {
+		zeros_to(o, align_up(o->b->len, m->geo.page_size));
+		const struct rp_cpu *cpu = find_cpu(b, c);
+		size_t off = o->b->len, size = cpu ? cpu->pages.len : 0;
+		if (cpu)
+			put(o, cpu->pages.data, size);
+		num_at(o, table + 16 * c, off, 8);
+		num_at(o, table + 16 * c + 8, size, 8);
+	}
+}
+
+int rp_write_v6(const struct rp_model *m, struct rp_blob *result)
+{
+	struct out o = { result, 0, m->geo.big_endian, false };
+	const struct tfk_geometry *g = &m->geo;
+	char text[512];
+	memset(result, 0, sizeof(*result));
+
+	put(&o, "\x17\x08\x44tracing", 10);
+	put(&o, "6", 2);
+	uint8_t b = g->big_endian ? 1 : 0;
+	put(&o, &b, 1);
+	b = g->long_size == 4 ? 4 : 8;
+	put(&o, &b, 1);
+	num(&o, g->page_size, 4);
+
+	put(&o, "header_page", 12);
+	if (m->have_header_page) {
+		sized(&o, &m->header_page, 8);
+	} else {
+		default_header_page(g, text, sizeof(text));
+		struct rp_blob t = { (uint8_t *)text, strlen(text) };
+		sized(&o, &t, 8);
+	}
+	put(&o, "header_event", 13);
+	if (m->have_header_event) {
+		sized(&o, &m->header_event, 8);
+	} else {
+		struct rp_blob t = { (uint8_t *)(uintptr_t)default_header_event, strlen(default_header_event) };
+		sized(&o, &t, 8);
+	}
+	num(&o, m->ftrace.n, 4);
+	for (size_t i = 0; i < m->ftrace.n; i++)
+		sized(&o, &m->ftrace.items[i], 8);
+	num(&o, m->nsystems, 4);
+	for (size_t i = 0; i < m->nsystems; i++) {
+		put(&o, m->systems[i].name.data, m->systems[i].name.len);
+		put(&o, "", 1);
+		num(&o, m->systems[i].formats.n, 4);
+		for (size_t k = 0; k < m->systems[i].formats.n; k++)
+			sized(&o, &m->systems[i].formats.items[k], 8);
+	}
+	sized(&o, &m->kallsyms, 4);
+	sized(&o, &m->printk, 4);
+	sized(&o, &m->cmdlines, 8);
+
+	uint32_t ncpus = cpu_count(m);
+	num(&o, ncpus, 4);
+	put(&o, "options  ", 10);
+	for (size_t i = 0; i < m->noptions; i++) {
+		if (!keep_option(m->options[i].id))
+			continue;
+		num(&o, m->options[i].id, 2);
+		sized(&o, &m->options[i].payload, 4);
+	}
+	num(&o, 8, 2);
+	num(&o, 4, 4);
+	num(&o, ncpus, 4);
+	/* One BUFFER option per instance: offset patched once its flyrecord block is placed. */
+	size_t *patch = calloc(m->nbuffers ? m->nbuffers : 1, sizeof(*patch));
+	if (!patch)
+		return -1;
+	const struct rp_buffer *top = NULL;
+	for (size_t i = 0; i < m->nbuffers; i++) {
+		const struct rp_buffer *buf = &m->buffers[i];
+		if (!buf->name[0] && !top) {
+			top = buf;
+			continue;
+		}
+		size_t nlen = strlen(buf->name);
+		num(&o, 3, 2);
+		num(&o, 8 + nlen + 1, 4);
+		patch[i] = o.b->len;
+		num(&o, 0, 8);
+		put(&o, buf->name, nlen + 1);
+	}
+	num(&o, 0, 2);
+
+	if (top && top->latency) {
+		put(&o, "latency  ", 10);
+		put(&o, top->latency_text.data, top->latency_text.len);
+	} else {
+		struct rp_buffer empty;
+		memset(&empty, 0, sizeof(empty));
+		flyrecord(&o, m, top ? top : &empty, ncpus);
+	}
+	for (size_t i = 0; i < m->nbuffers; i++) {
+		const struct rp_buffer *buf = &m->buffers[i];
+		if (buf == top)
+			continue;
+		num_at(&o, patch[i], o.b->len, 8);
+		if (buf->latency) {
+			put(&o, "latency  ", 10);
+			put(&o, buf->latency_text.data, buf->latency_text.len);
+		} else {
+			flyrecord(&o, m, buf, ncpus);
+		}
+	}
+	free(patch);
+	if (o.oom) {
+		free(result->data);
+		memset(result, 0, sizeof(*result));
+		return -1;
+	}
+	return 0;
+}
