@@ -68,9 +68,15 @@ static uint64_t check_chunks(const struct buf_ctx *b, const struct tfk_cursor *d
 			return UINT64_MAX;
 		}
 		const uint8_t *src;
+		bool cut = false;
 		if (!tfk_cur_bytes_at(data, pos + 8, zsize, &src)) {
+			/* A chunk cut short (a truncated file): report it, then decode what is there,
+			 * since a stream decoder yields every byte before the cut. */
 			td_overrun(td, data, pos + 8, zsize, where);
-			return UINT64_MAX;
+			if (!tfk_cur_bytes_at(data, pos + 8, data->len - (pos + 8), &src))
+				return UINT64_MAX;
+			zsize = (uint32_t)(data->len - (pos + 8));
+			cut = true;
 		}
 		uint64_t chunk_at = data->origin + pos;
 		if (walk && usize % td->geo.page_size) {
@@ -82,13 +88,24 @@ static uint64_t check_chunks(const struct buf_ctx *b, const struct tfk_cursor *d
 		if (usize > td->ctx->limits->max_decoded) {
 			tfk_limit_hit(td->ctx, chunk_at + 4, "decoded chunk size", usize, td->ctx->limits->max_decoded);
 		} else {
-			uint8_t *dst = chunk_space(td, usize ? usize : 1);
-			size_t got = 0;
-			enum td_decode_status st = dst ? td_decode((enum td_codec)td->codec, src, zsize, dst, usize, &got)
-						       : TD_DECODE_CORRUPT;
+			/* Large claims are measured first, so memory follows the data, not the header. */
+			size_t got = 0, room = usize;
+			enum td_decode_status st = TD_DECODE_OK;
+			if (usize > (1u << 20)) {
+				size_t measured = 0;
+				st = td_decoded_size((enum td_codec)td->codec, src, zsize, usize, &measured);
+				if (st == TD_DECODE_OK && measured != usize)
+					st = TD_DECODE_SHORT;
+				if (measured < room)
+					room = measured;
+			}
+			uint8_t *dst = chunk_space(td, room ? room : 1);
 			if (!dst)
 				return UINT64_MAX;
-			if (st != TD_DECODE_OK) {
+			enum td_decode_status st2 = td_decode((enum td_codec)td->codec, src, zsize, dst, room, &got);
+			if (st == TD_DECODE_OK)
+				st = st2;
+			if (st != TD_DECODE_OK && !cut) {
 				struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_COMPRESSION_CORRUPT, chunk_at, 8ull + zsize);
 				tfk_set_path(f, "%s", where);
 				tfk_set_expected(f, "%s data decoding to %u bytes", td_codec_name((enum td_codec)td->codec),
@@ -109,6 +126,8 @@ static uint64_t check_chunks(const struct buf_ctx *b, const struct tfk_cursor *d
 			}
 		}
 		pos += 8 + (uint64_t)zsize;
+		if (cut)
+			return UINT64_MAX;
 	}
 	return pos - 4;
 }
@@ -368,8 +387,7 @@ void td_scan_orphan_buffer(struct td_check *td, const struct td_section *s)
 		tfk_cur_u32_at(&data, 4, &zsize);
 		tfk_cur_u32_at(&data, 8, &usize);
 		/* Stop where no chunk stream starts: padding, or the damage itself. */
-		if (nchunks == 0 || nchunks > data.len / 8 || usize == 0 || usize % ps || zsize == 0 ||
-		    zsize > data.len - 12)
+		if (nchunks == 0 || nchunks > data.len / 8 || usize == 0 || usize % ps || zsize == 0)
 			break;
 		char what[96];
 		snprintf(what, sizeof(what), "%scpu%u data", b.label, cpu);

@@ -57,7 +57,8 @@ void td_truncated(struct td_check *td, uint64_t offset, uint64_t need, const cha
 void td_overrun(struct td_check *td, const struct tfk_cursor *src, uint64_t pos, uint64_t need, const char *what)
 {
 	uint64_t abs = src->origin + pos;
-	if (src->origin == td->file.origin && src->len == td->file.len) {
+	/* A view of file bytes that reaches the end of the file: the file is what is short. */
+	if (!(src->origin & TFK_DECODED_BIT) && src->origin + src->len == td->size) {
 		td_truncated(td, abs, need, what);
 		return;
 	}
@@ -177,12 +178,14 @@ void td_settle_geometry(struct td_check *td)
 			tfk_set_expected(f, "%u (header_page data offset + size)", td->hp_page_size);
 			tfk_set_found(f, "%u", td->header_page_size);
 		}
+		td_obs_geometry(td);
 		return;
 	}
 	/* No usable header_page: the kernel long size decides commit width and data offset. */
 	g->commit_size = td->long_size == 4 ? 4 : 8;
 	g->data_offset = g->commit_size == 8 ? 16 : 12;
 	g->page_size = td->header_page_size_ok ? td->header_page_size : 4096;
+	td_obs_geometry(td);
 }
 
 static int range_cmp(const void *a, const void *b)

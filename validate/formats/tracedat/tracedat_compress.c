@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -133,4 +134,77 @@ enum td_decode_status td_decode(enum td_codec codec, const uint8_t *src, size_t 
 	default:
 		return TD_DECODE_CORRUPT;
 	}
+}
+
+#define SCRATCH (64u << 10)
+
+enum td_decode_status td_decoded_size(enum td_codec codec, const uint8_t *src, size_t src_len, size_t limit,
+				      size_t *size)
+{
+	*size = 0;
+	if (codec == TD_CODEC_NONE) {
+		*size = src_len;
+		return TD_DECODE_OK;
+	}
+	uint8_t *scratch = malloc(SCRATCH);
+	if (!scratch)
+		return TD_DECODE_CORRUPT;
+	enum td_decode_status st = TD_DECODE_CORRUPT;
+	if (codec == TD_CODEC_ZSTD) {
+		ZSTD_DCtx *dctx = ZSTD_createDCtx();
+		if (dctx) {
+			ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, 27);
+			ZSTD_inBuffer in = { src, src_len, 0 };
+			for (;;) {
+				ZSTD_outBuffer out = { scratch, SCRATCH, 0 };
+				size_t rc = ZSTD_decompressStream(dctx, &out, &in);
+				if (ZSTD_isError(rc))
+					break;
+				*size += out.pos;
+				if (*size > limit) {
+					st = TD_DECODE_LONG;
+					break;
+				}
+				if (rc == 0 && in.pos == in.size) {
+					st = TD_DECODE_OK;
+					break;
+				}
+				if (out.pos == 0 && in.pos == in.size)
+					break; /* input ends inside a frame */
+			}
+			ZSTD_freeDCtx(dctx);
+		}
+	} else if (codec == TD_CODEC_ZLIB) {
+		z_stream zs;
+		memset(&zs, 0, sizeof(zs));
+		if (inflateInit(&zs) == Z_OK) {
+			size_t left = src_len;
+			const uint8_t *in = src;
+			for (;;) {
+				uInt chunk = left > 0x40000000u ? 0x40000000u : (uInt)left;
+				zs.next_in = (Bytef *)(uintptr_t)in;
+				zs.avail_in = chunk;
+				zs.next_out = scratch;
+				zs.avail_out = SCRATCH;
+				int rc = inflate(&zs, Z_NO_FLUSH);
+				size_t used = chunk - zs.avail_in, made = SCRATCH - zs.avail_out;
+				in += used;
+				left -= used;
+				*size += made;
+				if (*size > limit) {
+					st = TD_DECODE_LONG;
+					break;
+				}
+				if (rc == Z_STREAM_END) {
+					st = left == 0 ? TD_DECODE_OK : TD_DECODE_CORRUPT;
+					break;
+				}
+				if (rc != Z_OK || (used == 0 && made == 0))
+					break;
+			}
+			inflateEnd(&zs);
+		}
+	}
+	free(scratch);
+	return st;
 }

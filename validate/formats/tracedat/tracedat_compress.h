@@ -31,4 +31,11 @@ const char *td_codec_name(enum td_codec codec);
 enum td_decode_status td_decode(enum td_codec codec, const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
 				size_t *out_len);
 
+/*
+ * How many bytes src decodes to, decoding into a small scratch buffer and stopping past
+ * limit. Lets a caller allocate for what the data holds, not for what a header claims.
+ */
+enum td_decode_status td_decoded_size(enum td_codec codec, const uint8_t *src, size_t src_len, size_t limit,
+				      size_t *size);
+
 #endif

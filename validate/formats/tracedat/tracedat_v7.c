@@ -198,11 +198,21 @@ static bool section_body(struct td_check *td, const struct td_section *s, struct
 		tfk_limit_hit(td->ctx, s->offset + SECTION_HEADER + 4, "decoded section size", usize, td->ctx->limits->max_decoded);
 		return false;
 	}
-	uint8_t *buf = tfk_calloc(td->ctx, usize ? usize : 1, 1);
-	if (!buf)
-		return false;
-	size_t got;
-	enum td_decode_status st = td_decode((enum td_codec)td->codec, src, csize, buf, usize, &got);
+	/* Large claims are measured first, so memory follows the data, not the header. */
+	size_t got = 0;
+	enum td_decode_status st = TD_DECODE_OK;
+	if (usize > (4u << 20)) {
+		st = td_decoded_size((enum td_codec)td->codec, src, csize, usize, &got);
+		if (st == TD_DECODE_OK && got != usize)
+			st = got < usize ? TD_DECODE_SHORT : TD_DECODE_LONG;
+	}
+	uint8_t *buf = NULL;
+	if (st == TD_DECODE_OK) {
+		buf = tfk_calloc(td->ctx, usize ? usize : 1, 1);
+		if (!buf)
+			return false;
+		st = td_decode((enum td_codec)td->codec, src, csize, buf, usize, &got);
+	}
 	if (st != TD_DECODE_OK) {
 		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_COMPRESSION_CORRUPT, s->offset + SECTION_HEADER, 8ull + csize);
 		tfk_set_path(f, "section %s at 0x%llx", section_name(s->id), (unsigned long long)s->offset);

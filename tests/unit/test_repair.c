@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Repair: for each kind of damage, the output re-checks clean, keeps exactly the events that
+ * survived, shows the loss to readers, and repairing the output again changes nothing.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tracedat_helpers.h"
+#include "tracefsck/repair.h"
+
+struct repaired {
+	struct tfk_repair_report rep;
+	uint8_t *out;
+	size_t len;
+};
+
+static void repair(const struct tdw_buf *b, struct repaired *r)
+{
+	tfk_repair_buffer(b->data, b->len, NULL, &r->out, &r->len, &r->rep);
+}
+
+static void release(struct repaired *r)
+{
+	free(r->out);
+	tfk_repair_report_free(&r->rep);
+}
+
+/* The output checks clean, holds `events` events, and a second repair has nothing to do. */
+static void assert_repaired(struct repaired *r, uint64_t events)
+{
+	if (r->rep.outcome != TFK_REPAIR_DONE) {
+		dump(&r->rep.before);
+		dump(&r->rep.after);
+		fail_msg("outcome %d, not repaired", r->rep.outcome);
+	}
+	struct tfk_report again;
+	tfk_check_buffer(r->out, r->len, NULL, &again);
+	if (tfk_report_verdict(&again) != TFK_VERDICT_CLEAN) {
+		dump(&again);
+		fail_msg("repaired output is not clean");
+	}
+	assert_int_equal(again.stats.events, events);
+	tfk_report_free(&again);
+
+	struct repaired twice;
+	tfk_repair_buffer(r->out, r->len, NULL, &twice.out, &twice.len, &twice.rep);
+	assert_int_equal(twice.rep.outcome, TFK_REPAIR_NOTHING_TO_DO);
+	assert_null(twice.out);
+	release(&twice);
+}
+
+static uint64_t kept_events(const struct repaired *r)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < r->rep.ncpus; i++)
+		n += r->rep.cpus[i].events_kept;
+	return n;
+}
+
+static void test_clean_input_is_left_alone(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	struct repaired r;
+	repair(&x->b, &r);
+	assert_int_equal(r.rep.outcome, TFK_REPAIR_NOTHING_TO_DO);
+	assert_null(r.out);
+	release(&r);
+	fx_free(x);
+
+	static const uint8_t text[] = "not a trace at all";
+	struct tdw_buf b = { (uint8_t *)text, sizeof(text), sizeof(text) };
+	repair(&b, &r);
+	assert_int_equal(r.rep.outcome, TFK_REPAIR_UNSUPPORTED);
+	release(&r);
+}
+
+static void test_truncated_v6(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	x->b.len = page_at(x, 1, 1) + 300; /* cut inside CPU1's second page */
+	struct repaired r;
+	repair(&x->b, &r);
+	assert_repaired(&r, 3 * x->spec.events_per_page);
+	release(&r);
+	fx_free(x);
+}
+
+static void test_bad_commit_page_dropped_and_flagged(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new();
+	x->spec.pages_per_cpu = 3;
+	fx_build(x);
+	put_commit(x, page_at(x, 0, 1), 0xc7ffffffull); /* the libtracecmd SIGSEGV page */
+	struct repaired r;
+	repair(&x->b, &r);
+	assert_repaired(&r, 5 * x->spec.events_per_page);
+	assert_int_equal(r.rep.cpus[0].pages_dropped, 1);
+	assert_true(r.rep.cpus[0].lost_time_known);
+	/* the next kept page of CPU0 carries the missed-events flag, so readers show the loss */
+	struct tdw_buf out = { r.out, r.len, r.len };
+	struct tfk_report chk;
+	tfk_check_buffer(r.out, r.len, NULL, &chk);
+	assert_int_equal(count_code(&chk, "tracedat.page.events-lost"), 1);
+	tfk_report_free(&chk);
+	(void)out;
+	release(&r);
+	fx_free(x);
+}
+
+static void test_bad_event_page_clipped(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	/* The 6th event of CPU1's first page gets a length word of 2: events 0..4 survive. */
+	uint64_t p = page_at(x, 1, 0) + 16, at = p;
+	for (int i = 0; i < 5; i++) {
+		uint32_t w = tdw_get32(&x->b, at, false);
+		unsigned tl = w & 31;
+		at += tl ? 4 + 4 * tl : 4 + tdw_get32(&x->b, at + 4, false);
+	}
+	tdw_put32(&x->b, at, 0, false);
+	tdw_put32(&x->b, at + 4, 2, false);
+	struct repaired r;
+	repair(&x->b, &r);
+	assert_repaired(&r, x->L.events - (x->spec.events_per_page - 5));
+	assert_int_equal(r.rep.cpus[1].pages_clipped, 1);
+	release(&r);
+	fx_free(x);
+}
+
+static void test_table_and_option_damage(void **state)
+{
+	(void)state;
+	/* CPUCOUNT says 1 (readers drop CPU1): nothing is lost after repair */
+	struct fx *x = fx_default();
+	tdw_put32(&x->b, x->L.cpucount_payload, 1, false);
+	struct repaired r;
+	repair(&x->b, &r);
+	assert_repaired(&r, x->L.events);
+	release(&r);
+	fx_free(x);
+
+	/* options that crash libtracecmd are dropped */
+	static const uint8_t guest_neg[] = { 'g', 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 5, 0, 0, 0 };
+	struct tdw_option bad[] = { { 2, "", 0 }, { 10, "", 0 }, { 6, "nonsense", 9 }, { 13, guest_neg, sizeof(guest_neg) } };
+	for (size_t i = 0; i < 4; i++) {
+		x = fx_new();
+		x->spec.extra[0] = bad[i];
+		x->spec.nextra = 1;
+		fx_build(x);
+		repair(&x->b, &r);
+		assert_repaired(&r, x->L.events);
+		assert_int_equal(r.rep.options_dropped, 1);
+		release(&r);
+		fx_free(x);
+	}
+
+	/* a header with a wrong page size and endianness byte */
+	x = fx_default();
+	tdw_put32(&x->b, 14, 0, false);
+	x->b.data[12] = 9;
+	repair(&x->b, &r);
+	assert_repaired(&r, x->L.events);
+	assert_int_equal(r.out[12], 0);
+	release(&r);
+	fx_free(x);
+}
+
+static void test_instances_and_big_endian(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new();
+	x->spec.instance = "net";
+	x->spec.instance_pages = 2;
+	x->spec.big_endian = true;
+	x->spec.long_size = 4;
+	fx_build(x);
+	x->b.len -= 1000; /* cut inside the instance's last page */
+	struct repaired r;
+	repair(&x->b, &r);
+	assert_repaired(&r, x->L.events - x->spec.events_per_page);
+	assert_int_equal(r.rep.buffers, 2);
+	release(&r);
+	fx_free(x);
+}
+
+static void test_v7_inputs(void **state)
+{
+	(void)state;
+	int codecs[] = { TDW_NONE, TDW_ZSTD, TDW_ZLIB };
+	for (size_t c = 0; c < 3; c++) {
+		/* truncated inside CPU1's data: the BUFFER option is lost, CPU0 survives whole */
+		struct fx *x = fx_new();
+		x->spec.version = 7;
+		x->spec.codec = codecs[c];
+		x->spec.pages_per_cpu = 3;
+		x->spec.pages_per_chunk = 2;
+		fx_build(x);
+		x->b.len = codecs[c] == TDW_NONE ? x->L.cpu_offset[1] : x->L.cpu_chunk[1];
+		struct repaired r;
+		repair(&x->b, &r);
+		assert_repaired(&r, 3 * x->spec.events_per_page);
+		assert_non_null(strstr(r.rep.converted, "-> v6"));
+		release(&r);
+		fx_free(x);
+	}
+
+	/* a DONE cycle: the data behind the loop is recovered */
+	struct fx *x = fx_new();
+	x->spec.version = 7;
+	x->spec.codec = TDW_ZSTD;
+	fx_build(x);
+	tdw_put64(&x->b, x->L.done_payload[0], x->L.options_sec[0], false);
+	struct repaired r;
+	repair(&x->b, &r);
+	assert_repaired(&r, x->L.events);
+	release(&r);
+	fx_free(x);
+}
+
+static void test_every_prefix_repairs_clean(void **state)
+{
+	(void)state;
+	int versions[] = { 6, 7 };
+	for (size_t v = 0; v < 2; v++) {
+		struct fx *x = fx_new();
+		x->spec.version = versions[v];
+		x->spec.codec = TDW_ZSTD;
+		x->spec.instance = "net";
+		x->spec.instance_pages = 1;
+		fx_build(x);
+		for (uint64_t cut = 0; cut < x->b.len; cut += 97) {
+			struct repaired r;
+			tfk_repair_buffer(x->b.data, cut, NULL, &r.out, &r.len, &r.rep);
+			if (r.rep.outcome == TFK_REPAIR_FAILED)
+				fail_msg("v%d cut at %llu: repaired output not clean", versions[v], (unsigned long long)cut);
+			if (r.rep.outcome == TFK_REPAIR_DONE) {
+				struct tfk_report chk;
+				tfk_check_buffer(r.out, r.len, NULL, &chk);
+				assert_int_equal(tfk_report_verdict(&chk), TFK_VERDICT_CLEAN);
+				assert_int_equal(chk.stats.events, kept_events(&r));
+				tfk_report_free(&chk);
+			}
+			release(&r);
+		}
+		fx_free(x);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_clean_input_is_left_alone),
+		cmocka_unit_test(test_truncated_v6),
+		cmocka_unit_test(test_bad_commit_page_dropped_and_flagged),
+		cmocka_unit_test(test_bad_event_page_clipped),
+		cmocka_unit_test(test_table_and_option_damage),
+		cmocka_unit_test(test_instances_and_big_endian),
+		cmocka_unit_test(test_v7_inputs),
+		cmocka_unit_test(test_every_prefix_repairs_clean),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
