@@ -8,6 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "json_lines.h"
 #include "tdw.h"
 #include "tracefsck/tracefsck.h"
 
@@ -25,97 +26,6 @@ static int collect(void *user, const char *bytes, size_t len)
 	o->len += len;
 	o->buf[o->len] = '\0';
 	return 0;
-}
-
-/* A minimal strict JSON value parser: enough to prove every line is one valid object. */
-static const char *ws(const char *p)
-{
-	while (*p == ' ')
-		p++;
-	return p;
-}
-
-static const char *value(const char *p);
-
-static const char *string(const char *p)
-{
-	if (*p++ != '"')
-		return NULL;
-	while (*p != '"') {
-		unsigned char c = (unsigned char)*p;
-		if (c < 0x20 || c >= 0x7f)
-			return NULL; /* the sinks emit ASCII only */
-		if (c == '\\') {
-			p++;
-			if (*p == 'u') {
-				for (int i = 1; i <= 4; i++)
-					if (!strchr("0123456789abcdef", p[i]) || !p[i])
-						return NULL;
-				p += 4;
-			} else if (!strchr("\"\\/bfnrt", *p) || !*p) {
-				return NULL;
-			}
-		}
-		p++;
-	}
-	return p + 1;
-}
-
-static const char *object(const char *p)
-{
-	if (*p++ != '{')
-		return NULL;
-	p = ws(p);
-	if (*p == '}')
-		return p + 1;
-	for (;;) {
-		p = string(ws(p));
-		if (!p)
-			return NULL;
-		p = ws(p);
-		if (*p++ != ':')
-			return NULL;
-		p = value(ws(p));
-		if (!p)
-			return NULL;
-		p = ws(p);
-		if (*p == '}')
-			return p + 1;
-		if (*p++ != ',')
-			return NULL;
-	}
-}
-
-static const char *value(const char *p)
-{
-	if (*p == '"')
-		return string(p);
-	if (*p == '{')
-		return object(p);
-	if (!strncmp(p, "null", 4) || !strncmp(p, "true", 4))
-		return p + 4;
-	if (!strncmp(p, "false", 5))
-		return p + 5;
-	if (*p == '-' || (*p >= '0' && *p <= '9')) {
-		p++;
-		while (*p >= '0' && *p <= '9')
-			p++;
-		return p;
-	}
-	return NULL;
-}
-
-static int json_lines_valid(const char *text, int *lines)
-{
-	*lines = 0;
-	while (*text) {
-		const char *end = object(text);
-		if (!end || *end != '\n')
-			return 0;
-		text = end + 1;
-		(*lines)++;
-	}
-	return 1;
 }
 
 static void assert_no_raw_control(const struct out *o)
@@ -151,10 +61,10 @@ static void test_jsonl_parses_and_is_ascii(void **state)
 	struct out *o = calloc(1, sizeof(*o));
 	assert_int_equal(tfk_sink_jsonl(&r, "name\"with\\quote\n\x1b[0m.dat", NULL, collect, o), 0);
 	assert_no_raw_control(o);
-	int lines;
-	if (!json_lines_valid(o->buf, &lines))
+	size_t lines;
+	if (!json_lines_valid(o->buf, o->len, &lines))
 		fail_msg("JSON Lines output does not parse:\n%s", o->buf);
-	assert_int_equal((size_t)lines, r.count + 1);
+	assert_int_equal(lines, r.count + 1);
 	assert_non_null(strstr(o->buf, "\"verdict\":\"corrupt\""));
 	assert_non_null(strstr(o->buf, "\"code\":\"tracedat.section.bad-tag\",\"severity\":\"error\",\"offset\":18,"));
 	tfk_report_free(&r);

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Fuzz harness: repair any bytes. Oracles (always on): repair never fails its own re-check,
+ * its output checks clean, keeps the events it says it kept, and repairing the output again
+ * has nothing to do.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tracefsck/repair.h"
+#include "tracefsck/tracefsck.h"
+
+#define FUZZ_ASSERT(cond)                                                                       \
+	do {                                                                                    \
+		if (!(cond)) {                                                                  \
+			fprintf(stderr, "fuzz oracle failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__); \
+			abort();                                                                \
+		}                                                                               \
+	} while (0)
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct tfk_limits lim = tfk_limits_default();
+	lim.max_decoded = 16u << 20;
+	struct tfk_repair_report rep;
+	uint8_t *out;
+	size_t len;
+
+	tfk_repair_buffer(data, size, &lim, &out, &len, &rep);
+	FUZZ_ASSERT(rep.outcome != TFK_REPAIR_FAILED || rep.before.internal_error);
+	if (rep.outcome == TFK_REPAIR_DONE || rep.outcome == TFK_REPAIR_NOTHING_SALVAGED) {
+		FUZZ_ASSERT(out != NULL);
+		uint64_t kept = 0;
+		for (size_t i = 0; i < rep.ncpus; i++)
+			kept += rep.cpus[i].events_kept;
+		struct tfk_report chk;
+		tfk_check_buffer(out, len, &lim, &chk);
+		FUZZ_ASSERT(tfk_report_verdict(&chk) == TFK_VERDICT_CLEAN);
+		FUZZ_ASSERT(chk.stats.events == kept);
+		tfk_report_free(&chk);
+
+		struct tfk_repair_report again;
+		uint8_t *out2;
+		size_t len2;
+		tfk_repair_buffer(out, len, &lim, &out2, &len2, &again);
+		FUZZ_ASSERT(again.outcome == TFK_REPAIR_NOTHING_TO_DO);
+		free(out2);
+		tfk_repair_report_free(&again);
+	}
+	free(out);
+	tfk_repair_report_free(&rep);
+	return 0;
+}
