@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Installs what is missing, then builds and runs the whole test suite:
 #   gcc debug build + ctest, clang and release builds (warnings are errors), ASan+UBSan build + ctest,
-#   Valgrind memcheck over the unit and end-to-end tests.
+#   Valgrind memcheck over the unit and end-to-end tests, a short libFuzzer run per harness.
 set -u
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh || exit 1
@@ -20,6 +20,7 @@ step "build release" build release
 step "build asan" build asan
 step "tests (ASan + UBSan)" ctest --preset asan
 step "valgrind memcheck" ./scripts/valgrind.sh build/debug
+step "fuzz smoke (libFuzzer, 60 s per harness)" ./fuzz/scripts/ci-smoke.sh 60
 echo
 echo "steps: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -1,0 +1,30 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# A short libFuzzer run of every harness over its seed corpus, as CI does on every run.
+# Anything found fails the run and the reproducer's path is printed.
+# usage: fuzz/scripts/ci-smoke.sh [SECONDS_PER_HARNESS]   (from the project root)
+set -u
+secs=${1:-60}
+cmake --preset fuzz >/dev/null && cmake --build --preset fuzz -j2 >/dev/null || { echo "FAIL: fuzz build"; exit 1; }
+work=build/fuzz/smoke
+rm -rf "$work"
+fail=0
+for h in check repair sinks; do
+	seeds=corpus/tracedat
+	[ "$h" = sinks ] && seeds=corpus/sinks
+	mkdir -p "$work/$h/corpus" "$work/$h/artifacts"
+	cp "$seeds"/* corpus/regress/* "$work/$h/corpus/" 2>/dev/null
+	rm -f "$work/$h/corpus/README.md"
+	build/fuzz/fuzz/fuzz_$h -max_total_time="$secs" -timeout=5 -rss_limit_mb=256 -max_len=70000 \
+		-print_final_stats=1 -artifact_prefix="$work/$h/artifacts/" "$work/$h/corpus" > "$work/$h.log" 2>&1
+	rc=$?
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$h.log")
+	found=$(ls "$work/$h/artifacts" 2>/dev/null)
+	if [ "$rc" != 0 ] || [ -n "$found" ]; then
+		echo "FAIL: fuzz_$h (exit $rc); reproducers:"; for f in $found; do echo "  $work/$h/artifacts/$f"; done
+		tail -30 "$work/$h.log"; fail=1
+	else
+		echo "ok: fuzz_$h ran ${secs}s, $execs inputs, nothing found"
+	fi
+done
+exit $fail
