@@ -3,6 +3,8 @@
 # A longer libFuzzer campaign of one harness on several cores; new inputs go to a work corpus,
 # crashes to its artifacts folder. usage: fuzz/scripts/campaign.sh HARNESS SECONDS [JOBS]
 set -u
+# ASan's quarantine of freed memory (256 MiB by default) would count against -rss_limit_mb.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-quarantine_size_mb=16:detect_leaks=1}"
 h=$1 secs=$2 jobs=${3:-2}
 cmake --preset fuzz >/dev/null && cmake --build --preset fuzz -j2 >/dev/null || exit 1
 work=build/fuzz/campaign/$h

@@ -4,6 +4,8 @@
 # Anything found fails the run and the reproducer's path is printed.
 # usage: fuzz/scripts/ci-smoke.sh [SECONDS_PER_HARNESS]   (from the project root)
 set -u
+# ASan's quarantine of freed memory (256 MiB by default) would count against -rss_limit_mb.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-quarantine_size_mb=16:detect_leaks=1}"
 secs=${1:-60}
 cmake --preset fuzz >/dev/null && cmake --build --preset fuzz -j2 >/dev/null || { echo "FAIL: fuzz build"; exit 1; }
 work=build/fuzz/smoke

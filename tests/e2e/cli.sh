@@ -63,6 +63,26 @@ PY
 	then echo "ok: JSON Lines parse, one summary per file"; else echo "FAIL: JSON Lines"; fail=1; fi
 fi
 
+# repair
+rm -f "$work/fixed.dat"
+expect 1 "repair a damaged trace" "$bin" repair "$work/damaged.dat" -o "$work/fixed.dat"
+has "salvage: 2 buffers, 4 CPUs" "salvage report"
+has "re-checked clean" "repair re-checks its output"
+expect 0 "repaired output checks clean" "$bin" check "$work/fixed.dat"
+expect 0 "repairing it again: nothing to do" "$bin" repair "$work/fixed.dat" -o "$work/fixed2.dat"
+cmp -s "$work/fixed.dat" "$work/fixed2.dat" && echo "ok: second repair is byte-identical" || { echo "FAIL: second repair changed the file"; fail=1; }
+rm -f "$work/dry.dat"
+expect 1 "repair --dry-run" "$bin" repair --dry-run "$work/damaged.dat" -o "$work/dry.dat"
+[ ! -e "$work/dry.dat" ] && echo "ok: dry run wrote nothing" || { echo "FAIL: dry run wrote a file"; fail=1; }
+cp "$work/damaged.dat" "$work/inplace.dat"
+expect 1 "repair --in-place" "$bin" repair --in-place "$work/inplace.dat"
+expect 0 "in-place result checks clean" "$bin" check "$work/inplace.dat"
+cmp -s "$work/inplace.dat" "$work/fixed.dat" && echo "ok: in-place equals -o output" || { echo "FAIL: in-place differs"; fail=1; }
+expect 16 "repair onto itself without --in-place" "$bin" repair "$work/damaged.dat" -o "$work/damaged.dat"
+expect 16 "repair without output" "$bin" repair "$work/damaged.dat"
+expect 8 "repair of a text file" "$bin" repair "$work/text.txt" -o "$work/x.dat"
+expect 8 "repair of a missing file" "$bin" repair "$work/none.dat" -o "$work/x.dat"
+
 expect 0 "problems" "$bin" problems
 n=$(grep -c '^tracedat\.\|^core\.' "$work/out")
 [ "$n" -ge 25 ] && echo "ok: problems lists $n codes" || { echo "FAIL: problems lists $n codes"; fail=1; }
