@@ -176,6 +176,27 @@ static void test_table_and_option_damage(void **state)
 	fx_free(x);
 }
 
+static void test_table_rebuilt_from_a_page_scan(void **state)
+{
+	(void)state;
+	/* CPU1's offset is misaligned and CPU0's points past the end: the pages are still there */
+	struct fx *x = fx_new();
+	x->spec.pages_per_cpu = 3;
+	fx_build(x);
+	tdw_put64(&x->b, x->L.table + 16, x->L.cpu_offset[1] + 24, false);
+	tdw_put64(&x->b, x->L.table, 1ull << 44, false);
+	struct tfk_report chk;
+	tfk_check_buffer(x->b.data, x->b.len, NULL, &chk);
+	note_raised(&chk);
+	assert_code_at(&chk, "tracedat.cpu.recoverable-pages", x->L.cpu_offset[0]);
+	tfk_report_free(&chk);
+	struct repaired r;
+	repair(&x->b, &r);
+	assert_repaired(&r, x->L.events);
+	release(&r);
+	fx_free(x);
+}
+
 static void test_instances_and_big_endian(void **state)
 {
 	(void)state;
@@ -265,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_bad_commit_page_dropped_and_flagged),
 		cmocka_unit_test(test_bad_event_page_clipped),
 		cmocka_unit_test(test_table_and_option_damage),
+		cmocka_unit_test(test_table_rebuilt_from_a_page_scan),
 		cmocka_unit_test(test_instances_and_big_endian),
 		cmocka_unit_test(test_v7_inputs),
 		cmocka_unit_test(test_every_prefix_repairs_clean),

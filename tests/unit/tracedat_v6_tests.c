@@ -450,6 +450,16 @@ static void test_cpu_misaligned(void **state)
 	fx_free(x);
 }
 
+static void test_recoverable_pages(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	tdw_put64(&x->b, x->L.table + 16, x->L.cpu_offset[1] + 8, false); /* CPU1 misaligned */
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.cpu.recoverable-pages", x->L.cpu_offset[1]);
+	fx_free(x);
+}
+
 static void test_cpu_overlap(void **state)
 {
 	(void)state;
@@ -818,6 +828,7 @@ static const struct CMUnitTest v6_tests[] = {
 	cmocka_unit_test(test_cpustat_count),
 	cmocka_unit_test(test_libtracecmd_crashers),
 	cmocka_unit_test(test_cpu_misaligned),
+	cmocka_unit_test(test_recoverable_pages),
 	cmocka_unit_test(test_cpu_overlap),
 	cmocka_unit_test(test_cpu_out_of_file),
 	cmocka_unit_test(test_cpu_partial_page),

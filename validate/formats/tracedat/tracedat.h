@@ -167,7 +167,12 @@ struct td_cpu_walk {
 	uint32_t per_code[TFK_FAULT_COUNT];
 	uint64_t suppressed_at[TFK_FAULT_COUNT];
 	bool split_on_time_drop;  /* CPU unknown: a page timestamp that drops starts the next CPU */
+	bool quiet;               /* classify only: no findings, no observer */
+	struct tfk_page_info last;/* what the last walked page turned out to be */
 };
+
+/* Is this page valid on its own (for scans): plausible, every event sound, zero tail? */
+bool td_page_valid(struct td_check *td, const struct tfk_cursor *page, uint64_t *ts);
 
 void td_cpu_walk_begin(struct td_cpu_walk *w, struct td_check *td, const char *buffer, uint32_t cpu);
 /* Walk every whole page of data (a view of raw or decoded ring pages). */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A v6 flyrecord block: CPU table, clock trailer, and each CPU's data range. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tracedat.h"
@@ -87,14 +88,15 @@ static uint32_t table_cpus(struct td_check *td, uint64_t table, bool top, bool *
 	return count;
 }
 
-static void check_cpu(struct td_check *td, uint64_t entry, uint32_t cpu, uint64_t offset, uint64_t size,
+/* Returns false when the table entry cannot locate the CPU's pages (out of file, misaligned). */
+static bool check_cpu(struct td_check *td, uint64_t entry, uint32_t cpu, uint64_t offset, uint64_t size,
 		      const char *buffer)
 {
 	uint32_t ps = td->geo.page_size;
 	struct tfk_finding *f;
 
 	if (size == 0)
-		return; /* an empty CPU may carry any offset, even one past the end of the file */
+		return true; /* an empty CPU may carry any offset, even one past the end of the file */
 	td->ctx->report->stats.cpus++;
 	uint64_t end;
 	if (!tfk_add_u64(offset, size, &end) || offset >= td->size) {
@@ -102,9 +104,11 @@ static void check_cpu(struct td_check *td, uint64_t entry, uint32_t cpu, uint64_
 		tfk_set_path(f, "%scpu%u", buffer, cpu);
 		tfk_set_expected(f, "a range inside the file (size 0x%llx)", (unsigned long long)td->size);
 		tfk_set_found(f, "offset 0x%llx size 0x%llx", (unsigned long long)offset, (unsigned long long)size);
-		return;
+		return false;
 	}
+	bool usable = true;
 	if (offset % ps) {
+		usable = false;
 		f = tfk_emit(td->ctx, TFK_TRACEDAT_CPU_MISALIGNED, offset, size);
 		tfk_set_path(f, "%scpu%u", buffer, cpu);
 		tfk_set_expected(f, "a multiple of the page size %u", ps);
@@ -130,6 +134,76 @@ static void check_cpu(struct td_check *td, uint64_t entry, uint32_t cpu, uint64_
 	/* Whole pages only: a partial or truncated last page is already reported. */
 	data.len -= data.len % ps;
 	td_walk_cpu(td, &data, buffer, cpu);
+	return usable;
+}
+
+struct used_range {
+	uint64_t start, end;
+};
+
+static bool in_used(const struct used_range *used, uint32_t n, uint64_t off)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (off >= used[i].start && off < used[i].end)
+			return true;
+	return false;
+}
+
+/*
+ * The table lost some CPUs' pages: scan the data area page by page for pages that are valid
+ * on their own and that no usable range covers (spec 6.3). Runs of them, split where the
+ * timestamps start over, are reported and walked as the lost CPUs, so repair can keep them.
+ */
+static void scan_lost_pages(struct td_check *td, uint64_t from, uint64_t to, const struct used_range *used,
+			    uint32_t nused, const uint32_t *lost_ids, uint32_t nlost, uint32_t ncpu, const char *buffer)
+{
+	const uint32_t ps = td->geo.page_size;
+	uint64_t p;
+	if (!tfk_align_up(from, ps, &p))
+		return;
+	uint32_t run = 0, pages_found = 0;
+	uint64_t run_start = 0, run_end = 0, last_ts = 0, first_found = 0;
+	bool in_run = false;
+	for (;; p += ps) {
+		bool valid = false;
+		uint64_t ts = 0;
+		struct tfk_cursor page;
+		bool more = p < to && to - p >= ps;
+		if (more && !in_used(used, nused, p) && tfk_cur_sub(&td->file, p, ps, &page) == TFK_SUB_OK)
+			valid = td_page_valid(td, &page, &ts);
+		bool breaks = in_run && (!valid || ts < last_ts);
+		if (breaks) {
+			/* Walk the run as one recovered CPU. */
+			uint32_t id = run < nlost ? lost_ids[run] : ncpu + (run - nlost);
+			struct tfk_cursor data;
+			tfk_cur_sub(&td->file, run_start, run_end - run_start, &data);
+			char label[96];
+			snprintf(label, sizeof(label), "%srecovered ", buffer);
+			td_walk_cpu(td, &data, buffer, id);
+			(void)label;
+			run++;
+			in_run = false;
+		}
+		if (!more || run >= td->ctx->limits->max_cpus)
+			break;
+		if (valid) {
+			if (!in_run) {
+				in_run = true;
+				run_start = p;
+			}
+			if (!pages_found++)
+				first_found = p;
+			run_end = p + ps;
+			last_ts = ts;
+		}
+	}
+	if (pages_found) {
+		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_CPU_RECOVERABLE_PAGES, first_found, 0);
+		tfk_set_path(f, "%sflyrecord data", buffer);
+		tfk_set_expected(f, "every valid page inside a usable CPU range");
+		tfk_set_found(f, "%u valid pages outside them, in %u runs (walked as cpu ids of the broken entries)",
+			      pages_found, run);
+	}
 }
 
 void td_check_flyrecord(struct td_check *td, uint64_t pos, const char *name)
@@ -180,10 +254,31 @@ void td_check_flyrecord(struct td_check *td, uint64_t pos, const char *name)
 	td_obs_geometry(td);
 	td_obs_buffer(td, name, td->clock, td->geo.page_size, false);
 
+	struct used_range *used = tfk_calloc(td->ctx, fit ? fit : 1, sizeof(*used));
+	uint32_t *lost = tfk_calloc(td->ctx, fit ? fit : 1, sizeof(*lost));
+	uint32_t nused = 0, nlost = 0;
 	for (uint32_t cpu = 0; cpu < fit; cpu++) {
 		uint64_t entry = pos + 16ull * cpu, offset = 0, size = 0;
 		tfk_cur_u64_at(&td->file, entry, &offset);
 		tfk_cur_u64_at(&td->file, entry + 8, &size);
-		check_cpu(td, entry, cpu, offset, size, buffer);
+		bool usable = check_cpu(td, entry, cpu, offset, size, buffer);
+		if (!used || !lost)
+			continue;
+		if (usable && size) {
+			used[nused].start = offset;
+			used[nused++].end = size <= td->size - offset ? offset + size : td->size;
+		} else if (!usable) {
+			lost[nlost++] = cpu;
+		}
 	}
+	if (nlost && used && lost) {
+		/* The data area: after the trailer, up to the next buffer's tag (or the end). */
+		uint64_t to = td->size;
+		for (size_t i = 0; i < td->ninstances; i++)
+			if (td->instances[i].offset > trailer_end && td->instances[i].offset < to)
+				to = td->instances[i].offset;
+		scan_lost_pages(td, trailer_end, to, used, nused, lost, nlost, fit, buffer);
+	}
+	free(used);
+	free(lost);
 }

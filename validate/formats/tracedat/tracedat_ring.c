@@ -20,6 +20,10 @@ enum { TL_DATA_MAX = 28, TL_PADDING = 29, TL_TIME_EXTEND = 30, TL_TIME_STAMP = 3
 /* Findings of one code on one CPU are listed up to max_per_place, then only counted. */
 static struct tfk_finding *page_fault(struct td_cpu_walk *w, enum tfk_fault_code code, uint64_t off, uint64_t len)
 {
+	if (w->quiet) {
+		w->last.state = TFK_PAGE_BAD; /* any fault disqualifies the page in a scan */
+		return NULL;
+	}
 	if (w->per_code[code]++ >= w->td->ctx->limits->max_per_place) {
 		struct tfk_report *r = w->td->ctx->report;
 		r->total++;
@@ -155,8 +159,13 @@ static uint64_t walk_events(struct td_cpu_walk *w, const struct tfk_cursor *area
 	return ts;
 }
 
-static void observe_page(const struct td_cpu_walk *w, const struct tfk_cursor *page, const struct tfk_page_info *info)
+static void observe_page(struct td_cpu_walk *w, const struct tfk_cursor *page, const struct tfk_page_info *info)
 {
+	if (w->quiet) {
+		if (w->last.state != TFK_PAGE_BAD)
+			w->last = *info;
+		return;
+	}
 	const struct tfk_observer *obs = td_obs(w->td);
 	const uint8_t *p;
 	if (obs && obs->page && tfk_cur_bytes_at(page, 0, page->len, &p))
@@ -316,4 +325,20 @@ void td_walk_cpu(struct td_check *td, const struct tfk_cursor *data, const char 
 	td_cpu_walk_begin(&w, td, buffer, cpu);
 	td_cpu_walk_pages(&w, data);
 	td_cpu_walk_end(&w);
+}
+
+bool td_page_valid(struct td_check *td, const struct tfk_cursor *page, uint64_t *ts)
+{
+	struct td_cpu_walk w;
+	memset(&w, 0, sizeof(w));
+	w.td = td;
+	w.buffer = "";
+	w.quiet = true;
+	w.last.state = TFK_PAGE_GOOD;
+	uint64_t page_ts = 0;
+	if (!tfk_cur_u64_at(page, 0, &page_ts) || page_ts == 0)
+		return false;
+	walk_page(&w, page);
+	*ts = page_ts;
+	return w.last.state == TFK_PAGE_GOOD && w.last.events > 0;
 }
