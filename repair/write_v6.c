@@ -217,9 +217,18 @@ int rp_write_v6(const struct rp_model *m, struct rp_blob *result)
 	size_t *patch = calloc(m->nbuffers ? m->nbuffers : 1, sizeof(*patch));
 	if (!patch)
 		return -1;
+	/*
+	 * v6 latency text runs to the end of the file, so it cannot share a file with ring
+	 * pages: when any flyrecord buffer survives, latency buffers are left out.
+	 */
+	bool have_flyrecord = false;
+	for (size_t i = 0; i < m->nbuffers; i++)
+		have_flyrecord |= !m->buffers[i].latency;
 	const struct rp_buffer *top = NULL;
 	for (size_t i = 0; i < m->nbuffers; i++) {
 		const struct rp_buffer *buf = &m->buffers[i];
+		if (buf->latency && (have_flyrecord || top))
+			continue;
 		if (!buf->name[0] && !top) {
 			top = buf;
 			continue;
@@ -243,7 +252,7 @@ int rp_write_v6(const struct rp_model *m, struct rp_blob *result)
 	}
 	for (size_t i = 0; i < m->nbuffers; i++) {
 		const struct rp_buffer *buf = &m->buffers[i];
-		if (buf == top)
+		if (buf == top || (buf->latency && (have_flyrecord || top)))
 			continue;
 		num_at(&o, patch[i], o.b->len, 8);
 		if (buf->latency) {
