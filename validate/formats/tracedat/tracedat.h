@@ -54,6 +54,24 @@ struct td_buffer_opt {
 	struct tfk_cursor payload;
 };
 
+#define TD_MAX_DYN 8
+#define TD_MAX_COMMON 8
+
+/* What the page walk needs of one event format. */
+struct td_event_fmt {
+	uint16_t id;
+	uint16_t fixed;         /* bytes of the fixed fields (last offset + size) */
+	bool valid;             /* its fields passed the checks */
+	bool has_pid;
+	uint16_t pid_offset;
+	uint8_t ndyn;
+	struct {
+		uint16_t offset;
+		bool relative, string;
+	} dyn[TD_MAX_DYN];
+	char name[64];          /* "system/event", sanitised */
+};
+
 struct td_check {
 	struct tfk_ctx *ctx;
 	struct tfk_cursor file;     /* the whole file, in its byte order */
@@ -106,6 +124,17 @@ struct td_check {
 	bool unsupported_reported;
 	uint8_t *chunk_buf;         /* reused for every decoded CPU chunk */
 	size_t chunk_cap;
+
+	/* event formats */
+	uint32_t *event_index;      /* 65536 entries: id -> events[] index, or UINT32_MAX */
+	struct td_event_fmt *events;
+	size_t nevents, events_cap;
+	bool have_common;
+	uint8_t ncommon;
+	struct {
+		char name[32];
+		uint32_t offset, size;
+	} common[TD_MAX_COMMON];
 };
 
 /* Passes, in file order. Each reports what it finds and leaves the rest to the next. */
@@ -168,8 +197,16 @@ struct td_cpu_walk {
 	uint64_t suppressed_at[TFK_FAULT_COUNT];
 	bool split_on_time_drop;  /* CPU unknown: a page timestamp that drops starts the next CPU */
 	bool quiet;               /* classify only: no findings, no observer */
+	bool unobserved;          /* findings only: the pages are not the CPU's (a misaligned table entry) */
 	struct tfk_page_info last;/* what the last walked page turned out to be */
 };
+
+/* One format text of system ("ftrace" for ftrace formats): grammar, fields, the id table. */
+void td_check_format(struct td_check *td, const struct tfk_cursor *text, const char *system);
+/* One data record against its format; fault() reports through the walk's per-CPU caps. */
+void td_check_record(struct td_cpu_walk *w, const struct tfk_cursor *area, uint64_t payload, uint64_t len,
+		     uint64_t event_at,
+		     struct tfk_finding *(*fault)(struct td_cpu_walk *, enum tfk_fault_code, uint64_t, uint64_t));
 
 /* Is this page valid on its own (for scans): plausible, every event sound, zero tail? */
 bool td_page_valid(struct td_check *td, const struct tfk_cursor *page, uint64_t *ts);
@@ -180,6 +217,8 @@ void td_cpu_walk_pages(struct td_cpu_walk *w, const struct tfk_cursor *data);
 void td_cpu_walk_end(struct td_cpu_walk *w);
 /* All three for one contiguous view. */
 void td_walk_cpu(struct td_check *td, const struct tfk_cursor *data, const char *buffer_name, uint32_t cpu);
+/* The same, for findings only: the observer is not told (the view is not really this CPU's). */
+void td_walk_cpu_unobserved(struct td_check *td, const struct tfk_cursor *data, const char *buffer_name, uint32_t cpu);
 
 /* Helpers */
 bool td_add_range(struct td_check *td, uint64_t start, uint64_t end, bool is_cpu_data, const char *fmt, ...)

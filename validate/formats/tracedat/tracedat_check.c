@@ -259,6 +259,8 @@ out:
 	free(td.sections);
 	free(td.buffer_opts);
 	free(td.chunk_buf);
+	free(td.event_index);
+	free(td.events);
 }
 
 const struct tfk_format tfk_format_tracedat = {

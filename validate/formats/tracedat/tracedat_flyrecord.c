@@ -133,7 +133,10 @@ static bool check_cpu(struct td_check *td, uint64_t entry, uint32_t cpu, uint64_
 	td_add_range(td, offset, end, true, "%scpu%u data", buffer, cpu);
 	/* Whole pages only: a partial or truncated last page is already reported. */
 	data.len -= data.len % ps;
-	td_walk_cpu(td, &data, buffer, cpu);
+	if (usable)
+		td_walk_cpu(td, &data, buffer, cpu);
+	else
+		td_walk_cpu_unobserved(td, &data, buffer, cpu);
 	return usable;
 }
 

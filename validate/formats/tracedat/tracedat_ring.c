@@ -152,6 +152,10 @@ static uint64_t walk_events(struct td_cpu_walk *w, const struct tfk_cursor *area
 		if (data) {
 			ts += delta;
 			w->events++;
+			if (w->td->event_index) {
+				uint64_t hdr = type_len ? 4 : 8;
+				td_check_record(w, area, pos + hdr, size - hdr, at, page_fault);
+			}
 		}
 		pos += size;
 	}
@@ -168,7 +172,7 @@ static void observe_page(struct td_cpu_walk *w, const struct tfk_cursor *page, c
 	}
 	const struct tfk_observer *obs = td_obs(w->td);
 	const uint8_t *p;
-	if (obs && obs->page && tfk_cur_bytes_at(page, 0, page->len, &p))
+	if (obs && obs->page && !w->unobserved && tfk_cur_bytes_at(page, 0, page->len, &p))
 		obs->page(obs->user, p, info);
 }
 
@@ -273,7 +277,7 @@ tail:;
 	observe_page(w, page, &info);
 }
 
-void td_cpu_walk_begin(struct td_cpu_walk *w, struct td_check *td, const char *buffer, uint32_t cpu)
+static void walk_init(struct td_cpu_walk *w, struct td_check *td, const char *buffer, uint32_t cpu)
 {
 	memset(w, 0, sizeof(*w));
 	w->td = td;
@@ -281,6 +285,11 @@ void td_cpu_walk_begin(struct td_cpu_walk *w, struct td_check *td, const char *b
 	w->cpu = cpu;
 	for (size_t i = 0; i < TFK_FAULT_COUNT; i++)
 		w->suppressed_at[i] = UINT64_MAX;
+}
+
+void td_cpu_walk_begin(struct td_cpu_walk *w, struct td_check *td, const char *buffer, uint32_t cpu)
+{
+	walk_init(w, td, buffer, cpu);
 	td_obs_cpu(td, cpu);
 }
 
@@ -327,12 +336,19 @@ void td_walk_cpu(struct td_check *td, const struct tfk_cursor *data, const char 
 	td_cpu_walk_end(&w);
 }
 
+void td_walk_cpu_unobserved(struct td_check *td, const struct tfk_cursor *data, const char *buffer, uint32_t cpu)
+{
+	struct td_cpu_walk w;
+	walk_init(&w, td, buffer, cpu);
+	w.unobserved = true;
+	td_cpu_walk_pages(&w, data);
+	td_cpu_walk_end(&w);
+}
+
 bool td_page_valid(struct td_check *td, const struct tfk_cursor *page, uint64_t *ts)
 {
 	struct td_cpu_walk w;
-	memset(&w, 0, sizeof(w));
-	w.td = td;
-	w.buffer = "";
+	walk_init(&w, td, "", 0);
 	w.quiet = true;
 	w.last.state = TFK_PAGE_GOOD;
 	uint64_t page_ts = 0;

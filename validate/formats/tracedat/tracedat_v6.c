@@ -98,7 +98,7 @@ bool td_check_headers(struct td_check *td, const struct tfk_cursor *src, uint64_
 }
 
 static bool format_blobs(struct td_check *td, const struct tfk_cursor *src, uint64_t *pos, uint32_t count,
-			 const char *what, enum tfk_meta_kind kind)
+			 const char *what, enum tfk_meta_kind kind, const char *system)
 {
 	char path[96];
 	uint32_t cap = td->ctx->limits->max_format_blobs;
@@ -112,7 +112,11 @@ static bool format_blobs(struct td_check *td, const struct tfk_cursor *src, uint
 		snprintf(path, sizeof(path), "%s %u of %u", what, i, count);
 		if (!read_blob(td, src, pos, 8, path, &blob))
 			return false;
-		td_obs_meta(td, kind, &blob);
+		/* Only a format that passed the grammar goes to the observer (repair keeps it). */
+		uint64_t before = td_errors(td);
+		td_check_format(td, &blob, system);
+		if (td_errors(td) == before)
+			td_obs_meta(td, kind, &blob);
 	}
 	return true;
 }
@@ -121,7 +125,7 @@ bool td_check_ftrace_formats(struct td_check *td, const struct tfk_cursor *src, 
 {
 	uint32_t count;
 	return read_u32(td, src, pos, &count, "ftrace format count") &&
-	       format_blobs(td, src, pos, count, "ftrace format", TFK_META_FTRACE_FORMAT);
+	       format_blobs(td, src, pos, count, "ftrace format", TFK_META_FTRACE_FORMAT, "ftrace");
 }
 
 bool td_check_event_systems(struct td_check *td, const struct tfk_cursor *src, uint64_t *pos)
@@ -153,6 +157,18 @@ bool td_check_event_systems(struct td_check *td, const struct tfk_cursor *src, u
 		}
 		char sysname[64];
 		tfk_sanitize(sysname, sizeof(sysname), name, len);
+		bool plausible = len > 0;
+		for (uint64_t k = 0; plausible && k < len; k++) {
+			char ch = name[k];
+			plausible = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+				    ch == '_' || ch == '-' || ch == '.';
+		}
+		if (!plausible) {
+			struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_FORMAT_BAD_NAME, src->origin + *pos, len + 1);
+			tfk_set_path(f, "event system %u", s);
+			tfk_set_expected(f, "a system name of letters, digits and '_'");
+			tfk_set_found_bytes(f, name, len < 60 ? len : 60);
+		}
 		struct tfk_cursor name_view;
 		tfk_cur_sub(src, *pos, len, &name_view);
 		td_obs_meta(td, TFK_META_SYSTEM, &name_view);
@@ -162,7 +178,7 @@ bool td_check_event_systems(struct td_check *td, const struct tfk_cursor *src, u
 		if (!read_u32(td, src, pos, &count, what))
 			return false;
 		snprintf(what, sizeof(what), "system %s event format", sysname);
-		if (!format_blobs(td, src, pos, count, what, TFK_META_EVENT_FORMAT))
+		if (!format_blobs(td, src, pos, count, what, TFK_META_EVENT_FORMAT, sysname))
 			return false;
 	}
 	return true;
