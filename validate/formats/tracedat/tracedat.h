@@ -126,7 +126,7 @@ struct td_check {
 	size_t chunk_cap;
 
 	/* event formats */
-	uint32_t *event_index;      /* 65536 entries: id -> events[] index, or UINT32_MAX */
+	uint32_t *event_index;      /* 65536 entries: id -> events[] index + 1, or 0 */
 	struct td_event_fmt *events;
 	size_t nevents, events_cap;
 	bool have_common;

@@ -172,15 +172,15 @@ static struct td_event_fmt *register_event(struct parse *ps, uint32_t id, uint64
 {
 	struct td_check *td = ps->td;
 	if (!td->event_index) {
+		/* Zeroed memory means "no format"; untouched pages of it are never faulted in. */
 		td->event_index = tfk_calloc(td->ctx, 65536, sizeof(uint32_t));
 		if (!td->event_index)
 			return NULL;
-		memset(td->event_index, 0xff, 65536 * sizeof(uint32_t));
 	}
-	if (td->event_index[id] != UINT32_MAX) {
+	if (td->event_index[id]) {
 		struct tfk_finding *f = fmt_fault(ps, TFK_TRACEDAT_FORMAT_DUPLICATE_ID, id_at, 0);
 		tfk_set_expected(f, "an ID no other format uses");
-		tfk_set_found(f, "ID %u, also format %s", id, td->events[td->event_index[id]].name);
+		tfk_set_found(f, "ID %u, also format %s", id, td->events[td->event_index[id] - 1].name);
 		return NULL;
 	}
 	void *arr = td->events;
@@ -191,7 +191,7 @@ static struct td_event_fmt *register_event(struct parse *ps, uint32_t id, uint64
 	memset(e, 0, sizeof(*e));
 	e->id = (uint16_t)id;
 	snprintf(e->name, sizeof(e->name), "%s/%s", ps->system, ps->name);
-	td->event_index[id] = (uint32_t)td->nevents++;
+	td->event_index[id] = (uint32_t)++td->nevents;
 	return e;
 }
 
@@ -379,13 +379,13 @@ void td_check_record(struct td_cpu_walk *w, const struct tfk_cursor *area, uint6
 		return;
 	}
 	uint32_t idx = td->event_index[id];
-	if (idx == UINT32_MAX) {
+	if (!idx) {
 		f = fault(w, TFK_TRACEDAT_EVENT_UNKNOWN_ID, event_at, len);
 		tfk_set_expected(f, "an event id with a format (%zu formats)", td->nevents);
 		tfk_set_found(f, "id %u", id);
 		return;
 	}
-	const struct td_event_fmt *e = &td->events[idx];
+	const struct td_event_fmt *e = &td->events[idx - 1];
 	if (!e->valid)
 		return;
 	if (len < e->fixed) {
