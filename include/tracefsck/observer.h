@@ -50,7 +50,8 @@ struct tfk_page_info {
 	bool missed_stored;     /* and stored their count after the data */
 	uint64_t missed_count;
 	uint64_t events;        /* data events in the good part */
-	uint64_t first_ts, last_ts; /* of the good part (0 when empty) */
+	uint64_t first_ts, last_ts; /* of the first and last data event of the good part (0 when none) */
+	uint64_t payload_bytes; /* sum of the data events' payload sizes */
 };
 
 struct tfk_observer {

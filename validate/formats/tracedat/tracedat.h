@@ -198,6 +198,8 @@ struct td_cpu_walk {
 	bool split_on_time_drop;  /* CPU unknown: a page timestamp that drops starts the next CPU */
 	bool quiet;               /* classify only: no findings, no observer */
 	bool unobserved;          /* findings only: the pages are not the CPU's (a misaligned table entry) */
+	uint64_t page_first_ts, page_last_ts, page_payload; /* data events of the page being walked */
+	uint64_t page_events_base;
 	struct tfk_page_info last;/* what the last walked page turned out to be */
 };
 

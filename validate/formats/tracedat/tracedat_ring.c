@@ -151,6 +151,10 @@ static uint64_t walk_events(struct td_cpu_walk *w, const struct tfk_cursor *area
 		}
 		if (data) {
 			ts += delta;
+			if (w->events == w->page_events_base)
+				w->page_first_ts = ts;
+			w->page_last_ts = ts;
+			w->page_payload += size - (type_len ? 4 : 8);
 			w->events++;
 			if (w->td->event_index) {
 				uint64_t hdr = type_len ? 4 : 8;
@@ -260,11 +264,14 @@ static void walk_page(struct td_cpu_walk *w, const struct tfk_cursor *page)
 	struct tfk_cursor area;
 	tfk_cur_sub(page, g->data_offset, len, &area);
 	uint64_t events_before = w->events, stopped;
-	info.first_ts = ts;
+	w->page_events_base = w->events;
+	w->page_first_ts = w->page_last_ts = w->page_payload = 0;
 	w->last_ts = walk_events(w, &area, ts, &stopped);
 	w->have_ts = true;
-	info.last_ts = w->last_ts;
 	info.events = w->events - events_before;
+	info.first_ts = w->page_first_ts;
+	info.last_ts = w->page_last_ts;
+	info.payload_bytes = w->page_payload;
 	info.good_len = (uint32_t)stopped;
 	info.state = stopped == len ? TFK_PAGE_GOOD : stopped == 0 ? TFK_PAGE_BAD : TFK_PAGE_CLIPPED;
 tail:;
