@@ -46,6 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* A few KiB of zstd can legally decode to gigabytes: keep each input's work small. */
 	lim.max_decoded = 16u << 20;
+	lim.parser_timeout_ms = 0; /* libtraceevent has its own harness (fuzz_format); no fork per input here */
 
 	tfk_check_buffer(data, size, &lim, &a);
 	FUZZ_ASSERT(a.count <= lim.max_findings);

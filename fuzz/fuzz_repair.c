@@ -25,6 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct tfk_limits lim = tfk_limits_default();
 	lim.max_decoded = 16u << 20;
+	lim.parser_timeout_ms = 0; /* libtraceevent has its own harness (fuzz_format); no fork per input here */
 	struct tfk_repair_report rep;
 	uint8_t *out;
 	size_t len;

@@ -87,7 +87,20 @@ static void on_meta(void *user, enum tfk_meta_kind kind, const uint8_t *p, uint6
 			return;
 		m->systems = s;
 		memset(&s[m->nsystems], 0, sizeof(*s));
-		if (blob_set(m, &s[m->nsystems].name, p, n))
+		/* A damaged system name is rewritten into one the checker accepts; its formats stay. */
+		char name[64];
+		size_t k = 0;
+		for (uint64_t i = 0; i < n && k + 1 < sizeof(name); i++) {
+			char c = (char)p[i];
+			bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+				  c == '-' || c == '.';
+			name[k++] = ok ? c : '_';
+		}
+		if (!k) {
+			memcpy(name, "unknown", 7);
+			k = 7;
+		}
+		if (blob_set(m, &s[m->nsystems].name, (const uint8_t *)name, k))
 			m->nsystems++;
 		break;
 	}

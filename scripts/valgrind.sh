@@ -4,6 +4,7 @@
 # Any memory error or leak fails the run. usage: scripts/valgrind.sh [BUILD_DIR]
 set -u
 build=${1:-build/debug}
+export TFK_SAMPLES_WORK="$build/tests/samples"  # the kbuffer differential test reads them
 vg="valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --track-origins=yes -q"
 fail=0
 # The unit tests ctest knows (not whatever else an old build left behind).

@@ -9,7 +9,7 @@
 #include "tracefsck/sink.h"
 
 struct tfk_line {
-	char buf[2048];
+	char buf[8192]; /* a finding line: name <= 512 bytes escaped 6x, fields of bounded size */
 	size_t len;
 	int truncated;
 };

@@ -12,7 +12,7 @@ cmake -S . -B "$out" -DCMAKE_C_COMPILER=afl-clang-fast -DCMAKE_BUILD_TYPE=RelWit
 	-DTFK_BUILD_TESTS=OFF -DTFK_WERROR=OFF >/dev/null && cmake --build "$out" -j2 --target fuzz_$h >/dev/null || exit 1
 work=$out/campaign/$h
 mkdir -p "$work/in"
-seeds=corpus/tracedat; [ "$h" = sinks ] && seeds=corpus/sinks
+seeds=corpus/tracedat; [ "$h" = sinks ] && seeds=corpus/sinks; [ "$h" = format ] && seeds=corpus/format
 cp -n "$seeds"/* "$work/in/" 2>/dev/null
 AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
 	exec afl-fuzz -V "$secs" -m none -t 5000 -i "$work/in" -o "$work/out" -- "$out/fuzz/fuzz_$h"

@@ -11,9 +11,10 @@ cmake --preset fuzz >/dev/null && cmake --build --preset fuzz -j2 >/dev/null || 
 work=build/fuzz/smoke
 rm -rf "$work"
 fail=0
-for h in check repair sinks; do
+for h in check repair sinks format; do
 	seeds=corpus/tracedat
 	[ "$h" = sinks ] && seeds=corpus/sinks
+	[ "$h" = format ] && seeds=corpus/format
 	mkdir -p "$work/$h/corpus" "$work/$h/artifacts"
 	cp "$seeds"/* corpus/regress/* "$work/$h/corpus/" 2>/dev/null
 	rm -f "$work/$h/corpus/README.md"

@@ -19,7 +19,11 @@ struct tfk_limits {
 	uint32_t max_page_size;     /* largest ring-buffer page accepted */
 	uint64_t max_decoded;       /* bytes one compressed block may decode to */
 	uint32_t max_per_place;     /* findings of one code in one CPU before the rest are summarised */
+	uint32_t parser_timeout_ms; /* event formats go to libtraceevent in a child process; one format
+	                               taking longer than this is a hang. 0 = do not run libtraceevent */
 	uint64_t fail_alloc_after;  /* testing: allocations after this many fail; 0 = never */
+	uint32_t parser_crash_at;   /* testing: the parser child dies (SIGSEGV) on the Nth format; 0 = never */
+	uint32_t parser_hang_at;    /* testing: the parser child hangs on the Nth format; 0 = never */
 };
 
 /* Defaults sized for real traces with generous headroom. */

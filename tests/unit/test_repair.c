@@ -23,7 +23,7 @@ struct repaired {
 
 static void repair(const struct tdw_buf *b, struct repaired *r)
 {
-	tfk_repair_buffer(b->data, b->len, NULL, &r->out, &r->len, &r->rep);
+	tfk_repair_buffer(b->data, b->len, fast_limits(), &r->out, &r->len, &r->rep);
 }
 
 static void release(struct repaired *r)
@@ -41,7 +41,7 @@ static void assert_repaired(struct repaired *r, uint64_t events)
 		fail_msg("outcome %d, not repaired", r->rep.outcome);
 	}
 	struct tfk_report again;
-	tfk_check_buffer(r->out, r->len, NULL, &again);
+	tfk_check_buffer(r->out, r->len, fast_limits(), &again);
 	if (tfk_report_verdict(&again) != TFK_VERDICT_CLEAN) {
 		dump(&again);
 		fail_msg("repaired output is not clean");
@@ -50,7 +50,7 @@ static void assert_repaired(struct repaired *r, uint64_t events)
 	tfk_report_free(&again);
 
 	struct repaired twice;
-	tfk_repair_buffer(r->out, r->len, NULL, &twice.out, &twice.len, &twice.rep);
+	tfk_repair_buffer(r->out, r->len, fast_limits(), &twice.out, &twice.len, &twice.rep);
 	assert_int_equal(twice.rep.outcome, TFK_REPAIR_NOTHING_TO_DO);
 	assert_null(twice.out);
 	release(&twice);
@@ -109,7 +109,7 @@ static void test_bad_commit_page_dropped_and_flagged(void **state)
 	/* the next kept page of CPU0 carries the missed-events flag, so readers show the loss */
 	struct tdw_buf out = { r.out, r.len, r.len };
 	struct tfk_report chk;
-	tfk_check_buffer(r.out, r.len, NULL, &chk);
+	tfk_check_buffer(r.out, r.len, fast_limits(), &chk);
 	assert_int_equal(count_code(&chk, "tracedat.page.events-lost"), 1);
 	tfk_report_free(&chk);
 	(void)out;
@@ -262,12 +262,12 @@ static void test_every_prefix_repairs_clean(void **state)
 		fx_build(x);
 		for (uint64_t cut = 0; cut < x->b.len; cut += 97) {
 			struct repaired r;
-			tfk_repair_buffer(x->b.data, cut, NULL, &r.out, &r.len, &r.rep);
+			tfk_repair_buffer(x->b.data, cut, fast_limits(), &r.out, &r.len, &r.rep);
 			if (r.rep.outcome == TFK_REPAIR_FAILED)
 				fail_msg("v%d cut at %llu: repaired output not clean", versions[v], (unsigned long long)cut);
 			if (r.rep.outcome == TFK_REPAIR_DONE) {
 				struct tfk_report chk;
-				tfk_check_buffer(r.out, r.len, NULL, &chk);
+				tfk_check_buffer(r.out, r.len, fast_limits(), &chk);
 				assert_int_equal(tfk_report_verdict(&chk), TFK_VERDICT_CLEAN);
 				assert_int_equal(chk.stats.events, kept_events(&r));
 				tfk_report_free(&chk);

@@ -20,7 +20,9 @@ struct fx {
 /* Remember the codes a report raised (for the catalog coverage test). */
 void note_raised(const struct tfk_report *r);
 void dump(const struct tfk_report *r);
-/* Check a buffer with default limits and remember the codes raised. */
+/* Default limits without the libtraceevent child (tested on its own). */
+const struct tfk_limits *fast_limits(void);
+/* Check a buffer with fast_limits() and remember the codes raised. */
 void check(const struct tdw_buf *b, struct tfk_report *r);
 const struct tfk_finding *find(const struct tfk_report *r, const char *code, uint64_t offset);
 size_t count_code(const struct tfk_report *r, const char *code);

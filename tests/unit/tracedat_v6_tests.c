@@ -217,7 +217,7 @@ static void test_truncated_everywhere(void **state)
 	uint64_t full = x->b.len;
 	for (uint64_t cut = 0; cut < full; cut += (cut < x->L.flyrecord_tag + 64 ? 1 : 509)) {
 		struct tfk_report r;
-		tfk_check_buffer(x->b.data, cut, NULL, &r);
+		tfk_check_buffer(x->b.data, cut, fast_limits(), &r);
 		note_raised(&r);
 		if (tfk_report_verdict(&r) == TFK_VERDICT_CLEAN)
 			fail_msg("file cut at %llu checks clean", (unsigned long long)cut);
@@ -853,6 +853,55 @@ static void test_record_faults(void **state)
 	fx_free(x);
 }
 
+static const char broken_print_fmt[] =
+	"name: broken\nID: 302\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:int x;\toffset:8;\tsize:4;\tsigned:1;\n\nprint fmt: \"x=%d\", ((((\n";
+
+/* libtraceevent runs in a child: what it cannot parse is a warning, a crash or hang a finding. */
+static void test_guarded_libtraceevent(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new();
+	x->spec.extra_format = broken_print_fmt;
+	fx_build(x);
+	uint64_t at = text_at(x, "name: broken");
+	tfk_check_buffer(x->b.data, x->b.len, NULL, &x->r); /* default limits: libtraceevent runs */
+	note_raised(&x->r);
+	assert_code_at(&x->r, "tracedat.format.unparsable", at);
+	assert_errors(&x->r, 0);
+	fx_free(x);
+
+	/* formats kept for libtraceevent here: function, sched_switch, sched_wakeup */
+	x = fx_default();
+	uint64_t wakeup = text_at(x, "name: sched_wakeup");
+	struct tfk_limits lim = tfk_limits_default();
+	lim.parser_crash_at = 3;
+	tfk_check_buffer(x->b.data, x->b.len, &lim, &x->r);
+	note_raised(&x->r);
+	assert_code_at(&x->r, "tracedat.format.parser-crash", wakeup);
+	const struct tfk_finding *crash = find(&x->r, "tracedat.format.parser-crash", wakeup);
+	if (!strstr(crash->found, "signal 11"))
+		fail_msg("found: %s", crash->found);
+	assert_errors(&x->r, 1);
+	tfk_report_free(&x->r);
+
+	lim = tfk_limits_default();
+	lim.parser_hang_at = 2;
+	lim.parser_timeout_ms = 300;
+	tfk_check_buffer(x->b.data, x->b.len, &lim, &x->r);
+	note_raised(&x->r);
+	uint64_t sw = text_at(x, "name: sched_switch");
+	assert_code_at(&x->r, "tracedat.format.parser-crash", sw);
+	assert_non_null(strstr(find(&x->r, "tracedat.format.parser-crash", sw)->found, "hang"));
+	/* the parse went on after the hang: sched_wakeup was parsed by a new child */
+	assert_int_equal(count_code(&x->r, "tracedat.format.parser-crash"), 1);
+	fx_free(x);
+}
+
 /* Bytes flipped inside the format texts (8 of 400 such mutants crashed trace-cmd report): always findings or clean, never a crash. */
 static void test_flipped_format_text(void **state)
 {
@@ -868,7 +917,7 @@ static void test_flipped_format_text(void **state)
 			m.data[from + (seed >> 33) % (to - from)] = (uint8_t)(seed >> 17);
 		}
 		struct tfk_report r;
-		tfk_check_buffer(m.data, m.len, NULL, &r);
+		tfk_check_buffer(m.data, m.len, fast_limits(), &r);
 		found += r.by_severity[TFK_SEV_ERROR] > 0;
 		tfk_report_free(&r);
 		free(m.data);
@@ -963,6 +1012,7 @@ static const struct CMUnitTest v6_tests[] = {
 	cmocka_unit_test(test_format_faults),
 	cmocka_unit_test(test_record_faults),
 	cmocka_unit_test(test_flipped_format_text),
+	cmocka_unit_test(test_guarded_libtraceevent),
 	cmocka_unit_test(test_several_independent_faults),
 	cmocka_unit_test(test_determinism),
 };

@@ -125,6 +125,19 @@ struct td_check {
 	uint8_t *chunk_buf;         /* reused for every decoded CPU chunk */
 	size_t chunk_cap;
 
+	/* formats that passed the grammar, kept for the guarded libtraceevent parse */
+	char *fmt_text;             /* each text followed by a NUL */
+	size_t fmt_text_len, fmt_text_cap;
+	struct td_fmt_ref {
+		size_t start, len;
+		uint64_t offset;    /* file offset (of the compressed block when decoded) */
+		bool decoded;
+		uint64_t decoded_offset;
+		char system[48];
+		char name[48];
+	} *fmt_refs;
+	size_t nfmt_refs, fmt_refs_cap;
+
 	/* event formats */
 	uint32_t *event_index;      /* 65536 entries: id -> events[] index + 1, or 0 */
 	struct td_event_fmt *events;
@@ -205,6 +218,10 @@ struct td_cpu_walk {
 
 /* One format text of system ("ftrace" for ftrace formats): grammar, fields, the id table. */
 void td_check_format(struct td_check *td, const struct tfk_cursor *text, const char *system);
+/* Keep an accepted format text for td_guarded_parse. */
+void td_keep_format(struct td_check *td, const struct tfk_cursor *text, const char *system, const char *name);
+/* Parse the kept formats with libtraceevent in a child process; crashes and hangs become findings. */
+void td_guarded_parse(struct td_check *td);
 /* One data record against its format; fault() reports through the walk's per-CPU caps. */
 void td_check_record(struct td_cpu_walk *w, const struct tfk_cursor *area, uint64_t payload, uint64_t len,
 		     uint64_t event_at,

@@ -253,6 +253,7 @@ static void td_check(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 		td_check_v7(&td, pos);
 		td_check_ranges(&td, false);
 	}
+	td_guarded_parse(&td);
 out:
 	free(td.instances);
 	free(td.ranges);
@@ -261,6 +262,8 @@ out:
 	free(td.chunk_buf);
 	free(td.event_index);
 	free(td.events);
+	free(td.fmt_text);
+	free(td.fmt_refs);
 }
 
 const struct tfk_format tfk_format_tracedat = {

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Fuzz harness: event format text. The input becomes the one event format of a minimal v6
+ * trace; our grammar checks it and, when it passes, libtraceevent parses it in the guarded
+ * child. Oracles (always on): this process never crashes; findings are deterministic; a
+ * text that breaks our grammar never reaches libtraceevent (so it cannot be a parser crash).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracefsck/tracefsck.h"
+
+#define FUZZ_ASSERT(cond)                                                                       \
+	do {                                                                                    \
+		if (!(cond)) {                                                                  \
+			fprintf(stderr, "fuzz oracle failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__); \
+			abort();                                                                \
+		}                                                                               \
+	} while (0)
+
+struct out {
+	uint8_t *p;
+	size_t len;
+};
+
+static void put(struct out *o, const void *d, size_t n)
+{
+	memcpy(o->p + o->len, d, n);
+	o->len += n;
+}
+
+static void u32(struct out *o, uint32_t v)
+{
+	put(o, &v, 4);
+}
+
+static void u64(struct out *o, uint64_t v)
+{
+	put(o, &v, 8);
+}
+
+static void blob(struct out *o, const void *d, size_t n)
+{
+	u64(o, n);
+	put(o, d, n);
+}
+
+static const char header_page[] =
+	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
+static const char header_event[] =
+	"\ttype_len : 5 bits\n\ttime_delta : 27 bits\n\tarray : 32 bits\n\tpadding : type == 29\n"
+	"\ttime_extend : type == 30\n\ttime_stamp : type == 31\n\tdata max type_len == 28\n";
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size > 16384)
+		return 0;
+	/* Little-endian host assumed for the numbers below, as the harness runs on x86-64. */
+	struct out o = { malloc(size + 1024), 0 };
+	put(&o, "\x17\x08\x44tracing6", 12);
+	put(&o, "\x00\x08\x00\x10\x00\x00", 6);
+	put(&o, "header_page", 12);
+	blob(&o, header_page, sizeof(header_page) - 1);
+	put(&o, "header_event", 13);
+	blob(&o, header_event, sizeof(header_event) - 1);
+	u32(&o, 0);         /* ftrace formats */
+	u32(&o, 1);         /* systems */
+	put(&o, "fuzz", 5);
+	u32(&o, 1);
+	blob(&o, data, size);
+	u32(&o, 0);         /* kallsyms */
+	u32(&o, 0);         /* printk */
+	u64(&o, 0);         /* cmdlines */
+	u32(&o, 0);         /* CPUs */
+	put(&o, "options  ", 10);
+	put(&o, "\0\0", 2);
+	put(&o, "flyrecord", 10);
+	u64(&o, 7);
+	put(&o, "[local]", 7);
+
+	struct tfk_limits lim = tfk_limits_default();
+	lim.parser_timeout_ms = 2000;
+	struct tfk_report a, b;
+	tfk_check_buffer(o.p, o.len, &lim, &a);
+	tfk_check_buffer(o.p, o.len, &lim, &b);
+	FUZZ_ASSERT(a.count == b.count && a.total == b.total);
+	bool syntax = false, crash = false;
+	for (size_t i = 0; i < a.count; i++) {
+		FUZZ_ASSERT(strcmp(a.findings[i].fault->id, b.findings[i].fault->id) == 0);
+		syntax |= strcmp(a.findings[i].fault->id, "tracedat.format.syntax") == 0;
+		crash |= strcmp(a.findings[i].fault->id, "tracedat.format.parser-crash") == 0;
+	}
+	FUZZ_ASSERT(!(syntax && crash));
+	tfk_report_free(&a);
+	tfk_report_free(&b);
+	free(o.p);
+	return 0;
+}

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libtraceevent on a leash. Formats that passed our grammar are parsed by libtraceevent (the
+ * parser trace-cmd and perf use) in a child process: a crash or a hang there becomes a finding
+ * about the format being parsed, and checking goes on with the next one in a new child.
+ * libtraceevent gets bounded, NUL-terminated copies only.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <traceevent/event-parse.h>
+
+#include "tracedat.h"
+
+#define MAX_CHILDREN 32            /* crashes tolerated before the rest is left unparsed */
+#define MAX_KEPT_TEXT (64u << 20)  /* formats of a real kernel are a few MiB */
+
+void td_keep_format(struct td_check *td, const struct tfk_cursor *text, const char *system, const char *name)
+{
+	const uint8_t *p;
+	if (td->ctx->limits->parser_timeout_ms == 0 || !tfk_cur_bytes_at(text, 0, text->len, &p))
+		return;
+	if (text->len > MAX_KEPT_TEXT - td->fmt_text_len)
+		return; /* past the cap the remaining formats are checked by our grammar only */
+	void *arr = td->fmt_text;
+	if (!tfk_grow(td->ctx, &arr, &td->fmt_text_cap, td->fmt_text_len + text->len + 1, 1))
+		return;
+	td->fmt_text = arr;
+	arr = td->fmt_refs;
+	if (!tfk_grow(td->ctx, &arr, &td->fmt_refs_cap, td->nfmt_refs + 1, sizeof(struct td_fmt_ref)))
+		return;
+	td->fmt_refs = arr;
+	struct td_fmt_ref *r = &td->fmt_refs[td->nfmt_refs++];
+	memset(r, 0, sizeof(*r));
+	r->start = td->fmt_text_len;
+	r->len = (size_t)text->len;
+	memcpy(td->fmt_text + td->fmt_text_len, p, r->len);
+	td->fmt_text[td->fmt_text_len + r->len] = '\0';
+	td->fmt_text_len += r->len + 1;
+	if (text->origin & TFK_DECODED_BIT) {
+		unsigned slot = (unsigned)((text->origin & ~TFK_DECODED_BIT) >> TFK_DECODED_SLOT_SHIFT);
+		r->decoded = true;
+		r->decoded_offset = text->origin & TFK_DECODED_POS_MASK;
+		r->offset = slot < TFK_DECODED_SLOTS ? td->ctx->decoded_at[slot] : 0;
+	} else {
+		r->offset = text->origin;
+	}
+	snprintf(r->system, sizeof(r->system), "%s", system);
+	snprintf(r->name, sizeof(r->name), "%s", name);
+}
+
+static struct tfk_finding *ref_fault(struct td_check *td, enum tfk_fault_code code, const struct td_fmt_ref *r)
+{
+	struct tfk_finding *f = tfk_emit(td->ctx, code, r->offset, r->len);
+	if (f && r->decoded) {
+		f->in_decoded = true;
+		f->decoded_offset = r->decoded_offset;
+	}
+	tfk_set_path(f, "format %s/%s", r->system, r->name);
+	return f;
+}
+
+/* The child: parse formats from `from` on, one result byte each ('o' parsed, 'e' rejected). */
+static void child(struct td_check *td, size_t from, int out)
+{
+	/* A crash must end this process, whatever handlers the host program installed. */
+	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		signal(fatal[i], SIG_DFL);
+	int devnull = open("/dev/null", O_WRONLY);
+	if (devnull >= 0) {
+		dup2(devnull, STDOUT_FILENO);
+		dup2(devnull, STDERR_FILENO);
+	}
+	struct tep_handle *tep = tep_alloc();
+	if (!tep)
+		_exit(2);
+	tep_set_file_bigendian(tep, td->file.big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, td->geo.commit_size ? (int)td->geo.commit_size : 8);
+	tep_set_page_size(tep, (int)td->geo.page_size);
+	const struct tfk_limits *lim = td->ctx->limits;
+	for (size_t i = from; i < td->nfmt_refs; i++) {
+		const struct td_fmt_ref *r = &td->fmt_refs[i];
+		/* Fault injection for the tests: behave as a parser crash or hang would. */
+		if (lim->parser_crash_at && i + 1 == lim->parser_crash_at)
+			raise(SIGSEGV);
+		if (lim->parser_hang_at && i + 1 == lim->parser_hang_at)
+			for (;;)
+				pause();
+		struct tep_event *event = NULL;
+		enum tep_errno rc = tep_parse_format(tep, &event, td->fmt_text + r->start, r->len, r->system);
+		/* libtraceevent keeps formats it half understood, flagged as failed. */
+		char c = rc == 0 && event && !(event->flags & TEP_EVENT_FL_FAILED) ? 'o' : 'e';
+		if (write(out, &c, 1) != 1)
+			_exit(3);
+	}
+	_exit(0);
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void td_guarded_parse(struct td_check *td)
+{
+	const uint32_t timeout = td->ctx->limits->parser_timeout_ms;
+	size_t next = 0;
+	if (!timeout || !td->nfmt_refs)
+		return;
+	for (unsigned children = 0; next < td->nfmt_refs; children++) {
+		if (children == MAX_CHILDREN) {
+			tfk_limit_hit(td->ctx, td->fmt_refs[next].offset, "libtraceevent crashes", children, MAX_CHILDREN);
+			return;
+		}
+		int fds[2];
+		if (pipe2(fds, O_CLOEXEC) != 0)
+			return;
+		fflush(NULL);
+		pid_t pid = fork();
+		if (pid < 0) {
+			close(fds[0]);
+			close(fds[1]);
+			return;
+		}
+		if (pid == 0) {
+			close(fds[0]);
+			child(td, next, fds[1]);
+		}
+		close(fds[1]);
+		int64_t deadline = now_ms() + timeout;
+		bool hung = false;
+		char buf[4096];
+		for (;;) {
+			int64_t left = deadline - now_ms();
+			struct pollfd pfd = { fds[0], POLLIN, 0 };
+			int pr = left > 0 ? poll(&pfd, 1, (int)left) : 0;
+			if (pr < 0 && errno == EINTR)
+				continue;
+			if (pr <= 0) {
+				hung = true;
+				kill(pid, SIGKILL);
+				break;
+			}
+			ssize_t n = read(fds[0], buf, sizeof(buf));
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				break;
+			deadline = now_ms() + timeout; /* the deadline is per format: the child made progress */
+			for (ssize_t i = 0; i < n && next < td->nfmt_refs; i++, next++) {
+				if (buf[i] != 'o') {
+					struct tfk_finding *f = ref_fault(td, TFK_TRACEDAT_FORMAT_UNPARSABLE, &td->fmt_refs[next]);
+					tfk_set_expected(f, "a format libtraceevent parses");
+					tfk_set_found(f, "rejected or flagged failed by tep_parse_format()");
+				}
+			}
+		}
+		close(fds[0]);
+		int status = 0;
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		if (next >= td->nfmt_refs)
+			return;
+		/* The child died (or hung) on format `next`: report it and go on after it. */
+		struct tfk_finding *f = ref_fault(td, TFK_TRACEDAT_FORMAT_PARSER_CRASH, &td->fmt_refs[next]);
+		tfk_set_expected(f, "a format libtraceevent parses without crashing");
+		if (hung)
+			tfk_set_found(f, "no answer within %u ms (hang)", timeout);
+		else if (WIFSIGNALED(status))
+			tfk_set_found(f, "the parser died with signal %d", WTERMSIG(status));
+		else
+			tfk_set_found(f, "the parser exited with status %d", WEXITSTATUS(status));
+		next++;
+	}
+}
