@@ -600,6 +600,25 @@ static void test_bad_commit(void **state)
 	}
 }
 
+/* Real 64-bit kernels add RB_MISSED_EVENTS, an int, to the commit: the upper half is all ones. */
+static void test_sign_extended_missed_flag_is_valid(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	uint64_t p = page_at(x, 1, 1);
+	put_commit(x, p, tdw_get64(&x->b, p + 8, false) | 0xffffffff80000000ull);
+	check(&x->b, &x->r);
+	assert_errors(&x->r, 0);
+	assert_code_at(&x->r, "tracedat.page.events-lost", p);
+	fx_free(x);
+	/* without bit 31 the upper half must be zero */
+	x = fx_default();
+	put_commit(x, p, tdw_get64(&x->b, p + 8, false) | 0xffffffff00000000ull);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.page.bad-commit", p + 8);
+	fx_free(x);
+}
+
 static void test_missed_events_are_a_note(void **state)
 {
 	(void)state;
@@ -1001,6 +1020,7 @@ static const struct CMUnitTest v6_tests[] = {
 	cmocka_unit_test(test_bad_clock_trailer),
 	cmocka_unit_test(test_instance_faults),
 	cmocka_unit_test(test_bad_commit),
+	cmocka_unit_test(test_sign_extended_missed_flag_is_valid),
 	cmocka_unit_test(test_missed_events_are_a_note),
 	cmocka_unit_test(test_event_overrun),
 	cmocka_unit_test(test_bad_event),

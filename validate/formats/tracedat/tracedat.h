@@ -213,6 +213,8 @@ struct td_cpu_walk {
 	bool unobserved;          /* findings only: the pages are not the CPU's (a misaligned table entry) */
 	uint64_t page_first_ts, page_last_ts, page_payload; /* data events of the page being walked */
 	uint64_t page_events_base;
+	uint64_t page_bad_record;  /* position of the first damaged record in the page, or UINT64_MAX */
+	uint64_t page_events_good; /* data events of the page before that record */
 	struct tfk_page_info last;/* what the last walked page turned out to be */
 };
 
@@ -222,8 +224,11 @@ void td_check_format(struct td_check *td, const struct tfk_cursor *text, const c
 void td_keep_format(struct td_check *td, const struct tfk_cursor *text, const char *system, const char *name);
 /* Parse the kept formats with libtraceevent in a child process; crashes and hangs become findings. */
 void td_guarded_parse(struct td_check *td);
-/* One data record against its format; fault() reports through the walk's per-CPU caps. */
-void td_check_record(struct td_cpu_walk *w, const struct tfk_cursor *area, uint64_t payload, uint64_t len,
+/*
+ * One data record against its format; fault() reports through the walk's per-CPU caps.
+ * False when the record itself is damaged (not for warnings such as an unknown id).
+ */
+bool td_check_record(struct td_cpu_walk *w, const struct tfk_cursor *area, uint64_t payload, uint64_t len,
 		     uint64_t event_at,
 		     struct tfk_finding *(*fault)(struct td_cpu_walk *, enum tfk_fault_code, uint64_t, uint64_t));
 

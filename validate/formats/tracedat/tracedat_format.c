@@ -369,7 +369,7 @@ void td_check_format(struct td_check *td, const struct tfk_cursor *text, const c
 		td_keep_format(td, text, system, ps.name);
 }
 
-void td_check_record(struct td_cpu_walk *w, const struct tfk_cursor *area, uint64_t payload, uint64_t len,
+bool td_check_record(struct td_cpu_walk *w, const struct tfk_cursor *area, uint64_t payload, uint64_t len,
 		     uint64_t event_at, struct tfk_finding *(*fault)(struct td_cpu_walk *, enum tfk_fault_code, uint64_t, uint64_t))
 {
 	struct td_check *td = w->td;
@@ -379,23 +379,23 @@ void td_check_record(struct td_cpu_walk *w, const struct tfk_cursor *area, uint6
 		f = fault(w, TFK_TRACEDAT_EVENT_SHORT_RECORD, event_at, len);
 		tfk_set_expected(f, "a record holding at least its 2-byte common_type");
 		tfk_set_found(f, "%llu bytes", (unsigned long long)len);
-		return;
+		return false;
 	}
 	uint32_t idx = td->event_index[id];
 	if (!idx) {
 		f = fault(w, TFK_TRACEDAT_EVENT_UNKNOWN_ID, event_at, len);
 		tfk_set_expected(f, "an event id with a format (%zu formats)", td->nevents);
 		tfk_set_found(f, "id %u", id);
-		return;
+		return true; /* a warning: the record itself may be fine */
 	}
 	const struct td_event_fmt *e = &td->events[idx - 1];
 	if (!e->valid)
-		return;
+		return true;
 	if (len < e->fixed) {
 		f = fault(w, TFK_TRACEDAT_EVENT_SHORT_RECORD, event_at, len);
 		tfk_set_expected(f, "at least %u bytes for %s", e->fixed, e->name);
 		tfk_set_found(f, "%llu bytes", (unsigned long long)len);
-		return;
+		return false;
 	}
 	for (uint8_t i = 0; i < e->ndyn; i++) {
 		uint32_t loc;
@@ -407,14 +407,14 @@ void td_check_record(struct td_cpu_walk *w, const struct tfk_cursor *area, uint6
 			tfk_set_expected(f, "%s's dynamic field at +%u inside its %llu bytes", e->name, e->dyn[i].offset,
 					 (unsigned long long)len);
 			tfk_set_found(f, "data at [%llu, %llu)", (unsigned long long)start, (unsigned long long)(start + size));
-			return;
+			return false;
 		}
 		uint8_t last;
 		if (e->dyn[i].string && size && tfk_cur_u8_at(area, payload + start + size - 1, &last) && last != 0) {
 			f = fault(w, TFK_TRACEDAT_EVENT_BAD_DYNAMIC, event_at, len);
 			tfk_set_expected(f, "%s's string field at +%u ending with its NUL", e->name, e->dyn[i].offset);
 			tfk_set_found(f, "last byte 0x%02x", last);
-			return;
+			return false;
 		}
 	}
 	uint32_t pid;
@@ -424,4 +424,5 @@ void td_check_record(struct td_cpu_walk *w, const struct tfk_cursor *area, uint6
 		tfk_set_expected(f, "a pid from 0 to %u", PID_MAX_LIMIT);
 		tfk_set_found(f, "%d", (int32_t)pid);
 	}
+	return true;
 }

@@ -158,7 +158,11 @@ static uint64_t walk_events(struct td_cpu_walk *w, const struct tfk_cursor *area
 			w->events++;
 			if (w->td->event_index) {
 				uint64_t hdr = type_len ? 4 : 8;
-				td_check_record(w, area, pos + hdr, size - hdr, at, page_fault);
+				if (!td_check_record(w, area, pos + hdr, size - hdr, at, page_fault) &&
+				    w->page_bad_record == UINT64_MAX) {
+					w->page_bad_record = pos;
+					w->page_events_good = w->events - 1 - w->page_events_base;
+				}
 			}
 		}
 		pos += size;
@@ -198,7 +202,13 @@ static void walk_page(struct td_cpu_walk *w, const struct tfk_cursor *page)
 	const uint64_t len = commit & COMMIT_LEN_MASK;
 	const uint64_t commit_at = page->origin + 8;
 
-	if ((commit & COMMIT_STRAY) || (commit >> 32)) {
+	/*
+	 * The kernel adds RB_MISSED_EVENTS, an int (1 << 31), to a 64-bit local_t: it is sign
+	 * extended, so with bit 31 set the upper half is all ones. Otherwise it is zero.
+	 */
+	uint64_t upper = commit >> 32;
+	bool upper_ok = upper == 0 || (upper == 0xffffffffull && (commit & COMMIT_MISSED));
+	if ((commit & COMMIT_STRAY) || !upper_ok) {
 		f = page_fault(w, TFK_TRACEDAT_PAGE_BAD_COMMIT, commit_at, g->commit_size);
 		tfk_set_expected(f, "only bits 0-26, 30 and 31 in use");
 		tfk_set_found(f, "commit 0x%llx", (unsigned long long)commit);
@@ -266,12 +276,19 @@ static void walk_page(struct td_cpu_walk *w, const struct tfk_cursor *page)
 	uint64_t events_before = w->events, stopped;
 	w->page_events_base = w->events;
 	w->page_first_ts = w->page_last_ts = w->page_payload = 0;
+	w->page_bad_record = UINT64_MAX;
 	w->last_ts = walk_events(w, &area, ts, &stopped);
 	w->have_ts = true;
 	info.events = w->events - events_before;
 	info.first_ts = w->page_first_ts;
 	info.last_ts = w->page_last_ts;
 	info.payload_bytes = w->page_payload;
+	if (w->page_bad_record < stopped) {
+		/* The structure walks on, but the page is only good up to its first damaged record;
+		 * the events counted for the observer stop there too. */
+		stopped = w->page_bad_record;
+		info.events = w->page_events_good;
+	}
 	info.good_len = (uint32_t)stopped;
 	info.state = stopped == len ? TFK_PAGE_GOOD : stopped == 0 ? TFK_PAGE_BAD : TFK_PAGE_CLIPPED;
 tail:;
