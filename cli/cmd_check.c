@@ -14,7 +14,7 @@ static int write_stdout(void *user, const char *bytes, size_t len)
 
 int cmd_check(int argc, char **argv)
 {
-	bool json = false, quiet = false, fail_on_warning = false, files_only = false;
+	bool json = false, quiet = false, fail_on_warning = false, files_only = false, no_tep = false;
 	int nfiles = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -33,6 +33,8 @@ int cmd_check(int argc, char **argv)
 			fail_on_warning = true;
 		else if (strcmp(a, "--fail-on=error") == 0)
 			fail_on_warning = false;
+		else if (strcmp(a, "--no-libtraceevent") == 0)
+			no_tep = true;
 		else {
 			fprintf(stderr, "tracefsck check: unknown option '%s'\n", a);
 			usage();
@@ -46,6 +48,8 @@ int cmd_check(int argc, char **argv)
 	}
 
 	struct tfk_limits limits = tfk_limits_default();
+	if (no_tep)
+		limits.parser_timeout_ms = 0;
 	struct tfk_sink_options opt = { .min_severity = quiet ? TFK_SEV_ERROR : TFK_SEV_NOTE };
 	int status = EXIT_CLEAN;
 	files_only = false;

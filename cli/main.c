@@ -7,7 +7,7 @@
 
 void usage(void)
 {
-	fputs("usage: tracefsck check [--json] [--quiet] [--fail-on=error|warning] FILE...\n"
+	fputs("usage: tracefsck check [--json] [--quiet] [--fail-on=error|warning] [--no-libtraceevent] FILE...\n"
 	      "       tracefsck repair [-q] IN (-o OUT | --in-place | --dry-run)\n"
 	      "       tracefsck problems [--json]\n"
 	      "       tracefsck explain CODE\n"
