@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* tracefsck check: run the library on each file, render, and combine exit statuses. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -12,9 +13,46 @@ static int write_stdout(void *user, const char *bytes, size_t len)
 	return fwrite(bytes, 1, len, stdout) == len ? 0 : -1;
 }
 
+/* With --github, a Markdown table per file goes to $GITHUB_STEP_SUMMARY when it is set. */
+static void step_summary(const struct tfk_report *r, const char *name)
+{
+	const char *path = getenv("GITHUB_STEP_SUMMARY");
+	if (!path || !*path)
+		return;
+	FILE *f = fopen(path, "a");
+	if (!f)
+		return;
+	char safe[256];
+	tfk_sanitize(safe, sizeof(safe), name, strlen(name));
+	for (char *p = safe; *p; p++)
+		if (*p == '|' || *p == '`')
+			*p = '_';
+	fprintf(f, "### tracefsck: `%s` is %s\n\n| severity | code | offset | where | expected | found |\n|---|---|---|---|---|---|\n",
+		safe, tfk_verdict_name(tfk_report_verdict(r)));
+	for (size_t i = 0; i < r->count && i < 200; i++) {
+		const struct tfk_finding *fd = &r->findings[i];
+		char cells[4][TFK_FINDING_TEXT_MAX];
+		const char *src[4] = { fd->path, fd->expected, fd->found, "" };
+		for (int k = 0; k < 3; k++) {
+			snprintf(cells[k], sizeof(cells[k]), "%s", src[k]);
+			for (char *p = cells[k]; *p; p++)
+				if (*p == '|')
+					*p = '/';
+		}
+		fprintf(f, "| %s | %s | %s0x%llx | %s | %s | %s |\n", tfk_severity_name(fd->severity), fd->fault->id,
+			fd->has_offset ? "" : "-", fd->has_offset ? (unsigned long long)fd->offset : 0ull, cells[0], cells[1],
+			cells[2]);
+	}
+	if (r->total > 200)
+		fprintf(f, "\n%llu findings in all; the first 200 are listed.\n", (unsigned long long)r->total);
+	fputc('\n', f);
+	fclose(f);
+}
+
 int cmd_check(int argc, char **argv)
 {
 	bool json = false, quiet = false, fail_on_warning = false, files_only = false, no_tep = false;
+	bool sarif = false, github = false;
 	int nfiles = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -27,6 +65,10 @@ int cmd_check(int argc, char **argv)
 			files_only = true;
 		else if (strcmp(a, "--json") == 0)
 			json = true;
+		else if (strcmp(a, "--sarif") == 0)
+			sarif = true;
+		else if (strcmp(a, "--github") == 0)
+			github = true;
 		else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
 			quiet = true;
 		else if (strcmp(a, "--fail-on=warning") == 0)
@@ -41,6 +83,10 @@ int cmd_check(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	if (json + sarif + github > 1) {
+		fprintf(stderr, "tracefsck check: choose one of --json, --sarif, --github\n");
+		return EXIT_USAGE;
+	}
 	if (nfiles == 0) {
 		fprintf(stderr, "tracefsck check: no file given\n");
 		usage();
@@ -52,6 +98,15 @@ int cmd_check(int argc, char **argv)
 		limits.parser_timeout_ms = 0;
 	struct tfk_sink_options opt = { .min_severity = quiet ? TFK_SEV_ERROR : TFK_SEV_NOTE };
 	int status = EXIT_CLEAN;
+	/* SARIF is one document over all files: keep the reports until the end. */
+	struct tfk_report *kept = sarif ? calloc((size_t)nfiles, sizeof(*kept)) : NULL;
+	const char **kept_names = sarif ? calloc((size_t)nfiles, sizeof(*kept_names)) : NULL;
+	size_t nkept = 0;
+	if (sarif && (!kept || !kept_names)) {
+		free(kept);
+		free(kept_names);
+		return EXIT_OPERATIONAL;
+	}
 	files_only = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -63,8 +118,14 @@ int cmd_check(int argc, char **argv)
 			continue;
 		struct tfk_report report;
 		tfk_check_file(a, &limits, &report);
-		int rc = json ? tfk_sink_jsonl(&report, a, &opt, write_stdout, NULL)
-			      : tfk_sink_text(&report, a, &opt, write_stdout, NULL);
+		int rc = 0;
+		if (json)
+			rc = tfk_sink_jsonl(&report, a, &opt, write_stdout, NULL);
+		else if (github) {
+			rc = tfk_sink_github(&report, a, &opt, 10, write_stdout, NULL);
+			step_summary(&report, a);
+		} else if (!sarif)
+			rc = tfk_sink_text(&report, a, &opt, write_stdout, NULL);
 		if (rc != 0)
 			status |= EXIT_OPERATIONAL;
 		switch (tfk_report_verdict(&report)) {
@@ -82,7 +143,24 @@ int cmd_check(int argc, char **argv)
 			status |= EXIT_INTERNAL;
 		if (fail_on_warning && report.by_severity[TFK_SEV_WARNING])
 			status |= EXIT_FAULTS;
-		tfk_report_free(&report);
+		if (sarif) {
+			kept[nkept] = report;
+			kept_names[nkept++] = a;
+		} else {
+			tfk_report_free(&report);
+		}
+	}
+	if (sarif) {
+		const struct tfk_report **ptrs = calloc(nkept ? nkept : 1, sizeof(*ptrs));
+		for (size_t i = 0; ptrs && i < nkept; i++)
+			ptrs[i] = &kept[i];
+		if (!ptrs || tfk_sink_sarif(ptrs, kept_names, nkept, write_stdout, NULL) != 0)
+			status |= EXIT_OPERATIONAL;
+		free(ptrs);
+		for (size_t i = 0; i < nkept; i++)
+			tfk_report_free(&kept[i]);
+		free(kept);
+		free(kept_names);
 	}
 	if (fflush(stdout) != 0)
 		status |= EXIT_OPERATIONAL;

@@ -7,7 +7,8 @@
 
 void usage(void)
 {
-	fputs("usage: tracefsck check [--json] [--quiet] [--fail-on=error|warning] [--no-libtraceevent] FILE...\n"
+	fputs("usage: tracefsck check [--json|--sarif|--github] [--quiet] [--fail-on=error|warning]\n"
+	      "                       [--no-libtraceevent] FILE...\n"
 	      "       tracefsck repair [-q] IN (-o OUT | --in-place | --dry-run)\n"
 	      "       tracefsck problems [--json]\n"
 	      "       tracefsck explain CODE\n"

@@ -26,6 +26,17 @@ int tfk_sink_text(const struct tfk_report *report, const char *name, const struc
 int tfk_sink_jsonl(const struct tfk_report *report, const char *name, const struct tfk_sink_options *opt,
 		   tfk_write_fn write, void *user);
 
+/* One SARIF 2.1.0 document for the reports of n files (rules: the whole catalog). */
+int tfk_sink_sarif(const struct tfk_report *const *reports, const char *const *names, size_t n,
+		   tfk_write_fn write, void *user);
+
+/*
+ * GitHub Actions workflow commands (::error/::warning/::notice file=...,title=CODE::message),
+ * at most max_per_severity of each kind, then one notice saying how many more there are.
+ */
+int tfk_sink_github(const struct tfk_report *report, const char *name, const struct tfk_sink_options *opt,
+		    unsigned max_per_severity, tfk_write_fn write, void *user);
+
 /*
  * Copy an untrusted byte string into dst as printable ASCII: bytes outside 0x20..0x7e and the
  * backslash become \xNN escapes. Output is NUL-terminated and truncated (with "...") to fit.

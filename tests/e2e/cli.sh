@@ -83,6 +83,25 @@ expect 16 "repair without output" "$bin" repair "$work/damaged.dat"
 expect 8 "repair of a text file" "$bin" repair "$work/text.txt" -o "$work/x.dat"
 expect 8 "repair of a missing file" "$bin" repair "$work/none.dat" -o "$work/x.dat"
 
+# GitHub annotations: escaping, the per-step cap, the step summary
+weird="$work/a,b:c%d.dat"
+cp "$work/damaged.dat" "$weird"
+rm -f "$work/summary.md"
+GITHUB_STEP_SUMMARY="$work/summary.md" "$bin" check --github "$weird" > "$work/out"; rc=$?
+[ "$rc" = 4 ] && echo "ok: --github exit 4" || { echo "FAIL: --github exit $rc"; fail=1; }
+has '^::error file=.*/a%2Cb%3Ac%25d.dat,title=tracedat.page.bad-commit::at 0x3008 ' "github: properties escaped, place first"
+grep -q '^### tracefsck: `.*a,b:c%d.dat` is corrupt' "$work/summary.md" && grep -q '| error | tracedat.page.bad-commit | 0x3008 |' "$work/summary.md" \
+	&& echo "ok: step summary table" || { echo "FAIL: step summary"; cat "$work/summary.md"; fail=1; }
+cp "$work/clean.dat" "$work/many.dat"
+for k in 1 2 3 4 5 6 7 8 9 10 11 12; do
+	printf '\377\377\377\377\377\377\377\177' | dd of="$work/many.dat" bs=1 seek=$((k * 4096 + 8)) conv=notrunc status=none
+done
+expect 4 "--github with many faults" "$bin" check --github "$work/many.dat"
+n=$(grep -c '^::error ' "$work/out")
+[ "$n" = 10 ] && echo "ok: github annotations capped at 10 errors" || { echo "FAIL: $n error annotations"; fail=1; }
+has '^::notice file=.*title=tracefsck::[0-9]* more findings not annotated' "github: closing line counts the rest"
+expect 16 "--json with --sarif" "$bin" check --json --sarif "$work/clean.dat"
+
 expect 0 "problems" "$bin" problems
 n=$(grep -c '^tracedat\.\|^core\.' "$work/out")
 [ "$n" -ge 25 ] && echo "ok: problems lists $n codes" || { echo "FAIL: problems lists $n codes"; fail=1; }

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * SARIF 2.1.0: one document for a run over several files. Rules come from the whole catalog,
+ * results carry a binary region (byteOffset, byteLength) plus startLine 1 so that code
+ * scanning can attach them, and a fingerprint that stays the same for the same fault.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sink_common.h"
+#include "tracefsck/catalog.h"
+#include "tracefsck/tracefsck.h"
+
+static const char *sarif_level(enum tfk_severity s)
+{
+	return s == TFK_SEV_ERROR ? "error" : s == TFK_SEV_WARNING ? "warning" : "note";
+}
+
+/* FNV-1a, printed as hex: stable across runs and machines. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	for (size_t i = 0; i < n; i++) {
+		h ^= b[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+static int flush(struct tfk_line *l, tfk_write_fn write, void *user)
+{
+	if (l->truncated)
+		return -1;
+	return tfk_line_flush(l, write, user);
+}
+
+static void str(struct tfk_line *l, const char *s)
+{
+	tfk_line_json_str(l, s, strlen(s));
+}
+
+/* "tracedat.cpu.overlap" -> "TracedatCpuOverlap" */
+static void rule_name(const char *id, char *out, size_t n)
+{
+	size_t k = 0;
+	bool up = true;
+	for (const char *p = id; *p && k + 1 < n; p++) {
+		if (*p == '.' || *p == '-') {
+			up = true;
+			continue;
+		}
+		out[k++] = up && *p >= 'a' && *p <= 'z' ? (char)(*p - 32) : *p;
+		up = false;
+	}
+	out[k] = '\0';
+}
+
+/* A file name as a URI reference: absolute paths as file:// URIs, unsafe bytes percent-encoded. */
+static void uri(struct tfk_line *l, const char *name)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	char buf[512 * 3 + 16];
+	size_t k = 0, n = strlen(name) < 512 ? strlen(name) : 512;
+	if (name[0] == '/') {
+		memcpy(buf, "file://", 7);
+		k = 7;
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)name[i];
+		bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+			     c == '.' || c == '_' || c == '~' || c == '/';
+		if (plain) {
+			buf[k++] = (char)c;
+		} else {
+			buf[k++] = '%';
+			buf[k++] = hex[c >> 4];
+			buf[k++] = hex[c & 15];
+		}
+	}
+	tfk_line_json_str(l, buf, k);
+}
+
+int tfk_sink_sarif(const struct tfk_report *const *reports, const char *const *names, size_t n,
+		   tfk_write_fn write, void *user)
+{
+	struct tfk_line l;
+	size_t ncat;
+	const struct tfk_fault *cat = tfk_catalog(&ncat);
+	tfk_line_reset(&l);
+	tfk_line_printf(&l, "{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\","
+			    "\"runs\":[{\"tool\":{\"driver\":{\"name\":\"tracefsck\",\"semanticVersion\":\"%s\","
+			    "\"version\":\"%s\",\"rules\":[\n",
+			TRACEFSCK_VERSION, TRACEFSCK_VERSION);
+	if (flush(&l, write, user))
+		return -1;
+	for (size_t i = 0; i < ncat; i++) {
+		char name[64];
+		rule_name(cat[i].id, name, sizeof(name));
+		const char *dot = strchr(cat[i].id, '.');
+		char family[16];
+		snprintf(family, sizeof(family), "%.*s", dot ? (int)(dot - cat[i].id) : 0, cat[i].id);
+		tfk_line_printf(&l, "%s{\"id\":", i ? "," : "");
+		str(&l, cat[i].id);
+		tfk_line_printf(&l, ",\"name\":");
+		str(&l, name);
+		tfk_line_printf(&l, ",\"shortDescription\":{\"text\":");
+		str(&l, cat[i].summary);
+		tfk_line_printf(&l, "},\"fullDescription\":{\"text\":");
+		str(&l, cat[i].help);
+		tfk_line_printf(&l, "},\"help\":{\"text\":");
+		str(&l, cat[i].help);
+		tfk_line_printf(&l, "},\"defaultConfiguration\":{\"level\":\"%s\"},\"properties\":{\"tags\":[",
+				sarif_level(cat[i].severity));
+		str(&l, family);
+		tfk_line_printf(&l, ",\"repair:%s\"]}}\n", tfk_repair_action_name(cat[i].repair));
+		if (flush(&l, write, user))
+			return -1;
+	}
+	tfk_line_printf(&l, "]}},\"artifacts\":[");
+	for (size_t f = 0; f < n; f++) {
+		tfk_line_printf(&l, "%s{\"location\":{\"uri\":", f ? "," : "");
+		uri(&l, names[f]);
+		tfk_line_printf(&l, "},\"length\":%" PRIu64 "}", reports[f]->stats.file_size);
+		if (flush(&l, write, user))
+			return -1;
+	}
+	tfk_line_printf(&l, "],\"results\":[\n");
+	bool first = true;
+	for (size_t f = 0; f < n; f++) {
+		const struct tfk_report *r = reports[f];
+		for (size_t i = 0; i < r->count; i++) {
+			const struct tfk_finding *fd = &r->findings[i];
+			const struct tfk_fault *base = tfk_catalog_find(fd->fault->id);
+			size_t idx = base ? (size_t)(base - cat) : 0;
+			tfk_line_printf(&l, "%s{\"ruleId\":", first ? "" : ",");
+			first = false;
+			str(&l, fd->fault->id);
+			tfk_line_printf(&l, ",\"ruleIndex\":%zu,\"level\":\"%s\",\"message\":{\"text\":", idx,
+					sarif_level(fd->severity));
+			char msg[TFK_FINDING_PATH_MAX + 2 * TFK_FINDING_TEXT_MAX + 256];
+			snprintf(msg, sizeof(msg), "%s%s%s%s%s%s%s%s", fd->path[0] ? "[" : "", fd->path, fd->path[0] ? "] " : "",
+				 fd->fault->summary, fd->expected[0] ? "; expected " : "", fd->expected,
+				 fd->found[0] ? "; found " : "", fd->found);
+			str(&l, msg);
+			tfk_line_printf(&l, "},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":");
+			uri(&l, names[f]);
+			tfk_line_printf(&l, ",\"index\":%zu},\"region\":{\"startLine\":1", f);
+			if (fd->has_offset)
+				tfk_line_printf(&l, ",\"byteOffset\":%" PRIu64 ",\"byteLength\":%" PRIu64, fd->offset, fd->length);
+			tfk_line_printf(&l, "}}");
+			if (fd->path[0]) {
+				tfk_line_printf(&l, ",\"logicalLocations\":[{\"fullyQualifiedName\":");
+				str(&l, fd->path);
+				tfk_line_printf(&l, "}]");
+			}
+			uint64_t h = fnv(0xcbf29ce484222325ull, fd->fault->id, strlen(fd->fault->id));
+			h = fnv(h, &fd->offset, sizeof(fd->offset));
+			h = fnv(h, &fd->decoded_offset, sizeof(fd->decoded_offset));
+			h = fnv(h, fd->path, strlen(fd->path));
+			tfk_line_printf(&l, "}],\"partialFingerprints\":{\"tracefsckFinding/v1\":\"%016" PRIx64 "\"}", h);
+			if (fd->in_decoded)
+				tfk_line_printf(&l, ",\"properties\":{\"decodedOffset\":%" PRIu64 "}", fd->decoded_offset);
+			tfk_line_printf(&l, "}\n");
+			if (flush(&l, write, user))
+				return -1;
+		}
+	}
+	tfk_line_printf(&l, "]}]}\n");
+	return flush(&l, write, user);
+}
