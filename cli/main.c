@@ -10,7 +10,7 @@ void usage(void)
 	fputs("usage: tracefsck check [--json|--sarif|--github] [--quiet] [--fail-on=error|warning]\n"
 	      "                       [--no-libtraceevent] FILE...\n"
 	      "       tracefsck repair [-q] IN (-o OUT | --in-place | --dry-run)\n"
-	      "       tracefsck problems [--json]\n"
+	      "       tracefsck problems [--json|--man]\n"
 	      "       tracefsck explain CODE\n"
 	      "       tracefsck --version\n"
 	      "\n"

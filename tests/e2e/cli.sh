@@ -106,6 +106,12 @@ expect 0 "problems" "$bin" problems
 n=$(grep -c '^tracedat\.\|^core\.' "$work/out")
 [ "$n" -ge 25 ] && echo "ok: problems lists $n codes" || { echo "FAIL: problems lists $n codes"; fail=1; }
 expect 0 "problems --json" "$bin" problems --json
+expect 0 "problems --man" "$bin" problems --man
+codes=$("$bin" problems | wc -l); tps=$(grep -c '^\.TP' "$work/out")
+[ "$codes" = "$tps" ] && echo "ok: tracefsck-faults(7) has all $codes codes" || { echo "FAIL: man page has $tps of $codes codes"; fail=1; }
+if command -v man >/dev/null 2>&1; then
+	man -l "$work/out" 2>&1 >/dev/null | grep -q . && { echo "FAIL: the man page has troff warnings"; fail=1; } || echo "ok: man page renders"
+fi
 expect 0 "explain" "$bin" explain tracedat.cpu.overlap
 has "Repair: clip-range" "explain shows the repair action"
 expect 16 "explain unknown code" "$bin" explain tracedat.nope
