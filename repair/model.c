@@ -129,12 +129,16 @@ static void on_option(void *user, uint16_t id, const uint8_t *p, uint32_t n)
 	o[m->noptions].id = id;
 	if (blob_set(m, &o[m->noptions].payload, p, n))
 		m->noptions++;
-	if (id == 4 && n) { /* TRACECLOCK: remember the bracketed clock */
-		const char *lb = memchr(p, '[', n), *rb = lb ? memchr(lb, ']', n - (size_t)((const uint8_t *)lb - p)) : NULL;
-		if (lb && rb && rb - lb - 1 > 0 && (size_t)(rb - lb - 1) < sizeof(m->trace_clock)) {
-			memcpy(m->trace_clock, lb + 1, (size_t)(rb - lb - 1));
-			m->trace_clock[rb - lb - 1] = '\0';
-		}
+	if (id == 4 && n) {
+		/* TRACECLOCK: remember the bracketed clock, as the checker reads it (up to the NUL). */
+		size_t len = strnlen((const char *)p, n);
+		const char *lb = memchr(p, '[', len);
+		const char *rb = lb ? memchr(lb, ']', len - (size_t)((const uint8_t *)lb - p)) : NULL;
+		size_t k = 0;
+		for (const char *c = lb ? lb + 1 : NULL; c && c < rb && k + 1 < sizeof(m->trace_clock); c++)
+			if (*c > 0x20 && *c < 0x7f && *c != '[')
+				m->trace_clock[k++] = *c;
+		m->trace_clock[k] = '\0';
 	}
 }
 
