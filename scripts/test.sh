@@ -20,7 +20,7 @@ step "build release" build release
 step "build asan" build asan
 step "tests (ASan + UBSan)" ctest --preset asan
 step "valgrind memcheck" ./scripts/valgrind.sh build/debug
-step "fuzz smoke (libFuzzer, 60 s per harness)" ./fuzz/scripts/ci-smoke.sh 60
+step "fuzz smoke (libFuzzer, 5000 inputs per harness)" ./fuzz/scripts/ci-smoke.sh 120 5000
 echo
 echo "steps: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -8,8 +8,8 @@
 set -u
 # ASan's quarantine of freed memory (256 MiB by default) would count against -rss_limit_mb.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-quarantine_size_mb=16:detect_leaks=1}"
-secs=${1:-60}
-runs=${2:-20000}
+secs=${1:-120}
+runs=${2:-5000}
 cmake --preset fuzz >/dev/null && cmake --build --preset fuzz -j2 >/dev/null || { echo "FAIL: fuzz build"; exit 1; }
 work=build/fuzz/smoke
 rm -rf "$work"
