@@ -74,6 +74,26 @@ static void on_geometry(void *user, const struct tfk_geometry *g)
 	m->have_geometry = true;
 }
 
+/* Copy a line-based text, leaving out the lines the checker calls malformed. */
+static void keep_good_lines(struct rp_model *m, struct rp_blob *b, enum tfk_meta_kind kind, const uint8_t *p, uint64_t n)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = 0;
+	if (!blob_append(m, b, (const uint8_t *)"", 0))
+		return;
+	for (uint64_t pos = 0; pos < n;) {
+		const uint8_t *nl = memchr(p + pos, '\n', (size_t)(n - pos));
+		uint64_t len = nl ? (uint64_t)(nl - (p + pos)) : n - pos;
+		if (len && tfk_meta_line_ok(kind, p + pos, (size_t)len)) {
+			blob_append(m, b, p + pos, (size_t)len);
+			if (nl)
+				blob_append(m, b, (const uint8_t *)"\n", 1);
+		}
+		pos += len + 1;
+	}
+}
+
 static void on_meta(void *user, enum tfk_meta_kind kind, const uint8_t *p, uint64_t n)
 {
 	struct rp_model *m = user;
@@ -108,9 +128,9 @@ static void on_meta(void *user, enum tfk_meta_kind kind, const uint8_t *p, uint6
 		if (m->nsystems)
 			list_add(m, &m->systems[m->nsystems - 1].formats, p, n);
 		break;
-	case TFK_META_KALLSYMS: blob_set(m, &m->kallsyms, p, n); break;
-	case TFK_META_PRINTK: blob_set(m, &m->printk, p, n); break;
-	case TFK_META_CMDLINES: blob_set(m, &m->cmdlines, p, n); break;
+	case TFK_META_KALLSYMS: keep_good_lines(m, &m->kallsyms, kind, p, n); break;
+	case TFK_META_PRINTK: keep_good_lines(m, &m->printk, kind, p, n); break;
+	case TFK_META_CMDLINES: keep_good_lines(m, &m->cmdlines, kind, p, n); break;
 	case TFK_META_LATENCY:
 		if (m->nbuffers)
 			blob_append(m, &m->buffers[m->nbuffers - 1].latency_text, p, n);

@@ -54,6 +54,12 @@ struct tfk_page_info {
 	uint64_t payload_bytes; /* sum of the data events' payload sizes */
 };
 
+/*
+ * Is one line (without its newline) of a kallsyms, printk or cmdlines text well formed?
+ * The checker reports the lines that are not; repair keeps only the lines that are.
+ */
+bool tfk_meta_line_ok(enum tfk_meta_kind kind, const uint8_t *line, size_t len);
+
 struct tfk_observer {
 	void *user;
 	void (*geometry)(void *user, const struct tfk_geometry *g);

@@ -197,6 +197,22 @@ static void test_table_rebuilt_from_a_page_scan(void **state)
 	fx_free(x);
 }
 
+static void test_bad_metadata_lines_dropped(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	const uint8_t *p = memmem(x->b.data, x->b.len, "fixture_sym1", 12);
+	assert_non_null(p);
+	x->b.data[p - x->b.data + 3] = 0x01;
+	struct repaired r;
+	repair(&x->b, &r);
+	assert_repaired(&r, x->L.events);
+	assert_non_null(memmem(r.out, r.len, "fixture_sym0\n", 13)); /* the good line is kept */
+	assert_null(memmem(r.out, r.len, "fix\x01", 4));
+	release(&r);
+	fx_free(x);
+}
+
 static void test_instances_and_big_endian(void **state)
 {
 	(void)state;
@@ -287,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_bad_event_page_clipped),
 		cmocka_unit_test(test_table_and_option_damage),
 		cmocka_unit_test(test_table_rebuilt_from_a_page_scan),
+		cmocka_unit_test(test_bad_metadata_lines_dropped),
 		cmocka_unit_test(test_instances_and_big_endian),
 		cmocka_unit_test(test_v7_inputs),
 		cmocka_unit_test(test_every_prefix_repairs_clean),

@@ -836,6 +836,21 @@ static void test_format_faults(void **state)
 	fx_free(x);
 }
 
+static void test_metadata_lines(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	uint64_t sym1 = text_at(x, "ffffffff81000010 T fixture_sym1");
+	x->b.data[sym1 + 20] = 0x07; /* a control byte inside a symbol name */
+	uint64_t cmd = text_at(x, "1 init");
+	x->b.data[cmd] = 'x';
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.metadata.bad-line", sym1);
+	assert_code_at(&x->r, "tracedat.metadata.bad-line", cmd);
+	assert_errors(&x->r, 2);
+	fx_free(x);
+}
+
 static void test_record_faults(void **state)
 {
 	(void)state;
@@ -1030,6 +1045,7 @@ static const struct CMUnitTest v6_tests[] = {
 	cmocka_unit_test(test_limits_make_incomplete),
 	cmocka_unit_test(test_allocation_failures_are_reported),
 	cmocka_unit_test(test_format_faults),
+	cmocka_unit_test(test_metadata_lines),
 	cmocka_unit_test(test_record_faults),
 	cmocka_unit_test(test_flipped_format_text),
 	cmocka_unit_test(test_guarded_libtraceevent),

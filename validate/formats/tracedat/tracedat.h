@@ -220,6 +220,8 @@ struct td_cpu_walk {
 
 /* One format text of system ("ftrace" for ftrace formats): grammar, fields, the id table. */
 void td_check_format(struct td_check *td, const struct tfk_cursor *text, const char *system);
+/* Lines of a kallsyms, printk or cmdlines text against their pattern (tfk_meta_line_ok). */
+void td_check_meta_lines(struct td_check *td, const struct tfk_cursor *text, enum tfk_meta_kind kind, const char *what);
 /* Keep an accepted format text for td_guarded_parse. */
 void td_keep_format(struct td_check *td, const struct tfk_cursor *text, const char *system, const char *name);
 /* Parse the kept formats with libtraceevent in a child process; crashes and hangs become findings. */

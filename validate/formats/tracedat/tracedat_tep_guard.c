@@ -85,6 +85,9 @@ static void child(struct td_check *td, size_t from, int out)
 	tep_set_file_bigendian(tep, td->file.big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_long_size(tep, td->geo.commit_size ? (int)td->geo.commit_size : 8);
 	tep_set_page_size(tep, (int)td->geo.page_size);
+	/* The plugins trace-cmd loads teach libtraceevent the kernel's print helpers (kvm, jbd2,
+	 * ...): with them, a format counts as parsable exactly when trace-cmd can print it. */
+	tep_load_plugins(tep);
 	const struct tfk_limits *lim = td->ctx->limits;
 	for (size_t i = from; i < td->nfmt_refs; i++) {
 		const struct td_fmt_ref *r = &td->fmt_refs[i];

@@ -190,6 +190,7 @@ bool td_check_text_blob(struct td_check *td, const struct tfk_cursor *src, uint6
 	struct tfk_cursor blob;
 	if (!read_blob(td, src, pos, width, what, &blob))
 		return false;
+	td_check_meta_lines(td, &blob, kind, what);
 	td_obs_meta(td, kind, &blob);
 	return true;
 }
