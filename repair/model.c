@@ -236,7 +236,9 @@ static void on_page(void *user, const uint8_t *page, const struct tfk_page_info 
 	struct rp_cpu *c = &b->cpus[b->ncpus - 1];
 	const struct tfk_geometry *g = &m->geo;
 	uint32_t ps = b->page_size;
-	if (info->state == TFK_PAGE_BAD) {
+	/* A damaged page whose surviving events lie before what this CPU already has is garbage too. */
+	bool backwards = info->state == TFK_PAGE_CLIPPED && info->events && c->stats.pages_kept && info->first_ts < c->last_ts;
+	if (info->state == TFK_PAGE_BAD || backwards) {
 		c->stats.pages_dropped++;
 		c->pending_missed = true;
 		if (!c->in_loss) {
@@ -244,6 +246,23 @@ static void on_page(void *user, const uint8_t *page, const struct tfk_page_info 
 			c->loss_start = c->last_ts;
 		}
 		return;
+	}
+	/*
+	 * A damaged page (clipped) whose surviving events lie after this page's first event is
+	 * not trustworthy either: garbage that decodes (zstd has no checksum here) often walks
+	 * for a while. Drop it, so timestamps stay in order and readers keep reading this CPU.
+	 */
+	if (info->events && c->last_clipped && c->pages.len >= ps && info->first_ts < c->last_ts) {
+		c->pages.len -= ps;
+		c->stats.pages_kept--;
+		c->stats.pages_clipped--;
+		c->stats.pages_dropped++;
+		c->stats.events_kept -= c->last_events;
+		c->last_ts = c->ts_before_last;
+		c->pending_missed = true;
+		c->in_loss = true;
+		c->loss_start = c->last_ts;
+		c->last_clipped = false;
 	}
 	if (c->in_loss && info->state != TFK_PAGE_EMPTY) {
 		/* The lost events lie between the last kept event and this page's first. */
@@ -253,6 +272,9 @@ static void on_page(void *user, const uint8_t *page, const struct tfk_page_info 
 	size_t at = c->pages.len;
 	if (!blob_append(m, &c->pages, page, ps))
 		return;
+	c->ts_before_last = c->last_ts;
+	c->last_events = info->events;
+	c->last_clipped = info->state == TFK_PAGE_CLIPPED;
 	uint8_t *p = c->pages.data + at;
 	/* Rebuild the commit word from what is valid; keep the kernel's loss markers. */
 	uint64_t len = info->state == TFK_PAGE_EMPTY ? 0 : info->good_len;

@@ -36,6 +36,9 @@ struct rp_cpu {
 	bool pending_missed;       /* events were lost before the next kept page */
 	bool in_loss;              /* pages are being dropped since loss_start */
 	uint64_t loss_start, last_ts;
+	/* the last kept page, in case the next one proves it wrong */
+	bool last_clipped;
+	uint64_t last_events, ts_before_last;
 	struct tfk_salvage_cpu stats;
 };
 

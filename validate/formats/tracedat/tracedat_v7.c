@@ -164,10 +164,12 @@ static void walk_sections(struct td_check *td, uint64_t at)
  * The body of a section as a view: the file bytes, or the decoded block of a compressed
  * section (u32 csize, u32 usize, csize bytes). *owned receives memory to free.
  */
-static bool section_body(struct td_check *td, const struct td_section *s, struct tfk_cursor *view, uint8_t **owned)
+static bool section_body(struct td_check *td, const struct td_section *s, struct tfk_cursor *view, uint8_t **owned,
+			 bool *partial)
 {
 	struct tfk_cursor raw;
 	*owned = NULL;
+	*partial = false;
 	tfk_cur_sub(&td->file, s->offset + SECTION_HEADER, s->avail, &raw);
 	if (!(s->flags & 1) || td->codec == TD_CODEC_NONE) {
 		*view = raw;
@@ -217,10 +219,17 @@ static bool section_body(struct td_check *td, const struct td_section *s, struct
 		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_COMPRESSION_CORRUPT, s->offset + SECTION_HEADER, 8ull + csize);
 		tfk_set_path(f, "section %s at 0x%llx", section_name(s->id), (unsigned long long)s->offset);
 		tfk_set_expected(f, "%s data decoding to %u bytes", td_codec_name((enum td_codec)td->codec), usize);
-		tfk_set_found(f, "%s", st == TD_DECODE_CORRUPT ? "a decoding error"
-				     : st == TD_DECODE_SHORT ? "fewer bytes" : "more bytes");
-		free(buf);
-		return false;
+		tfk_set_found(f, "%s after %zu bytes", st == TD_DECODE_CORRUPT ? "a decoding error"
+				      : st == TD_DECODE_SHORT ? "the end of the data" : "more data", got);
+		if (!buf || got == 0 || st == TD_DECODE_LONG) {
+			free(buf);
+			return false;
+		}
+		/* What decoded before the damage is real data: check (and salvage) that much. */
+		*partial = true;
+		*owned = buf;
+		*view = tfk_decoded_cursor(td->ctx, 0, s->offset + SECTION_HEADER + 8, buf, got, td->file.big_endian);
+		return true;
 	}
 	*owned = buf;
 	*view = tfk_decoded_cursor(td->ctx, 0, s->offset + SECTION_HEADER + 8, buf, usize, td->file.big_endian);
@@ -251,7 +260,8 @@ static void check_metadata_section(struct td_check *td, struct td_section *s)
 		unsupported_codec(td, s);
 		return;
 	}
-	if (!section_body(td, s, &body, &owned))
+	bool partial;
+	if (!section_body(td, s, &body, &owned, &partial))
 		return;
 	uint64_t pos = 0;
 	bool whole = true;
@@ -265,7 +275,7 @@ static void check_metadata_section(struct td_check *td, struct td_section *s)
 	case SEC_STRINGS: td->strings_len += body.len; pos = body.len; break;
 	default: pos = body.len; break;
 	}
-	if (whole && pos != body.len && s->avail == s->size) {
+	if (whole && !partial && pos != body.len && s->avail == s->size) {
 		struct tfk_finding *f = bad_header(td, s->offset + 8, 8, s);
 		tfk_set_expected(f, "content of %llu bytes", (unsigned long long)pos);
 		tfk_set_found(f, "%llu bytes%s", (unsigned long long)body.len, (s->flags & 1) ? " decoded" : "");
@@ -316,7 +326,8 @@ static uint64_t walk_options_section(struct td_check *td, const struct td_sectio
 		return UINT64_MAX;
 	}
 	if (s->flags & 1) {
-		if (!section_body(td, s, &body, &owned))
+		bool partial;
+		if (!section_body(td, s, &body, &owned, &partial))
 			return UINT64_MAX;
 	} else {
 		/* Readers ignore the section size and parse until DONE: so do we, then compare. */
