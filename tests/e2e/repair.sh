@@ -16,7 +16,7 @@ for f in "$samples"/*.dat; do
 	[ -f "$f" ] || continue
 	name=$(basename "$f" .dat)
 	size=$(stat -c %s "$f")
-	for damage in cut99 cut90 cut60 tail1000 commit; do
+	for damage in cut99 cut90 cut60 tail1000 commit zero4k flips; do
 		d="$work/$name.$damage.dat" out="$work/$name.$damage.fixed.dat"
 		case $damage in
 		cut99) head -c $((size * 99 / 100)) "$f" > "$d" ;;
@@ -27,6 +27,23 @@ for f in "$samples"/*.dat; do
 			# the last page of the file (raw data in v6/v7-none; compressed bytes otherwise)
 			cp "$f" "$d"; chmod u+w "$d"
 			patch "$d" $(( (size / 4096 - 1) * 4096 + 8 )) ffffffffffffff7f ;;
+		zero4k)
+			# a lost disk block near the end (inside the ring data of every sample)
+			cp "$f" "$d"; chmod u+w "$d"
+			dd if=/dev/zero of="$d" bs=4096 seek=$(( size / 4096 - 3 )) count=1 conv=notrunc status=none ;;
+		flips)
+			# single bits flipped at fixed places through the file
+			cp "$f" "$d"; chmod u+w "$d"
+			python3 - "$d" <<'PY'
+import sys
+p = sys.argv[1]
+d = bytearray(open(p, "rb").read())
+for k in range(1, 9):
+    i = len(d) * k // 9 + 1234
+    d[i] ^= 1 << (k % 8)
+open(p, "wb").write(d)
+PY
+			;;
 		esac
 		ran=$((ran + 1))
 		"$bin" repair -q "$d" -o "$out" > "$work/log" 2>&1; rc=$?

@@ -619,6 +619,20 @@ static void test_sign_extended_missed_flag_is_valid(void **state)
 	fx_free(x);
 }
 
+static void test_zeroed_page_is_a_note(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new();
+	x->spec.pages_per_cpu = 3;
+	fx_build(x);
+	uint64_t p = page_at(x, 0, 1);
+	memset(x->b.data + p, 0, 4096);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.page.zeroed", p);
+	assert_errors(&x->r, 0);
+	fx_free(x);
+}
+
 static void test_missed_events_are_a_note(void **state)
 {
 	(void)state;
@@ -1036,6 +1050,7 @@ static const struct CMUnitTest v6_tests[] = {
 	cmocka_unit_test(test_instance_faults),
 	cmocka_unit_test(test_bad_commit),
 	cmocka_unit_test(test_sign_extended_missed_flag_is_valid),
+	cmocka_unit_test(test_zeroed_page_is_a_note),
 	cmocka_unit_test(test_missed_events_are_a_note),
 	cmocka_unit_test(test_event_overrun),
 	cmocka_unit_test(test_bad_event),

@@ -209,6 +209,7 @@ struct td_cpu_walk {
 	uint32_t per_code[TFK_FAULT_COUNT];
 	uint64_t suppressed_at[TFK_FAULT_COUNT];
 	bool split_on_time_drop;  /* CPU unknown: a page timestamp that drops starts the next CPU */
+	uint64_t zero_run, zero_mid, first_zero_at; /* all-zero pages: pending, between data pages */
 	bool quiet;               /* classify only: no findings, no observer */
 	bool unobserved;          /* findings only: the pages are not the CPU's (a misaligned table entry) */
 	uint64_t page_first_ts, page_last_ts, page_payload; /* data events of the page being walked */

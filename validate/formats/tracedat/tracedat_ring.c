@@ -259,8 +259,18 @@ static void walk_page(struct td_cpu_walk *w, const struct tfk_cursor *page)
 		}
 	}
 	info.state = TFK_PAGE_EMPTY;
-	if (len == 0)
+	if (len == 0) {
+		uint64_t nz0;
+		if (ts == 0 && commit == 0 && all_zero(page, 16, &nz0) && !w->quiet) {
+			if (!w->zero_run++ && !w->zero_mid)
+				w->first_zero_at = page->origin;
+		}
 		goto tail; /* an empty page has no events and no meaningful timestamp */
+	}
+	if (w->zero_run) {
+		w->zero_mid += w->zero_run; /* zero pages with data after them */
+		w->zero_run = 0;
+	}
 	if (w->have_ts && ts < w->last_ts && w->split_on_time_drop) {
 		w->cpu++;
 		w->have_ts = false;
@@ -341,6 +351,11 @@ void td_cpu_walk_end(struct td_cpu_walk *w)
 		tfk_set_path(f, "%scpu%u", w->buffer, w->cpu);
 		tfk_set_found(f, "%llu pages flag missed events, %llu events counted%s", (unsigned long long)w->lost_pages,
 			      (unsigned long long)w->lost_events, w->lost_unknown ? " (some counts not stored)" : "");
+	}
+	if (w->zero_mid) {
+		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_PAGE_ZEROED, w->first_zero_at, td->geo.page_size);
+		tfk_set_path(f, "%scpu%u", w->buffer, w->cpu);
+		tfk_set_found(f, "%llu all-zero pages before later pages with events", (unsigned long long)w->zero_mid);
 	}
 	for (size_t code = 0; code < TFK_FAULT_COUNT; code++) {
 		uint32_t max = td->ctx->limits->max_per_place;
