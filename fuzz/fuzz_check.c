@@ -9,15 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_assert.h"
 #include "tracefsck/tracefsck.h"
 
-#define FUZZ_ASSERT(cond)                                                               \
-	do {                                                                            \
-		if (!(cond)) {                                                          \
-			fprintf(stderr, "fuzz oracle failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__); \
-			abort();                                                        \
-		}                                                                       \
-	} while (0)
 
 struct sink_check {
 	size_t bytes, lines, summaries;

@@ -9,15 +9,9 @@
 #include <stdlib.h>
 
 #include "tracefsck/repair.h"
+#include "fuzz_assert.h"
 #include "tracefsck/tracefsck.h"
 
-#define FUZZ_ASSERT(cond)                                                                       \
-	do {                                                                                    \
-		if (!(cond)) {                                                                  \
-			fprintf(stderr, "fuzz oracle failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__); \
-			abort();                                                                \
-		}                                                                               \
-	} while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -12,15 +12,9 @@
 
 #include "context.h"
 #include "json_lines.h"
+#include "fuzz_assert.h"
 #include "tracefsck/tracefsck.h"
 
-#define FUZZ_ASSERT(cond)                                                                       \
-	do {                                                                                    \
-		if (!(cond)) {                                                                  \
-			fprintf(stderr, "fuzz oracle failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__); \
-			abort();                                                                \
-		}                                                                               \
-	} while (0)
 
 struct buf {
 	char *p;
