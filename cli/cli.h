@@ -15,6 +15,7 @@ enum {
 
 int cmd_check(int argc, char **argv);
 int cmd_repair(int argc, char **argv);
+int cmd_describe(int argc, char **argv);
 int cmd_problems(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 void usage(void);

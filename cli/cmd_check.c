@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "tracefsck/tracefsck.h"
@@ -11,6 +13,34 @@ static int write_stdout(void *user, const char *bytes, size_t len)
 {
 	(void)user;
 	return fwrite(bytes, 1, len, stdout) == len ? 0 : -1;
+}
+
+/* Progress on a terminal: pages and events walked so far, redrawn at most ten times a second. */
+struct progress {
+	const char *name;
+	uint64_t pages, events;
+	struct timespec last;
+	bool drawn;
+};
+
+static void on_page(void *user, const uint8_t *page, const struct tfk_page_info *info)
+{
+	struct progress *p = user;
+	(void)page;
+	p->pages++;
+	p->events += info->events;
+	if (p->pages % 64)
+		return;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if ((now.tv_sec - p->last.tv_sec) * 1000 + (now.tv_nsec - p->last.tv_nsec) / 1000000 < 100)
+		return;
+	p->last = now;
+	char safe[64];
+	tfk_sanitize(safe, sizeof(safe), p->name, strlen(p->name));
+	fprintf(stderr, "\r\033[Kchecking %s: %llu pages, %llu events", safe, (unsigned long long)p->pages,
+		(unsigned long long)p->events);
+	p->drawn = true;
 }
 
 /* With --github, a Markdown table per file goes to $GITHUB_STEP_SUMMARY when it is set. */
@@ -93,6 +123,8 @@ int cmd_check(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
+	/* Progress only for a person watching: stderr a terminal, not quiet. */
+	bool show_progress = !quiet && isatty(STDERR_FILENO);
 	struct tfk_limits limits = tfk_limits_default();
 	if (no_tep)
 		limits.parser_timeout_ms = 0;
@@ -117,7 +149,12 @@ int cmd_check(int argc, char **argv)
 		if (!files_only && a[0] == '-')
 			continue;
 		struct tfk_report report;
-		tfk_check_file(a, &limits, &report);
+		struct progress prog = { .name = a };
+		struct tfk_observer obs = { .user = &prog, .page = on_page };
+		clock_gettime(CLOCK_MONOTONIC, &prog.last);
+		tfk_check_file_observed(a, &limits, show_progress ? &obs : NULL, &report);
+		if (prog.drawn)
+			fputs("\r\033[K", stderr);
 		int rc = 0;
 		if (json)
 			rc = tfk_sink_jsonl(&report, a, &opt, write_stdout, NULL);

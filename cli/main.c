@@ -10,6 +10,7 @@ void usage(void)
 	fputs("usage: tracefsck check [--json|--sarif|--github] [--quiet] [--fail-on=error|warning]\n"
 	      "                       [--no-libtraceevent] FILE...\n"
 	      "       tracefsck repair [-q] IN (-o OUT | --in-place | --dry-run)\n"
+	      "       tracefsck describe [--json] FILE\n"
 	      "       tracefsck problems [--json|--man]\n"
 	      "       tracefsck explain CODE\n"
 	      "       tracefsck --version\n"
@@ -30,6 +31,8 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 1, argv + 1);
 	if (strcmp(cmd, "repair") == 0)
 		return cmd_repair(argc - 1, argv + 1);
+	if (strcmp(cmd, "describe") == 0)
+		return cmd_describe(argc - 1, argv + 1);
 	if (strcmp(cmd, "problems") == 0)
 		return cmd_problems(argc - 1, argv + 1);
 	if (strcmp(cmd, "explain") == 0)

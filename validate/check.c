@@ -81,6 +81,12 @@ static void io_error(struct tfk_report *report, const struct tfk_limits *limits,
 
 void tfk_check_file(const char *path, const struct tfk_limits *limits, struct tfk_report *report)
 {
+	tfk_check_file_observed(path, limits, NULL, report);
+}
+
+void tfk_check_file_observed(const char *path, const struct tfk_limits *limits, const struct tfk_observer *observer,
+			     struct tfk_report *report)
+{
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		io_error(report, limits, "open", errno);
@@ -101,7 +107,7 @@ void tfk_check_file(const char *path, const struct tfk_limits *limits, struct tf
 	size_t size = (size_t)st.st_size;
 	if (size == 0) {
 		close(fd);
-		tfk_check_buffer(NULL, 0, limits, report);
+		tfk_check_buffer_observed(NULL, 0, limits, observer, report);
 		return;
 	}
 	void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -112,7 +118,7 @@ void tfk_check_file(const char *path, const struct tfk_limits *limits, struct tf
 		return;
 	}
 	madvise(map, size, MADV_SEQUENTIAL);
-	tfk_check_buffer(map, size, limits, report);
+	tfk_check_buffer_observed(map, size, limits, observer, report);
 	munmap(map, size);
 }
 

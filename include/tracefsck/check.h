@@ -53,6 +53,8 @@ struct tfk_observer;
 /* Check, and tell the observer (may be NULL) every structure read whole. */
 void tfk_check_buffer_observed(const uint8_t *data, size_t size, const struct tfk_limits *limits,
 			       const struct tfk_observer *observer, struct tfk_report *report);
+void tfk_check_file_observed(const char *path, const struct tfk_limits *limits, const struct tfk_observer *observer,
+			     struct tfk_report *report);
 
 enum tfk_verdict tfk_report_verdict(const struct tfk_report *report);
 const char *tfk_verdict_name(enum tfk_verdict verdict);

@@ -60,6 +60,25 @@ struct tfk_page_info {
  */
 bool tfk_meta_line_ok(enum tfk_meta_kind kind, const uint8_t *line, size_t len);
 
+/* One structure of the file, for a structural map (tracefsck describe). */
+enum tfk_item_kind {
+	TFK_ITEM_FILE = 0,  /* the file header: format, byte order, sizes, compression */
+	TFK_ITEM_SECTION,   /* a v7 section header and its body */
+	TFK_ITEM_BLOB,      /* a metadata text (header_page, formats of a system, kallsyms, ...) */
+	TFK_ITEM_OPTION,    /* one option */
+	TFK_ITEM_BUFFER,    /* a buffer (flyrecord block or v7 BUFFER option) */
+	TFK_ITEM_CPU,       /* one CPU's data range, with what its walk found */
+};
+
+struct tfk_item {
+	enum tfk_item_kind kind;
+	uint64_t offset, length;   /* in the file (of the compressed block for decoded data) */
+	bool decoded;              /* the structure lies inside compressed data */
+	uint32_t id;               /* section id, option id, CPU number */
+	char name[64];             /* sanitised */
+	char detail[160];          /* sanitised */
+};
+
 struct tfk_observer {
 	void *user;
 	void (*geometry)(void *user, const struct tfk_geometry *g);
@@ -71,6 +90,8 @@ struct tfk_observer {
 	void (*cpu)(void *user, uint32_t cpu);
 	/* One ring page of the current CPU, in file byte order, page_size bytes. */
 	void (*page)(void *user, const uint8_t *page, const struct tfk_page_info *info);
+	/* One structure for the map, in the order the check meets them. */
+	void (*item)(void *user, const struct tfk_item *item);
 };
 
 #ifdef __cplusplus

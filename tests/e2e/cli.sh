@@ -102,6 +102,19 @@ n=$(grep -c '^::error ' "$work/out")
 has '^::notice file=.*title=tracefsck::[0-9]* more findings not annotated' "github: closing line counts the rest"
 expect 16 "--json with --sarif" "$bin" check --json --sarif "$work/clean.dat"
 
+# describe
+expect 4 "describe a damaged trace" "$bin" describe "$work/damaged.dat"
+has "^0x000007af         10  option   CPUCOUNT 8: 4 bytes" "describe lists options with offsets"
+has "^    ! error tracedat.page.bad-commit at 0x3008" "describe shows faults under their structure"
+has "^0x00001000      16384  cpu      cpu 0: 4 pages, 180 events" "describe lists CPU ranges with pages and events"
+expect 0 "describe --json a clean trace" "$bin" describe --json "$work/clean.dat"
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c "import json,sys; [json.loads(l) for l in open(sys.argv[1])]" "$work/out" && echo "ok: describe --json parses" || { echo "FAIL: describe --json"; fail=1; }
+fi
+# progress goes to a terminal only: never into redirected output
+"$bin" check "$work/clean.dat" 2> "$work/err" > /dev/null
+[ ! -s "$work/err" ] && echo "ok: no progress on a non-terminal" || { echo "FAIL: progress written to a file"; fail=1; }
+
 expect 0 "problems" "$bin" problems
 n=$(grep -c '^tracedat\.\|^core\.' "$work/out")
 [ "$n" -ge 25 ] && echo "ok: problems lists $n codes" || { echo "FAIL: problems lists $n codes"; fail=1; }

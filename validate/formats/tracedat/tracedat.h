@@ -210,6 +210,7 @@ struct td_cpu_walk {
 	uint64_t suppressed_at[TFK_FAULT_COUNT];
 	bool split_on_time_drop;  /* CPU unknown: a page timestamp that drops starts the next CPU */
 	uint64_t zero_run, zero_mid, first_zero_at; /* all-zero pages: pending, between data pages */
+	uint64_t item_offset, item_length;  /* the CPU's range, for the structural map */
 	bool quiet;               /* classify only: no findings, no observer */
 	bool unobserved;          /* findings only: the pages are not the CPU's (a misaligned table entry) */
 	uint64_t page_first_ts, page_last_ts, page_payload; /* data events of the page being walked */

@@ -185,6 +185,8 @@ static void check_cpu_entry(struct buf_ctx *b, uint64_t entry_at, uint32_t cpu, 
 
 	struct td_cpu_walk w;
 	td_cpu_walk_begin(&w, td, b->label, cpu);
+	w.item_offset = offset;
+	w.item_length = data.len;
 	if (!b->compressed) {
 		data.len -= data.len % ps;
 		td_cpu_walk_pages(&w, &data);
@@ -305,6 +307,9 @@ void td_check_buffer_v7(struct td_check *td, const struct td_buffer_opt *opt)
 	}
 	td->ctx->report->stats.buffers++;
 	td_obs_buffer(td, safe, clock_name, td->geo.page_size, false);
+	td_obs_item(td, TFK_ITEM_BUFFER, sec->offset, SECTION_HEADER + sec->avail, 0, name_len ? safe : "(top)",
+		    "BUFFER section%s, %u CPUs listed, clock [%s], page %u", b.compressed ? " (compressed)" : "", n, clock_name,
+		    td->geo.page_size);
 
 	uint32_t cap = td->ctx->limits->max_cpus;
 	uint8_t *seen = tfk_calloc(td->ctx, cap, 1);
@@ -372,6 +377,8 @@ void td_scan_orphan_buffer(struct td_check *td, const struct td_section *s)
 		tfk_cur_sub(&td->file, pos, b.body_end - pos, &data);
 		data.len -= data.len % ps;
 		td_cpu_walk_begin(&w, td, b.label, 0);
+		w.item_offset = pos;
+		w.item_length = data.len;
 		w.split_on_time_drop = true;
 		td_cpu_walk_pages(&w, &data);
 		td_cpu_walk_end(&w);
@@ -392,6 +399,8 @@ void td_scan_orphan_buffer(struct td_check *td, const struct td_section *s)
 		char what[96];
 		snprintf(what, sizeof(what), "%scpu%u data", b.label, cpu);
 		td_cpu_walk_begin(&w, td, b.label, cpu);
+		w.item_offset = pos;
+		w.item_length = data.len;
 		uint64_t used = check_chunks(&b, &data, &w, what);
 		td_cpu_walk_end(&w);
 		td->ctx->report->stats.cpus++;

@@ -164,6 +164,32 @@ void td_obs_geometry(const struct td_check *td)
 	td_obs(td)->geometry(td_obs(td)->user, &g);
 }
 
+void td_obs_item(const struct td_check *td, enum tfk_item_kind kind, uint64_t offset, uint64_t length, uint32_t id,
+		 const char *name, const char *fmt, ...)
+{
+	if (!td_obs(td) || !td_obs(td)->item)
+		return;
+	struct tfk_item it;
+	memset(&it, 0, sizeof(it));
+	it.kind = kind;
+	it.offset = offset;
+	it.length = length;
+	it.id = id;
+	if (offset & TFK_DECODED_BIT) {
+		unsigned slot = (unsigned)((offset & ~TFK_DECODED_BIT) >> TFK_DECODED_SLOT_SHIFT);
+		it.decoded = true;
+		it.offset = slot < TFK_DECODED_SLOTS ? td->ctx->decoded_at[slot] : 0;
+	}
+	tfk_sanitize(it.name, sizeof(it.name), name, strlen(name));
+	char tmp[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	tfk_sanitize(it.detail, sizeof(it.detail), tmp, strlen(tmp));
+	td_obs(td)->item(td_obs(td)->user, &it);
+}
+
 void td_settle_geometry(struct td_check *td)
 {
 	struct td_geometry *g = &td->geo;
@@ -242,6 +268,9 @@ static void td_check(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 	uint64_t pos;
 	if (!td_check_initial(&td, &pos))
 		goto out;
+	td_obs_item(&td, TFK_ITEM_FILE, 0, 18, td.version, "file header",
+		    "trace.dat v%u, %s-endian, long size %u, page size %u, %llu bytes", td.version,
+		    td.file.big_endian ? "big" : "little", td.long_size, td.header_page_size, (unsigned long long)td.size);
 	if (td.version == 6) {
 		ctx->report->stats.format = "trace.dat v6";
 		if (td_check_headers(&td, &td.file, &pos) && td_check_v6_metadata(&td, &pos))

@@ -256,6 +256,8 @@ void td_check_flyrecord(struct td_check *td, uint64_t pos, const char *name)
 	td_add_range(td, pos - TD_TAG_LEN, trailer_end, false, "%sflyrecord table", buffer);
 	td_obs_geometry(td);
 	td_obs_buffer(td, name, td->clock, td->geo.page_size, false);
+	td_obs_item(td, TFK_ITEM_BUFFER, pos - TD_TAG_LEN, trailer_end - (pos - TD_TAG_LEN), 0, name[0] ? name : "(top)",
+		    "flyrecord table of %u CPUs, clock [%s]", ncpu, td->clock);
 
 	struct used_range *used = tfk_calloc(td->ctx, fit ? fit : 1, sizeof(*used));
 	uint32_t *lost = tfk_calloc(td->ctx, fit ? fit : 1, sizeof(*lost));

@@ -38,4 +38,8 @@ static inline uint64_t td_errors(const struct td_check *td)
 
 void td_obs_geometry(const struct td_check *td);
 
+/* A structure for the map: offset may be a decoded-view offset (translated here). */
+__attribute__((format(printf, 7, 8))) void td_obs_item(const struct td_check *td, enum tfk_item_kind kind, uint64_t offset,
+						      uint64_t length, uint32_t id, const char *name, const char *fmt, ...);
+
 #endif

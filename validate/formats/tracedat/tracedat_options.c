@@ -238,10 +238,13 @@ static void check_buffer_v6(const struct opt *o)
 }
 
 static void check_option(struct td_check *td, uint16_t id, uint64_t opt_offset, const struct tfk_cursor *payload);
+static const char *opt_name(uint16_t id);
 
 void td_check_option(struct td_check *td, uint16_t id, uint64_t opt_offset, const struct tfk_cursor *payload)
 {
 	uint64_t before = td_errors(td);
+	td_obs_item(td, TFK_ITEM_OPTION, opt_offset, 6 + payload->len, id, opt_name(id), "%llu bytes",
+		    (unsigned long long)payload->len);
 	check_option(td, id, opt_offset, payload);
 	const uint8_t *p;
 	if (td_errors(td) == before && td_obs(td) && td_obs(td)->option &&

@@ -343,6 +343,10 @@ void td_cpu_walk_pages(struct td_cpu_walk *w, const struct tfk_cursor *data)
 void td_cpu_walk_end(struct td_cpu_walk *w)
 {
 	struct td_check *td = w->td;
+	if (!w->quiet)
+		td_obs_item(td, TFK_ITEM_CPU, w->item_offset, w->item_length, w->cpu, "cpu",
+			    "%s%llu pages, %llu events%s", w->buffer, (unsigned long long)w->page, (unsigned long long)w->events,
+			    w->unobserved ? " (not this CPU's pages: the table entry is wrong)" : "");
 	struct tfk_stats *st = &td->ctx->report->stats;
 	st->events += w->events;
 	st->events_lost += w->lost_events;
@@ -371,6 +375,8 @@ void td_walk_cpu(struct td_check *td, const struct tfk_cursor *data, const char 
 {
 	struct td_cpu_walk w;
 	td_cpu_walk_begin(&w, td, buffer, cpu);
+	w.item_offset = data->origin;
+	w.item_length = data->len;
 	td_cpu_walk_pages(&w, data);
 	td_cpu_walk_end(&w);
 }
@@ -380,6 +386,8 @@ void td_walk_cpu_unobserved(struct td_check *td, const struct tfk_cursor *data, 
 	struct td_cpu_walk w;
 	walk_init(&w, td, buffer, cpu);
 	w.unobserved = true;
+	w.item_offset = data->origin;
+	w.item_length = data->len;
 	td_cpu_walk_pages(&w, data);
 	td_cpu_walk_end(&w);
 }

@@ -84,6 +84,8 @@ bool td_check_headers(struct td_check *td, const struct tfk_cursor *src, uint64_
 		return false;
 	td_parse_header_page(td, &blob);
 	td_settle_geometry(td);
+	td_obs_item(td, TFK_ITEM_BLOB, blob.origin, blob.len, 0, "header_page",
+		    "commit %u bytes, data at %u, page %u", td->geo.commit_size, td->geo.data_offset, td->geo.page_size);
 	if (td->hp_ok)
 		td_obs_meta(td, TFK_META_HEADER_PAGE, &blob);
 	if (!expect_tag(td, src, pos, "header_event", 13, "header_event tag"))
@@ -124,8 +126,12 @@ static bool format_blobs(struct td_check *td, const struct tfk_cursor *src, uint
 bool td_check_ftrace_formats(struct td_check *td, const struct tfk_cursor *src, uint64_t *pos)
 {
 	uint32_t count;
-	return read_u32(td, src, pos, &count, "ftrace format count") &&
-	       format_blobs(td, src, pos, count, "ftrace format", TFK_META_FTRACE_FORMAT, "ftrace");
+	uint64_t start = *pos;
+	bool ok = read_u32(td, src, pos, &count, "ftrace format count") &&
+		  format_blobs(td, src, pos, count, "ftrace format", TFK_META_FTRACE_FORMAT, "ftrace");
+	td_obs_item(td, TFK_ITEM_BLOB, src->origin + start, *pos - start, 0, "ftrace formats", "%u formats%s", count,
+		    ok ? "" : " (walk stopped by damage)");
+	return ok;
 }
 
 bool td_check_event_systems(struct td_check *td, const struct tfk_cursor *src, uint64_t *pos)
@@ -178,7 +184,13 @@ bool td_check_event_systems(struct td_check *td, const struct tfk_cursor *src, u
 		if (!read_u32(td, src, pos, &count, what))
 			return false;
 		snprintf(what, sizeof(what), "system %s event format", sysname);
-		if (!format_blobs(td, src, pos, count, what, TFK_META_EVENT_FORMAT, sysname))
+		uint64_t sys_start = *pos;
+		bool ok = format_blobs(td, src, pos, count, what, TFK_META_EVENT_FORMAT, sysname);
+		char label[80];
+		snprintf(label, sizeof(label), "system %s", sysname);
+		td_obs_item(td, TFK_ITEM_BLOB, src->origin + sys_start, *pos - sys_start, 0, label, "%u event formats%s", count,
+			    ok ? "" : " (walk stopped by damage)");
+		if (!ok)
 			return false;
 	}
 	return true;
@@ -190,6 +202,7 @@ bool td_check_text_blob(struct td_check *td, const struct tfk_cursor *src, uint6
 	struct tfk_cursor blob;
 	if (!read_blob(td, src, pos, width, what, &blob))
 		return false;
+	td_obs_item(td, TFK_ITEM_BLOB, blob.origin, blob.len, 0, what, "%llu bytes", (unsigned long long)blob.len);
 	td_check_meta_lines(td, &blob, kind, what);
 	td_obs_meta(td, kind, &blob);
 	return true;

@@ -149,6 +149,8 @@ static void walk_sections(struct td_check *td, uint64_t at)
 		}
 		if (!add_section(td, &s))
 			return;
+		td_obs_item(td, TFK_ITEM_SECTION, at, SECTION_HEADER + s.size, s.id, section_name(s.id), "%s%llu bytes%s",
+			    (s.flags & 1) ? "compressed, " : "", (unsigned long long)s.size, fits ? "" : " (past the end of the file)");
 		if (!fits) {
 			char what[64];
 			snprintf(what, sizeof(what), "section %s body", section_name(s.id));
@@ -499,6 +501,8 @@ void td_check_v7(struct td_check *td, uint64_t pos)
 		return;
 	}
 	(void)format;
+	td_obs_item(td, TFK_ITEM_FILE, 18, options_at + 8 - 18, 7, "compression", "%s %.*s, first options at 0x%llx",
+		    td_codec_name((enum td_codec)td->codec), (int)ver_len, ver, (unsigned long long)options);
 	td->ctx->report->stats.format = td->codec == TD_CODEC_ZSTD   ? "trace.dat v7 (zstd)"
 					: td->codec == TD_CODEC_ZLIB ? "trace.dat v7 (zlib)"
 					: td->codec == TD_CODEC_NONE ? "trace.dat v7"
