@@ -21,18 +21,27 @@ static bool blob_set(struct rp_model *m, struct rp_blob *b, const uint8_t *p, si
 	free(b->data);
 	b->data = d;
 	b->len = n;
+	b->cap = n ? n : 1;
 	return true;
 }
 
+/* Append with doubling capacity: page and line appends stay linear in the data size. */
 static bool blob_append(struct rp_model *m, struct rp_blob *b, const uint8_t *p, size_t n)
 {
-	uint8_t *d = realloc(b->data, b->len + n + 1);
-	if (!d) {
-		m->oom = true;
-		return false;
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		uint8_t *d = realloc(b->data, cap);
+		if (!d) {
+			m->oom = true;
+			return false;
+		}
+		b->data = d;
+		b->cap = cap;
 	}
-	memcpy(d + b->len, p, n);
-	b->data = d;
+	if (n)
+		memcpy(b->data + b->len, p, n);
 	b->len += n;
 	return true;
 }
@@ -79,7 +88,7 @@ static void keep_good_lines(struct rp_model *m, struct rp_blob *b, enum tfk_meta
 {
 	free(b->data);
 	b->data = NULL;
-	b->len = 0;
+	b->len = b->cap = 0;
 	if (!blob_append(m, b, (const uint8_t *)"", 0))
 		return;
 	for (uint64_t pos = 0; pos < n;) {

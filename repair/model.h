@@ -13,6 +13,7 @@
 struct rp_blob {
 	uint8_t *data;
 	size_t len;
+	size_t cap;  /* allocated bytes; appends grow it geometrically */
 };
 
 struct rp_list {

@@ -176,14 +176,14 @@ int rp_write_v6(const struct rp_model *m, struct rp_blob *result)
 		sized(&o, &m->header_page, 8);
 	} else {
 		default_header_page(g, text, sizeof(text));
-		struct rp_blob t = { (uint8_t *)text, strlen(text) };
+		struct rp_blob t = { (uint8_t *)text, strlen(text), 0 };
 		sized(&o, &t, 8);
 	}
 	put(&o, "header_event", 13);
 	if (m->have_header_event) {
 		sized(&o, &m->header_event, 8);
 	} else {
-		struct rp_blob t = { (uint8_t *)(uintptr_t)default_header_event, strlen(default_header_event) };
+		struct rp_blob t = { (uint8_t *)(uintptr_t)default_header_event, strlen(default_header_event), 0 };
 		sized(&o, &t, 8);
 	}
 	num(&o, m->ftrace.n, 4);
