@@ -30,7 +30,7 @@ for h in check repair sinks format; do
 		echo "FAIL: fuzz_$h (exit $rc); reproducers:"; for f in $found; do echo "  $work/$h/artifacts/$f"; done
 		tail -30 "$work/$h.log"; fail=1
 	else
-		echo "ok: fuzz_$h ran ${secs}s, $execs inputs, nothing found"
+		echo "ok: fuzz_$h ran $execs inputs (cap ${secs}s), nothing found"
 	fi
 done
 exit $fail
