@@ -132,6 +132,47 @@ static const struct rp_cpu *find_cpu(const struct rp_buffer *b, uint32_t cpu)
 	return NULL;
 }
 
+static uint64_t get_num(const uint8_t *p, unsigned width, bool be)
+{
+	uint64_t v = 0;
+	for (unsigned i = 0; i < width; i++)
+		v |= (uint64_t)p[i] << (be ? 8 * (width - 1 - i) : 8 * i);
+	return v;
+}
+
+/*
+ * A CPU's kept pages. v6 has one page size for every buffer (the file header's); a v7
+ * instance may have used another. Smaller pages are zero-padded; a larger page is kept
+ * when its data fits the file's page, else dropped with the loss flagged on the next page.
+ */
+static void put_pages(struct out *o, const struct rp_model *m, const struct rp_buffer *b, const struct rp_cpu *cpu)
+{
+	const uint32_t in = b->page_size, outps = m->geo.page_size;
+	const struct tfk_geometry *g = &m->geo;
+	if (in == outps || in == 0) {
+		put(o, cpu->pages.data, cpu->pages.len);
+		return;
+	}
+	bool missed = false;
+	for (size_t at = 0; at + in <= cpu->pages.len; at += in) {
+		const uint8_t *p = cpu->pages.data + at;
+		uint64_t commit = get_num(p + 8, g->commit_size, g->big_endian);
+		uint64_t len = commit & 0x7ffffffull;
+		uint64_t used = len + ((commit >> 30) & 1 ? g->commit_size : 0);
+		if (g->data_offset + used > outps) {
+			missed = true;
+			continue;
+		}
+		size_t start = o->b->len;
+		put(o, p, in < outps ? in : outps);
+		zeros_to(o, start + outps);
+		if (missed && !o->oom) {
+			num_at(o, start + 8, commit | (1ull << 31), g->commit_size);
+			missed = false;
+		}
+	}
+}
+
 static void flyrecord(struct out *o, const struct rp_model *m, const struct rp_buffer *b, uint32_t ncpus)
 {
 	put(o, "flyrecord", 10);
@@ -148,11 +189,11 @@ static void flyrecord(struct out *o, const struct rp_model *m, const struct rp_b
 	for (uint32_t c = 0; c < ncpus; c++) {
 		zeros_to(o, align_up(o->b->len, m->geo.page_size));
 		const struct rp_cpu *cpu = find_cpu(b, c);
-		size_t off = o->b->len, size = cpu ? cpu->pages.len : 0;
+		size_t off = o->b->len;
 		if (cpu)
-			put(o, cpu->pages.data, size);
+			put_pages(o, m, b, cpu);
 		num_at(o, table + 16 * c, off, 8);
-		num_at(o, table + 16 * c + 8, size, 8);
+		num_at(o, table + 16 * c + 8, o->b->len - off, 8);
 	}
 }
 
