@@ -13,6 +13,21 @@ enum {
 	EXIT_INTERNAL = 128,
 };
 
+#include <stddef.h>
+#include <stdint.h>
+
+/* A file mapped read-only (data is NULL for an empty file). */
+struct cli_map {
+	const uint8_t *data;
+	size_t size;
+};
+
+/* Map path; on failure say why on stderr (as "tracefsck CMD: ...") and return -1. */
+int cli_map_file(const char *cmd, const char *path, struct cli_map *m);
+void cli_unmap(struct cli_map *m);
+/* A tfk_write_fn for standard output. */
+int cli_write_stdout(void *user, const char *bytes, size_t len);
+
 int cmd_check(int argc, char **argv);
 int cmd_repair(int argc, char **argv);
 int cmd_describe(int argc, char **argv);

@@ -9,12 +9,6 @@
 #include "cli.h"
 #include "tracefsck/tracefsck.h"
 
-static int write_stdout(void *user, const char *bytes, size_t len)
-{
-	(void)user;
-	return fwrite(bytes, 1, len, stdout) == len ? 0 : -1;
-}
-
 /* Progress on a terminal: pages and events walked so far, redrawn at most ten times a second. */
 struct progress {
 	const char *name;
@@ -157,12 +151,12 @@ int cmd_check(int argc, char **argv)
 			fputs("\r\033[K", stderr);
 		int rc = 0;
 		if (json)
-			rc = tfk_sink_jsonl(&report, a, &opt, write_stdout, NULL);
+			rc = tfk_sink_jsonl(&report, a, &opt, cli_write_stdout, NULL);
 		else if (github) {
-			rc = tfk_sink_github(&report, a, &opt, 10, write_stdout, NULL);
+			rc = tfk_sink_github(&report, a, &opt, 10, cli_write_stdout, NULL);
 			step_summary(&report, a);
 		} else if (!sarif)
-			rc = tfk_sink_text(&report, a, &opt, write_stdout, NULL);
+			rc = tfk_sink_text(&report, a, &opt, cli_write_stdout, NULL);
 		if (rc != 0)
 			status |= EXIT_OPERATIONAL;
 		switch (tfk_report_verdict(&report)) {
@@ -191,7 +185,7 @@ int cmd_check(int argc, char **argv)
 		const struct tfk_report **ptrs = calloc(nkept ? nkept : 1, sizeof(*ptrs));
 		for (size_t i = 0; ptrs && i < nkept; i++)
 			ptrs[i] = &kept[i];
-		if (!ptrs || tfk_sink_sarif(ptrs, kept_names, nkept, write_stdout, NULL) != 0)
+		if (!ptrs || tfk_sink_sarif(ptrs, kept_names, nkept, cli_write_stdout, NULL) != 0)
 			status |= EXIT_OPERATIONAL;
 		free(ptrs);
 		for (size_t i = 0; i < nkept; i++)

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -117,26 +116,14 @@ int cmd_describe(int argc, char **argv)
 		usage();
 		return EXIT_USAGE;
 	}
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		fprintf(stderr, "tracefsck describe: cannot read %s\n", path);
-		if (fd >= 0)
-			close(fd);
+	struct cli_map map;
+	if (cli_map_file("describe", path, &map) != 0)
 		return EXIT_OPERATIONAL;
-	}
-	size_t size = (size_t)st.st_size;
-	void *map = size ? mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
-	close(fd);
-	if (map == MAP_FAILED) {
-		fprintf(stderr, "tracefsck describe: cannot map %s\n", path);
-		return EXIT_OPERATIONAL;
-	}
 	struct items items = { 0 };
 	struct tfk_observer obs = { .user = &items, .item = on_item };
 	struct tfk_report r;
 	struct tfk_limits lim = tfk_limits_default();
-	tfk_check_buffer_observed(map, size, &lim, &obs, &r);
+	tfk_check_buffer_observed(map.data, map.size, &lim, &obs, &r);
 
 	bool *shown = calloc(r.count ? r.count : 1, sizeof(*shown));
 	for (size_t i = 0; i < items.n; i++) {
@@ -189,7 +176,6 @@ int cmd_describe(int argc, char **argv)
 	free(shown);
 	free(items.v);
 	tfk_report_free(&r);
-	if (map)
-		munmap(map, size);
+	cli_unmap(&map);
 	return fflush(stdout) == 0 ? status : status | EXIT_OPERATIONAL;
 }

@@ -8,19 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "tracefsck/repair.h"
 #include "tracefsck/tracefsck.h"
-
-static int write_stdout(void *user, const char *bytes, size_t len)
-{
-	(void)user;
-	return fwrite(bytes, 1, len, stdout) == len ? 0 : -1;
-}
 
 /* Write bytes to path through a temporary file in the same folder, fsync and rename. */
 static int write_atomically(const char *path, const uint8_t *data, size_t len)
@@ -116,34 +109,18 @@ int cmd_repair(int argc, char **argv)
 	if (in_place)
 		out = in;
 
-	int fd = open(in, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		fprintf(stderr, "tracefsck repair: %s: %s\n", in, fd < 0 ? strerror(errno) : "not a regular file");
-		if (fd >= 0)
-			close(fd);
+	struct cli_map map;
+	if (cli_map_file("repair", in, &map) != 0)
 		return EXIT_OPERATIONAL;
-	}
-	size_t size = (size_t)st.st_size;
-	const uint8_t *data = NULL;
-	void *map = NULL;
-	if (size) {
-		map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (map == MAP_FAILED) {
-			fprintf(stderr, "tracefsck repair: %s: %s\n", in, strerror(errno));
-			close(fd);
-			return EXIT_OPERATIONAL;
-		}
-		data = map;
-	}
-	close(fd);
+	const uint8_t *data = map.data;
+	size_t size = map.size;
 
 	struct tfk_repair_report rep;
 	uint8_t *result;
 	size_t result_len;
 	tfk_repair_buffer(data, size, NULL, &result, &result_len, &rep);
 	struct tfk_sink_options opt = { .min_severity = quiet ? TFK_SEV_ERROR : TFK_SEV_NOTE };
-	tfk_sink_text(&rep.before, in, &opt, write_stdout, NULL);
+	tfk_sink_text(&rep.before, in, &opt, cli_write_stdout, NULL);
 
 	int status = EXIT_CLEAN;
 	switch (rep.outcome) {
@@ -161,7 +138,7 @@ int cmd_repair(int argc, char **argv)
 		break;
 	case TFK_REPAIR_FAILED:
 		printf("%s: internal error: the repaired output does not check clean\n", in);
-		tfk_sink_text(&rep.after, "(repaired output)", NULL, write_stdout, NULL);
+		tfk_sink_text(&rep.after, "(repaired output)", NULL, cli_write_stdout, NULL);
 		status = EXIT_INTERNAL;
 		break;
 	case TFK_REPAIR_DONE:
@@ -181,8 +158,7 @@ int cmd_repair(int argc, char **argv)
 	}
 	free(result);
 	tfk_repair_report_free(&rep);
-	if (map)
-		munmap(map, size);
+	cli_unmap(&map);
 	if (fflush(stdout) != 0)
 		status |= EXIT_OPERATIONAL;
 	return status;
