@@ -9,7 +9,10 @@ h=$1 secs=$2 jobs=${3:-2}
 cmake --preset fuzz >/dev/null && cmake --build --preset fuzz -j2 >/dev/null || exit 1
 work=build/fuzz/campaign/$h
 mkdir -p "$work/corpus" "$work/artifacts"
-seeds=corpus/tracedat; [ "$h" = sinks ] && seeds=corpus/sinks; [ "$h" = format ] && seeds=corpus/format
+seeds=corpus/$(awk -v h="$h" '$1 == h { print $2 }' corpus/MANIFEST)
 cp -n "$seeds"/* "$work/corpus/" 2>/dev/null
-exec build/fuzz/fuzz/fuzz_$h -max_total_time="$secs" -jobs="$jobs" -workers="$jobs" -timeout=5 -rss_limit_mb=256 \
-	-max_len=70000 -print_final_stats=1 -artifact_prefix="$work/artifacts/" "$work/corpus" corpus/regress
+# With -jobs, libFuzzer writes fuzz-N.log into the current folder: run from the work folder.
+root=$(pwd)
+cd "$work" || exit 1
+exec "$root/build/fuzz/fuzz/fuzz_$h" -max_total_time="$secs" -jobs="$jobs" -workers="$jobs" -timeout=5 -rss_limit_mb=256 \
+	-max_len=70000 -dict="$root/build/fuzz/fuzz/$h.dict" -print_final_stats=1 -artifact_prefix="artifacts/" corpus "$root/corpus/regress"

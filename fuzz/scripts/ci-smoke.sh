@@ -14,15 +14,13 @@ cmake --preset fuzz >/dev/null && cmake --build --preset fuzz -j2 >/dev/null || 
 work=build/fuzz/smoke
 rm -rf "$work"
 fail=0
-for h in check repair sinks format; do
-	seeds=corpus/tracedat
-	[ "$h" = sinks ] && seeds=corpus/sinks
-	[ "$h" = format ] && seeds=corpus/format
+for h in $(awk '/^[a-z]/ { print $1 }' corpus/MANIFEST); do
+	seeds=corpus/$(awk -v h="$h" '$1 == h { print $2 }' corpus/MANIFEST)
 	mkdir -p "$work/$h/corpus" "$work/$h/artifacts"
 	cp "$seeds"/* corpus/regress/* "$work/$h/corpus/" 2>/dev/null
 	rm -f "$work/$h/corpus/README.md"
 	build/fuzz/fuzz/fuzz_$h -seed=1 -runs="$runs" -max_total_time="$secs" -timeout=5 -rss_limit_mb=256 -max_len=70000 \
-		-print_final_stats=1 -artifact_prefix="$work/$h/artifacts/" "$work/$h/corpus" > "$work/$h.log" 2>&1
+		-dict="build/fuzz/fuzz/$h.dict" -print_final_stats=1 -artifact_prefix="$work/$h/artifacts/" "$work/$h/corpus" > "$work/$h.log" 2>&1
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$h.log")
 	found=$(ls "$work/$h/artifacts" 2>/dev/null)

@@ -7,6 +7,7 @@
 
 #include "../formats.h"
 #include "tracedat.h"
+#include "tracedat_tokens.h"
 #include "tracedat_observe.h"
 
 int td_sniff(const struct tfk_cursor *file)
@@ -21,7 +22,7 @@ int td_sniff(const struct tfk_cursor *file)
 	for (int i = 0; i < TD_MAGIC_LEN; i++)
 		same += p[i] == (uint8_t)TD_MAGIC[i];
 	const uint8_t *hp;
-	bool v6_follows = tfk_cur_bytes_at(file, 18, 12, &hp) && memcmp(hp, "header_page", 12) == 0;
+	bool v6_follows = tfk_cur_bytes_at(file, 18, 12, &hp) && memcmp(hp, TD_TAG_HEADER_PAGE, sizeof(TD_TAG_HEADER_PAGE)) == 0;
 	if (same >= 7 || v6_follows)
 		return 60;
 	return 0;
@@ -98,7 +99,7 @@ bool td_check_initial(struct td_check *td, uint64_t *next)
 
 	/* Version: readers parse a C string, writers always produce one digit and its NUL. */
 	const uint8_t *after;
-	bool v6_follows = tfk_cur_bytes_at(c, 18, 12, &after) && memcmp(after, "header_page", 12) == 0;
+	bool v6_follows = tfk_cur_bytes_at(c, 18, 12, &after) && memcmp(after, TD_TAG_HEADER_PAGE, sizeof(TD_TAG_HEADER_PAGE)) == 0;
 	if ((h[0] == '6' || h[0] == '7') && h[1] == 0) {
 		td->version = (unsigned)(h[0] - '0');
 	} else {

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "tracedat.h"
+#include "tracedat_tokens.h"
 
 #define MAX_FIELDS 256
 #define PID_MAX_LIMIT 4194304
@@ -68,6 +69,13 @@ static bool next_line(const char *base, size_t total, size_t *pos, struct line *
 	l->at = *pos;
 	*pos += len + (nl ? 1 : 0);
 	return true;
+}
+
+/* Whether the n bytes at p begin with the text word. */
+static bool starts_with(const char *p, size_t n, const char *word)
+{
+	size_t w = strlen(word);
+	return n >= w && memcmp(p, word, w) == 0;
 }
 
 static bool starts(const struct line *l, const char *prefix, size_t *after)
@@ -127,8 +135,8 @@ static bool parse_field(const char *p, size_t n, struct field *f)
 	memcpy(f->name, b, (size_t)(e - b));
 	f->name[e - b] = '\0';
 	size_t decl = (size_t)(semi - p);
-	f->dynamic = (decl >= 10 && memcmp(p, "__data_loc", 10) == 0) || (decl >= 9 && memcmp(p, "__rel_loc", 9) == 0);
-	f->relative = decl >= 9 && memcmp(p, "__rel_loc", 9) == 0;
+	f->dynamic = starts_with(p, decl, TD_KW_DATA_LOC) || starts_with(p, decl, TD_KW_REL_LOC);
+	f->relative = starts_with(p, decl, TD_KW_REL_LOC);
 	f->string = f->dynamic && memmem(p, decl, "char[]", 6) != NULL;
 
 	bool have_off = false, have_size = false;
@@ -148,13 +156,13 @@ static bool parse_field(const char *p, size_t n, struct field *f)
 		if (!number(colon + 1, (size_t)(s2 - colon - 1), &v))
 			return false;
 		size_t key = (size_t)(colon - q);
-		if (key == 6 && memcmp(q, "offset", 6) == 0) {
+		if (key == strlen(TD_KW_OFFSET) && memcmp(q, TD_KW_OFFSET, key) == 0) {
 			f->offset = v;
 			have_off = true;
-		} else if (key == 4 && memcmp(q, "size", 4) == 0) {
+		} else if (key == strlen(TD_KW_SIZE) && memcmp(q, TD_KW_SIZE, key) == 0) {
 			f->size = v;
 			have_size = true;
-		} else if (!(key == 6 && memcmp(q, "signed", 6) == 0) || v > 1) {
+		} else if (!(key == strlen(TD_KW_SIGNED) && memcmp(q, TD_KW_SIGNED, key) == 0) || v > 1) {
 			return false;
 		}
 		q = s2 + 1;
@@ -213,7 +221,7 @@ static void check_fields(struct parse *ps, struct field *fields, size_t n, struc
 			tfk_set_found(f, "%s: size %u", fields[i].name, fields[i].size);
 			return;
 		}
-		bool common = strncmp(fields[i].name, "common_", 7) == 0;
+		bool common = strncmp(fields[i].name, TD_KW_COMMON, strlen(TD_KW_COMMON)) == 0;
 		if (common && i != ncommon) {
 			f = fmt_fault(ps, TFK_TRACEDAT_FORMAT_BAD_FIELD, fields[i].at, 0);
 			tfk_set_expected(f, "the common_* fields before all others");
@@ -268,7 +276,7 @@ static void check_fields(struct parse *ps, struct field *fields, size_t n, struc
 			e->dyn[e->ndyn].string = fields[i].string;
 			e->ndyn++;
 		}
-		if (strcmp(fields[i].name, "common_pid") == 0 && fields[i].size == 4) {
+		if (strcmp(fields[i].name, TD_KW_COMMON "pid") == 0 && fields[i].size == 4) {
 			e->has_pid = true;
 			e->pid_offset = (uint16_t)fields[i].offset;
 		}
@@ -287,7 +295,7 @@ void td_check_format(struct td_check *td, const struct tfk_cursor *text, const c
 	struct line l;
 
 	/* name: */
-	if (!next_line(base, total, &pos, &l) || !starts(&l, "name:", &after)) {
+	if (!next_line(base, total, &pos, &l) || !starts(&l, TD_KW_NAME, &after)) {
 		syntax(&ps, total ? &l : NULL, "\"name: NAME\" on the first line");
 		return;
 	}
@@ -305,7 +313,7 @@ void td_check_format(struct td_check *td, const struct tfk_cursor *text, const c
 	}
 	/* ID: */
 	uint32_t id = 0;
-	if (!next_line(base, total, &pos, &l) || !starts(&l, "ID:", &after)) {
+	if (!next_line(base, total, &pos, &l) || !starts(&l, TD_KW_ID, &after)) {
 		syntax(&ps, pos <= total ? &l : NULL, "\"ID: N\" on the second line");
 		return;
 	}
@@ -317,7 +325,7 @@ void td_check_format(struct td_check *td, const struct tfk_cursor *text, const c
 		return;
 	}
 	/* format: */
-	if (!next_line(base, total, &pos, &l) || !starts(&l, "format:", &after)) {
+	if (!next_line(base, total, &pos, &l) || !starts(&l, TD_KW_FORMAT, &after)) {
 		syntax(&ps, &l, "\"format:\" on the third line");
 		return;
 	}
@@ -332,11 +340,11 @@ void td_check_format(struct td_check *td, const struct tfk_cursor *text, const c
 			k++;
 		if (k == l.len)
 			continue; /* blank line between groups */
-		if (starts(&l, "print fmt:", &after)) {
+		if (starts(&l, TD_KW_PRINT_FMT, &after)) {
 			print = true;
 			break; /* the rest of the text is the print format */
 		}
-		if (!starts(&l, "field:", &after) && !starts(&l, "field special:", &after)) {
+		if (!starts(&l, TD_KW_FIELD, &after) && !starts(&l, TD_KW_FIELD_SPECIAL, &after)) {
 			syntax(&ps, &l, "a \"field:\" line or \"print fmt:\"");
 			free(fields);
 			return;

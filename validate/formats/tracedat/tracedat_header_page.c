@@ -5,6 +5,14 @@
 #include <string.h>
 
 #include "tracedat.h"
+#include "tracedat_tokens.h"
+
+/* What header_event must say, blanks folded: the encoding every page walker assumes. */
+static const char *const phrases[] = {
+	"type_len : 5 bits", "time_delta : 27 bits", "array : 32 bits", "padding : type == 29",
+	"time_extend : type == 30", "time_stamp : type == 31", "data max type_len == 28",
+};
+static const char *const page_fields[] = { "timestamp", "commit", "data" };
 
 #define HP_TEXT_MAX 4096 /* real header_page texts are about 200 bytes */
 
@@ -103,9 +111,9 @@ void td_parse_header_page(struct td_check *td, const struct tfk_cursor *text)
 	}
 	copy_text(text, buf, sizeof(buf));
 	struct hp_field fields[] = {
-		{ "timestamp", false, 0, 0 },
-		{ "commit", false, 0, 0 },
-		{ "data", false, 0, 0 },
+		{ page_fields[0], false, 0, 0 },
+		{ page_fields[1], false, 0, 0 },
+		{ page_fields[2], false, 0, 0 },
 	};
 	parse_fields(buf, fields, 3);
 	for (size_t i = 0; i < 3; i++) {
@@ -139,12 +147,16 @@ void td_parse_header_page(struct td_check *td, const struct tfk_cursor *text)
 	td->hp_page_size = (uint32_t)page;
 }
 
+void td_header_page_tokens(td_token_fn emit, void *user)
+{
+	for (size_t i = 0; i < sizeof(page_fields) / sizeof(page_fields[0]); i++)
+		emit(user, "header_page_field", page_fields[i], strlen(page_fields[i]));
+	for (size_t i = 0; i < sizeof(phrases) / sizeof(phrases[0]); i++)
+		emit(user, "header_event_phrase", phrases[i], strlen(phrases[i]));
+}
+
 void td_check_header_event(struct td_check *td, const struct tfk_cursor *text)
 {
-	static const char *const phrases[] = {
-		"type_len : 5 bits", "time_delta : 27 bits", "array : 32 bits", "padding : type == 29",
-		"time_extend : type == 30", "time_stamp : type == 31", "data max type_len == 28",
-	};
 	char raw[HP_TEXT_MAX], buf[HP_TEXT_MAX];
 
 	if (text->len >= HP_TEXT_MAX) {

@@ -7,19 +7,7 @@
 
 #include "tracedat.h"
 #include "tracedat_observe.h"
-
-enum {
-	OPT_DONE = 0, OPT_DATE, OPT_CPUSTAT, OPT_BUFFER, OPT_TRACECLOCK, OPT_UNAME, OPT_HOOK, OPT_OFFSET,
-	OPT_CPUCOUNT, OPT_VERSION, OPT_PROCMAPS, OPT_TRACEID, OPT_TIME_SHIFT, OPT_GUEST, OPT_TSC2NSEC,
-	OPT_STRINGS, OPT_HEADER_INFO, OPT_FTRACE_EVENTS, OPT_EVENT_FORMATS, OPT_KALLSYMS, OPT_PRINTK,
-	OPT_CMDLINES, OPT_BUFFER_TEXT, OPT_MAX
-};
-
-static const char *const option_names[OPT_MAX] = {
-	"DONE", "DATE", "CPUSTAT", "BUFFER", "TRACECLOCK", "UNAME", "HOOK", "OFFSET", "CPUCOUNT", "VERSION",
-	"PROCMAPS", "TRACEID", "TIME_SHIFT", "GUEST", "TSC2NSEC", "STRINGS", "HEADER_INFO", "FTRACE_EVENTS",
-	"EVENT_FORMATS", "KALLSYMS", "PRINTK", "CMDLINES", "BUFFER_TEXT",
-};
+#include "tracedat_tokens.h"
 
 #define TEXT_MAX 4096 /* option strings parsed here are short; longer ones are only bounds-checked */
 
@@ -30,15 +18,10 @@ struct opt {
 	const struct tfk_cursor *payload;
 };
 
-static const char *opt_name(uint16_t id)
-{
-	return id < OPT_MAX ? option_names[id] : "unknown";
-}
-
 static struct tfk_finding *opt_fault(const struct opt *o, enum tfk_fault_code code, uint64_t off, uint64_t len)
 {
 	struct tfk_finding *f = tfk_emit(o->td->ctx, code, off, len);
-	tfk_set_path(f, "option %s (id %u)", opt_name(o->id), o->id);
+	tfk_set_path(f, "option %s (id %u)", td_option_name(o->id), o->id);
 	return f;
 }
 
@@ -238,12 +221,11 @@ static void check_buffer_v6(const struct opt *o)
 }
 
 static void check_option(struct td_check *td, uint16_t id, uint64_t opt_offset, const struct tfk_cursor *payload);
-static const char *opt_name(uint16_t id);
 
 void td_check_option(struct td_check *td, uint16_t id, uint64_t opt_offset, const struct tfk_cursor *payload)
 {
 	uint64_t before = td_errors(td);
-	td_obs_item(td, TFK_ITEM_OPTION, opt_offset, 6 + payload->len, id, opt_name(id), "%llu bytes",
+	td_obs_item(td, TFK_ITEM_OPTION, opt_offset, 6 + payload->len, id, td_option_name(id), "%llu bytes",
 		    (unsigned long long)payload->len);
 	check_option(td, id, opt_offset, payload);
 	const uint8_t *p;
@@ -258,20 +240,20 @@ static void check_option(struct td_check *td, uint16_t id, uint64_t opt_offset, 
 	char text[TEXT_MAX];
 	uint64_t len;
 
-	if (id >= OPT_MAX || id == OPT_STRINGS || (td->version == 6 && id >= OPT_STRINGS)) {
+	if (id >= TD_OPT_COUNT || id == TD_OPT_STRINGS || (td->version == 6 && id >= TD_OPT_STRINGS)) {
 		struct tfk_finding *f = opt_fault(&o, TFK_TRACEDAT_OPTION_UNKNOWN, opt_offset, 6 + payload->len);
 		tfk_set_expected(f, "an option id of trace.dat v%u (1..%u)", td->version, td->version == 6 ? 14 : 22);
-		tfk_set_found(f, "%u%s%s", id, id < OPT_MAX ? (id == OPT_STRINGS ? ", a section id, " : ", a v7-only ") : "",
-			      id < OPT_MAX ? opt_name(id) : "");
+		tfk_set_found(f, "%u%s%s", id, id < TD_OPT_COUNT ? (id == TD_OPT_STRINGS ? ", a section id, " : ", a v7-only ") : "",
+			      id < TD_OPT_COUNT ? td_option_name(id) : "");
 		return;
 	}
 	switch (id) {
-	case OPT_DATE:
-	case OPT_OFFSET:
+	case TD_OPT_DATE:
+	case TD_OPT_OFFSET:
 		if (payload_cstr(&o, text, sizeof(text), &len) && !is_integer(text))
 			bad_payload(&o, "an integer (decimal or 0x hex)", "text that is not a number");
 		break;
-	case OPT_CPUSTAT:
+	case TD_OPT_CPUSTAT:
 		if (payload_cstr(&o, text, sizeof(text), &len)) {
 			if (strncmp(text, "\nBuffer:", 8) == 0) {
 				td->cpustat_instances = true;
@@ -281,11 +263,11 @@ static void check_option(struct td_check *td, uint16_t id, uint64_t opt_offset, 
 			}
 		}
 		break;
-	case OPT_UNAME:
-	case OPT_VERSION:
+	case TD_OPT_UNAME:
+	case TD_OPT_VERSION:
 		payload_cstr(&o, text, sizeof(text), &len);
 		break;
-	case OPT_TRACECLOCK:
+	case TD_OPT_TRACECLOCK:
 		/* Size 0 is accepted by readers; otherwise a string naming the clock in brackets. */
 		td->have_traceclock = true;
 		if (payload->len && payload_cstr(&o, text, sizeof(text), &len)) {
@@ -297,15 +279,15 @@ static void check_option(struct td_check *td, uint16_t id, uint64_t opt_offset, 
 				snprintf(td->clock, sizeof(td->clock), "%.*s", (int)(rb - lb - 1), lb + 1);
 		}
 		break;
-	case OPT_HOOK:
+	case TD_OPT_HOOK:
 		if (payload_cstr(&o, text, sizeof(text), &len))
 			check_hook(&o, text);
 		break;
-	case OPT_PROCMAPS:
+	case TD_OPT_PROCMAPS:
 		if (payload_cstr(&o, text, sizeof(text), &len))
 			check_procmaps(&o, text, len);
 		break;
-	case OPT_CPUCOUNT:
+	case TD_OPT_CPUCOUNT:
 		if (payload->len != 4) {
 			bad_size(&o, "4 bytes");
 		} else {
@@ -314,11 +296,11 @@ static void check_option(struct td_check *td, uint16_t id, uint64_t opt_offset, 
 			td->cpucount_offset = payload->origin;
 		}
 		break;
-	case OPT_TRACEID:
+	case TD_OPT_TRACEID:
 		if (payload->len != 8)
 			bad_size(&o, "8 bytes");
 		break;
-	case OPT_TSC2NSEC:
+	case TD_OPT_TSC2NSEC:
 		if (payload->len != 16) {
 			bad_size(&o, "16 bytes");
 		} else {
@@ -331,27 +313,27 @@ static void check_option(struct td_check *td, uint16_t id, uint64_t opt_offset, 
 			}
 		}
 		break;
-	case OPT_TIME_SHIFT:
+	case TD_OPT_TIME_SHIFT:
 		check_time_shift(&o);
 		break;
-	case OPT_GUEST:
+	case TD_OPT_GUEST:
 		check_guest(&o);
 		break;
-	case OPT_BUFFER:
+	case TD_OPT_BUFFER:
 		if (td->version == 6)
 			check_buffer_v6(&o);
 		else
 			td_v7_buffer_option(td, id, opt_offset, payload);
 		break;
-	case OPT_BUFFER_TEXT:
+	case TD_OPT_BUFFER_TEXT:
 		td_v7_buffer_option(td, id, opt_offset, payload);
 		break;
-	case OPT_HEADER_INFO:
-	case OPT_FTRACE_EVENTS:
-	case OPT_EVENT_FORMATS:
-	case OPT_KALLSYMS:
-	case OPT_PRINTK:
-	case OPT_CMDLINES:
+	case TD_OPT_HEADER_INFO:
+	case TD_OPT_FTRACE_EVENTS:
+	case TD_OPT_EVENT_FORMATS:
+	case TD_OPT_KALLSYMS:
+	case TD_OPT_PRINTK:
+	case TD_OPT_CMDLINES:
 		if (payload->len != 8)
 			bad_size(&o, "8 bytes");
 		else

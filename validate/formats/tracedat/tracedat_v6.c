@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tracedat.h"
+#include "tracedat_tokens.h"
 #include "tracedat_observe.h"
 
 /* Check a fixed tag at *pos and step over it. A wrong tag is reported and walked past. */
@@ -78,7 +79,7 @@ bool td_check_headers(struct td_check *td, const struct tfk_cursor *src, uint64_
 {
 	struct tfk_cursor blob;
 
-	if (!expect_tag(td, src, pos, "header_page", 12, "header_page tag"))
+	if (!expect_tag(td, src, pos, TD_TAG_HEADER_PAGE, sizeof(TD_TAG_HEADER_PAGE), "header_page tag"))
 		return false;
 	if (!read_blob(td, src, pos, 8, "header_page", &blob))
 		return false;
@@ -88,7 +89,7 @@ bool td_check_headers(struct td_check *td, const struct tfk_cursor *src, uint64_
 		    "commit %u bytes, data at %u, page %u", td->geo.commit_size, td->geo.data_offset, td->geo.page_size);
 	if (td->hp_ok)
 		td_obs_meta(td, TFK_META_HEADER_PAGE, &blob);
-	if (!expect_tag(td, src, pos, "header_event", 13, "header_event tag"))
+	if (!expect_tag(td, src, pos, TD_TAG_HEADER_EVENT, sizeof(TD_TAG_HEADER_EVENT), "header_event tag"))
 		return false;
 	if (!read_blob(td, src, pos, 8, "header_event", &blob))
 		return false;
@@ -267,7 +268,7 @@ static bool walk_options(struct td_check *td, uint64_t *pos)
  */
 static uint64_t resync(struct td_check *td, uint64_t from)
 {
-	static const char *const tags[] = { "options  ", "flyrecord", "latency  " };
+	static const char *const tags[] = { TD_TAG_OPTIONS, TD_TAG_FLYRECORD, TD_TAG_LATENCY };
 	struct tfk_cursor c = td->file;
 	if (from > td->size)
 		return UINT64_MAX;
@@ -288,9 +289,9 @@ static uint64_t resync(struct td_check *td, uint64_t from)
 	return at;
 }
 
-static const char tag_options[] = "options  ";
-static const char tag_latency[] = "latency  ";
-static const char tag_flyrecord[] = "flyrecord";
+static const char tag_options[] = TD_TAG_OPTIONS;
+static const char tag_latency[] = TD_TAG_LATENCY;
+static const char tag_flyrecord[] = TD_TAG_FLYRECORD;
 
 /* The tag a damaged 10-byte tag is closest to, if at least 7 of its bytes agree. */
 static const char *closest_tag(const uint8_t *tag)

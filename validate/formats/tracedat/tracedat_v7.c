@@ -10,36 +10,22 @@
 #include "tracedat.h"
 #include "tracedat_compress.h"
 #include "tracedat_observe.h"
+#include "tracedat_tokens.h"
 
+/* A section carries the id of the option that points at it; OPTIONS sections are id 0. */
 enum {
-	SEC_OPTIONS = 0, SEC_BUFFER = 3, SEC_STRINGS = 15, SEC_HEADER_INFO = 16, SEC_FTRACE_EVENTS = 17,
-	SEC_EVENT_FORMATS = 18, SEC_KALLSYMS = 19, SEC_PRINTK = 20, SEC_CMDLINES = 21, SEC_BUFFER_TEXT = 22,
+	SEC_OPTIONS = 0, SEC_BUFFER = TD_OPT_BUFFER, SEC_STRINGS = TD_OPT_STRINGS, SEC_HEADER_INFO = TD_OPT_HEADER_INFO,
+	SEC_FTRACE_EVENTS = TD_OPT_FTRACE_EVENTS, SEC_EVENT_FORMATS = TD_OPT_EVENT_FORMATS, SEC_KALLSYMS = TD_OPT_KALLSYMS,
+	SEC_PRINTK = TD_OPT_PRINTK, SEC_CMDLINES = TD_OPT_CMDLINES, SEC_BUFFER_TEXT = TD_OPT_BUFFER_TEXT,
 };
 #define SECTION_HEADER 16
 #define NAME_MAX_V7 64
 #define MAX_OPTIONS_SECTIONS 4096
 
-static const char *section_name(uint16_t id)
-{
-	switch (id) {
-	case SEC_OPTIONS: return "OPTIONS";
-	case SEC_BUFFER: return "BUFFER";
-	case SEC_STRINGS: return "STRINGS";
-	case SEC_HEADER_INFO: return "HEADER_INFO";
-	case SEC_FTRACE_EVENTS: return "FTRACE_EVENTS";
-	case SEC_EVENT_FORMATS: return "EVENT_FORMATS";
-	case SEC_KALLSYMS: return "KALLSYMS";
-	case SEC_PRINTK: return "PRINTK";
-	case SEC_CMDLINES: return "CMDLINES";
-	case SEC_BUFFER_TEXT: return "BUFFER_TEXT";
-	default: return "unknown";
-	}
-}
-
 void td_set_found_target(const struct td_check *td, struct tfk_finding *f, uint64_t target, const struct td_section *s)
 {
 	if (s)
-		tfk_set_found(f, "0x%llx, a %s section", (unsigned long long)target, section_name(s->id));
+		tfk_set_found(f, "0x%llx, a %s section", (unsigned long long)target, td_section_name(s->id));
 	else if (target >= td->size)
 		tfk_set_found(f, "0x%llx, past the end of the file (0x%llx)", (unsigned long long)target,
 			      (unsigned long long)td->size);
@@ -56,7 +42,7 @@ static struct tfk_finding *bad_header(struct td_check *td, uint64_t off, uint64_
 {
 	struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_SECTION_BAD_HEADER, off, len);
 	if (s)
-		tfk_set_path(f, "section %s at 0x%llx", section_name(s->id), (unsigned long long)s->offset);
+		tfk_set_path(f, "section %s at 0x%llx", td_section_name(s->id), (unsigned long long)s->offset);
 	return f;
 }
 
@@ -149,11 +135,11 @@ static void walk_sections(struct td_check *td, uint64_t at)
 		}
 		if (!add_section(td, &s))
 			return;
-		td_obs_item(td, TFK_ITEM_SECTION, at, SECTION_HEADER + s.size, s.id, section_name(s.id), "%s%llu bytes%s",
+		td_obs_item(td, TFK_ITEM_SECTION, at, SECTION_HEADER + s.size, s.id, td_section_name(s.id), "%s%llu bytes%s",
 			    (s.flags & 1) ? "compressed, " : "", (unsigned long long)s.size, fits ? "" : " (past the end of the file)");
 		if (!fits) {
 			char what[64];
-			snprintf(what, sizeof(what), "section %s body", section_name(s.id));
+			snprintf(what, sizeof(what), "section %s body", td_section_name(s.id));
 			td_truncated(td, at + SECTION_HEADER, s.size, what);
 			return;
 		}
@@ -182,7 +168,7 @@ static bool section_body(struct td_check *td, const struct td_section *s, struct
 	uint32_t csize, usize;
 	if (!tfk_cur_u32_at(&raw, 0, &csize) || !tfk_cur_u32_at(&raw, 4, &usize)) {
 		char what[64];
-		snprintf(what, sizeof(what), "section %s block header", section_name(s->id));
+		snprintf(what, sizeof(what), "section %s block header", td_section_name(s->id));
 		td_overrun(td, &raw, 0, 8, what);
 		return false;
 	}
@@ -194,7 +180,7 @@ static bool section_body(struct td_check *td, const struct td_section *s, struct
 	const uint8_t *src;
 	if (!tfk_cur_bytes_at(&raw, 8, csize, &src)) {
 		char what[64];
-		snprintf(what, sizeof(what), "section %s compressed block", section_name(s->id));
+		snprintf(what, sizeof(what), "section %s compressed block", td_section_name(s->id));
 		td_overrun(td, &raw, 8, csize, what);
 		return false;
 	}
@@ -219,7 +205,7 @@ static bool section_body(struct td_check *td, const struct td_section *s, struct
 	}
 	if (st != TD_DECODE_OK) {
 		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_COMPRESSION_CORRUPT, s->offset + SECTION_HEADER, 8ull + csize);
-		tfk_set_path(f, "section %s at 0x%llx", section_name(s->id), (unsigned long long)s->offset);
+		tfk_set_path(f, "section %s at 0x%llx", td_section_name(s->id), (unsigned long long)s->offset);
 		tfk_set_expected(f, "%s data decoding to %u bytes", td_codec_name((enum td_codec)td->codec), usize);
 		tfk_set_found(f, "%s after %zu bytes", st == TD_DECODE_CORRUPT ? "a decoding error"
 				      : st == TD_DECODE_SHORT ? "the end of the data" : "more data", got);
@@ -244,7 +230,7 @@ static void unsupported_codec(struct td_check *td, const struct td_section *s)
 		return;
 	td->unsupported_reported = true;
 	struct tfk_finding *f = tfk_emit(td->ctx, TFK_CORE_CHECK_UNSUPPORTED, s->offset, 0);
-	tfk_set_path(f, "section %s", section_name(s->id));
+	tfk_set_path(f, "section %s", td_section_name(s->id));
 	tfk_set_expected(f, "a compression this build decodes (zstd, zlib)");
 	tfk_set_found(f, "compressed sections of an unknown codec (not checked)");
 	tfk_mark_incomplete(td->ctx);
@@ -293,8 +279,8 @@ void td_v7_section_option(struct td_check *td, uint16_t id, uint64_t opt_offset,
 	struct td_section *s = td_section_at(td, target);
 	if (!s || s->id != id) {
 		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_OPTIONS_BAD_TARGET, payload->origin, 8);
-		tfk_set_path(f, "option %s", section_name(id));
-		tfk_set_expected(f, "the offset of a %s section", section_name(id));
+		tfk_set_path(f, "option %s", td_section_name(id));
+		tfk_set_expected(f, "the offset of a %s section", td_section_name(id));
 		td_set_found_target(td, f, target, s);
 		return;
 	}
@@ -453,7 +439,7 @@ static void check_reached(struct td_check *td)
 		if (s->id == SEC_BUFFER && s->size == 0)
 			continue;
 		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_OPTIONS_MISSING, s->offset, SECTION_HEADER + s->avail);
-		tfk_set_path(f, "section %s at 0x%llx", section_name(s->id), (unsigned long long)s->offset);
+		tfk_set_path(f, "section %s at 0x%llx", td_section_name(s->id), (unsigned long long)s->offset);
 		tfk_set_expected(f, "%s", s->id == SEC_OPTIONS ? "a DONE option or the file header pointing here"
 					  : s->id == SEC_BUFFER || s->id == SEC_BUFFER_TEXT ? "a BUFFER option naming it"
 					  : "an option naming it");
