@@ -13,6 +13,7 @@ enum {
 	EXIT_INTERNAL = 128,
 };
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,6 +28,13 @@ int cli_map_file(const char *cmd, const char *path, struct cli_map *m);
 void cli_unmap(struct cli_map *m);
 /* A tfk_write_fn for standard output. */
 int cli_write_stdout(void *user, const char *bytes, size_t len);
+
+/* Gate policy rules (policy_file.c); each says what is wrong on stderr and returns -1. */
+struct tfk_policy;
+int cli_policy_disable(struct tfk_policy *policy, const char *pattern, const char *where);
+int cli_policy_severity(struct tfk_policy *policy, const char *rule, const char *where);
+int cli_policy_fail_on(const char *level, bool *fail_on_warning, const char *where);
+int cli_policy_load(const char *path, struct tfk_policy *policy, bool *fail_on_warning);
 
 int cmd_check(int argc, char **argv);
 int cmd_repair(int argc, char **argv);

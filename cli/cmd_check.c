@@ -73,16 +73,42 @@ static void step_summary(const struct tfk_report *r, const char *name)
 	fclose(f);
 }
 
+/* The value of option name given as "--name=VALUE" or "--name VALUE"; NULL if a is not it. */
+static const char *option_value(const char *name, int argc, char **argv, int *i, bool *missing)
+{
+	size_t n = strlen(name);
+	const char *a = argv[*i];
+	if (strncmp(a, name, n) != 0)
+		return NULL;
+	if (a[n] == '=')
+		return a + n + 1;
+	if (a[n] != '\0')
+		return NULL;
+	if (*i + 1 >= argc) {
+		*missing = true;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
 int cmd_check(int argc, char **argv)
 {
 	bool json = false, quiet = false, fail_on_warning = false, files_only = false, no_tep = false;
 	bool sarif = false, github = false;
 	int nfiles = 0;
-
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
+	const char **files = calloc((size_t)argc, sizeof(*files));
+	struct tfk_policy *policy = tfk_policy_new();
+	if (!files || !policy) {
+		free(files);
+		tfk_policy_free(policy);
+		return EXIT_OPERATIONAL;
+	}
+	int bad = 0;
+	for (int i = 1; i < argc && !bad; i++) {
+		const char *a = argv[i], *v;
+		bool missing = false;
 		if (files_only || a[0] != '-' || strcmp(a, "-") == 0) {
-			nfiles++;
+			files[nfiles++] = a;
 			continue;
 		}
 		if (strcmp(a, "--") == 0)
@@ -95,25 +121,35 @@ int cmd_check(int argc, char **argv)
 			github = true;
 		else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
 			quiet = true;
-		else if (strcmp(a, "--fail-on=warning") == 0)
-			fail_on_warning = true;
-		else if (strcmp(a, "--fail-on=error") == 0)
-			fail_on_warning = false;
 		else if (strcmp(a, "--no-libtraceevent") == 0)
 			no_tep = true;
+		else if ((v = option_value("--fail-on", argc, argv, &i, &missing)))
+			bad = cli_policy_fail_on(v, &fail_on_warning, "--fail-on");
+		else if ((v = option_value("--disable", argc, argv, &i, &missing)))
+			bad = cli_policy_disable(policy, v, "--disable");
+		else if ((v = option_value("--severity", argc, argv, &i, &missing)))
+			bad = cli_policy_severity(policy, v, "--severity");
+		else if ((v = option_value("--policy", argc, argv, &i, &missing)))
+			bad = cli_policy_load(v, policy, &fail_on_warning);
 		else {
-			fprintf(stderr, "tracefsck check: unknown option '%s'\n", a);
+			fprintf(stderr, missing ? "tracefsck check: option '%s' needs a value\n"
+						: "tracefsck check: unknown option '%s'\n", a);
 			usage();
-			return EXIT_USAGE;
+			bad = -1;
 		}
 	}
-	if (json + sarif + github > 1) {
+	if (!bad && json + sarif + github > 1) {
 		fprintf(stderr, "tracefsck check: choose one of --json, --sarif, --github\n");
-		return EXIT_USAGE;
+		bad = -1;
 	}
-	if (nfiles == 0) {
+	if (!bad && nfiles == 0) {
 		fprintf(stderr, "tracefsck check: no file given\n");
 		usage();
+		bad = -1;
+	}
+	if (bad) {
+		free(files);
+		tfk_policy_free(policy);
 		return EXIT_USAGE;
 	}
 
@@ -122,6 +158,7 @@ int cmd_check(int argc, char **argv)
 	struct tfk_limits limits = tfk_limits_default();
 	if (no_tep)
 		limits.parser_timeout_ms = 0;
+	limits.policy = policy;
 	struct tfk_sink_options opt = { .min_severity = quiet ? TFK_SEV_ERROR : TFK_SEV_NOTE };
 	int status = EXIT_CLEAN;
 	/* SARIF is one document over all files: keep the reports until the end. */
@@ -131,17 +168,12 @@ int cmd_check(int argc, char **argv)
 	if (sarif && (!kept || !kept_names)) {
 		free(kept);
 		free(kept_names);
+		free(files);
+		tfk_policy_free(policy);
 		return EXIT_OPERATIONAL;
 	}
-	files_only = false;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!files_only && strcmp(a, "--") == 0) {
-			files_only = true;
-			continue;
-		}
-		if (!files_only && a[0] == '-')
-			continue;
+	for (int i = 0; i < nfiles; i++) {
+		const char *a = files[i];
 		struct tfk_report report;
 		struct progress prog = { .name = a };
 		struct tfk_observer obs = { .user = &prog, .page = on_page };
@@ -195,5 +227,7 @@ int cmd_check(int argc, char **argv)
 	}
 	if (fflush(stdout) != 0)
 		status |= EXIT_OPERATIONAL;
+	free(files);
+	tfk_policy_free(policy);
 	return status;
 }

@@ -5,6 +5,7 @@
 
 #include "context.h"
 #include "sanitize.h"
+#include "tracefsck/policy.h"
 #include "tracefsck/sink.h"
 
 void tfk_ctx_init(struct tfk_ctx *ctx, const struct tfk_limits *limits, struct tfk_report *report)
@@ -68,8 +69,14 @@ struct tfk_finding *tfk_emit(struct tfk_ctx *ctx, enum tfk_fault_code code, uint
 	struct tfk_report *r = ctx->report;
 	const struct tfk_fault *fault = tfk_fault_get(code);
 
+	enum tfk_severity sev;
+	ctx->faults[fault->severity]++;
+	if (!tfk_policy_reports(ctx->limits->policy, fault, &sev)) {
+		r->disabled++;
+		return NULL;
+	}
 	r->total++;
-	r->by_severity[fault->severity]++;
+	r->by_severity[sev]++;
 	if (r->count >= ctx->limits->max_findings) {
 		/* Counted, not kept: the verdict still sees it through by_severity. */
 		r->incomplete = true;
@@ -82,7 +89,7 @@ struct tfk_finding *tfk_emit(struct tfk_ctx *ctx, enum tfk_fault_code code, uint
 	struct tfk_finding *f = &r->findings[r->count++];
 	memset(f, 0, sizeof(*f));
 	f->fault = fault;
-	f->severity = fault->severity;
+	f->severity = sev;
 	f->has_offset = true;
 	f->offset = offset;
 	f->length = length;
@@ -93,6 +100,19 @@ struct tfk_finding *tfk_emit(struct tfk_ctx *ctx, enum tfk_fault_code code, uint
 		f->offset = slot < TFK_DECODED_SLOTS ? ctx->decoded_at[slot] : 0;
 	}
 	return f;
+}
+
+void tfk_count_only(struct tfk_ctx *ctx, enum tfk_fault_code code)
+{
+	const struct tfk_fault *fault = tfk_fault_get(code);
+	enum tfk_severity sev;
+	ctx->faults[fault->severity]++;
+	if (!tfk_policy_reports(ctx->limits->policy, fault, &sev)) {
+		ctx->report->disabled++;
+		return;
+	}
+	ctx->report->total++;
+	ctx->report->by_severity[sev]++;
 }
 
 struct tfk_finding *tfk_emit_nooffset(struct tfk_ctx *ctx, enum tfk_fault_code code)

@@ -21,6 +21,7 @@ struct tfk_ctx {
 	struct tfk_report *report;
 	size_t capacity;        /* allocated slots in report->findings */
 	uint64_t allocations;   /* made so far, for failure injection */
+	uint64_t faults[3];     /* every fault by catalog severity, policy or not: what the checker decides on */
 	uint64_t decoded_at[TFK_DECODED_SLOTS]; /* file offset of the block each decoded view came from */
 };
 
@@ -40,12 +41,14 @@ struct tfk_cursor tfk_decoded_cursor(struct tfk_ctx *ctx, unsigned slot, uint64_
 void tfk_ctx_init(struct tfk_ctx *ctx, const struct tfk_limits *limits, struct tfk_report *report);
 
 /*
- * Record a finding with the catalog's default severity. Returns the finding to fill with
+ * Record a finding at its catalog severity, or as the policy in limits says (perhaps not at all). Returns the finding to fill with
  * tfk_set_path/expected/found, or NULL when it was only counted (findings cap, no memory);
  * the setters accept NULL.
  */
 struct tfk_finding *tfk_emit(struct tfk_ctx *ctx, enum tfk_fault_code code, uint64_t offset, uint64_t length);
 struct tfk_finding *tfk_emit_nooffset(struct tfk_ctx *ctx, enum tfk_fault_code code);
+/* Count a fault without listing it (one of many alike, summarised elsewhere). */
+void tfk_count_only(struct tfk_ctx *ctx, enum tfk_fault_code code);
 
 __attribute__((format(printf, 2, 3))) void tfk_set_path(struct tfk_finding *f, const char *fmt, ...);
 __attribute__((format(printf, 2, 3))) void tfk_set_expected(struct tfk_finding *f, const char *fmt, ...);

@@ -61,10 +61,10 @@ int tfk_sink_jsonl(const struct tfk_report *r, const char *name, const struct tf
 		tfk_line_printf(&l, ",\"format\":null");
 	tfk_line_printf(&l,
 			",\"findings\":%" PRIu64 ",\"listed\":%zu,\"errors\":%" PRIu64 ",\"warnings\":%" PRIu64
-			",\"notes\":%" PRIu64 ",\"file_size\":%" PRIu64 ",\"buffers\":%" PRIu32 ",\"cpus\":%" PRIu32
+			",\"notes\":%" PRIu64 ",\"disabled\":%" PRIu64 ",\"file_size\":%" PRIu64 ",\"buffers\":%" PRIu32 ",\"cpus\":%" PRIu32
 			",\"pages\":%" PRIu64 ",\"events\":%" PRIu64 ",\"events_lost\":%" PRIu64 "}\n",
 			r->total, r->count, r->by_severity[TFK_SEV_ERROR], r->by_severity[TFK_SEV_WARNING],
-			r->by_severity[TFK_SEV_NOTE], r->stats.file_size, r->stats.buffers, r->stats.cpus,
+			r->by_severity[TFK_SEV_NOTE], r->disabled, r->stats.file_size, r->stats.buffers, r->stats.cpus,
 			r->stats.pages, r->stats.events, r->stats.events_lost);
 	if (l.truncated)
 		return -1;

@@ -56,6 +56,8 @@ int tfk_sink_text(const struct tfk_report *r, const char *name, const struct tfk
 	plural(&l, r->by_severity[TFK_SEV_NOTE], "note");
 	if (r->total > r->count)
 		tfk_line_printf(&l, " (%" PRIu64 " not listed)", r->total - (uint64_t)r->count);
+	if (r->disabled)
+		tfk_line_printf(&l, " (%" PRIu64 " disabled by policy)", r->disabled);
 	if (r->stats.format) {
 		tfk_line_printf(&l, "; %s, ", r->stats.format);
 		plural(&l, r->stats.buffers, "buffer");

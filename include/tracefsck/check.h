@@ -36,6 +36,7 @@ struct tfk_report {
 	size_t count;
 	uint64_t total;                /* all findings, including those not kept */
 	uint64_t by_severity[3];       /* indexed by enum tfk_severity, over all findings */
+	uint64_t disabled;             /* findings the policy switched off (not in the counts above) */
 	bool incomplete;               /* a limit was hit or the input could not be read */
 	bool not_checked;              /* unreadable or unrecognised: nothing was checked */
 	bool internal_error;           /* out of memory or a broken invariant inside tracefsck */

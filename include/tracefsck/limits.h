@@ -9,6 +9,8 @@
 extern "C" {
 #endif
 
+struct tfk_policy;
+
 struct tfk_limits {
 	uint32_t max_findings;      /* findings kept; further ones are counted only */
 	uint32_t max_cpus;          /* CPU table entries per buffer */
@@ -21,6 +23,7 @@ struct tfk_limits {
 	uint32_t max_per_place;     /* findings of one code in one CPU before the rest are summarised */
 	uint32_t parser_timeout_ms; /* event formats go to libtraceevent in a child process; one format
 	                               taking longer than this is a hang. 0 = do not run libtraceevent */
+	const struct tfk_policy *policy; /* codes disabled or re-graded (policy.h); NULL = the catalog */
 	uint64_t fail_alloc_after;  /* testing: allocations after this many fail; 0 = never */
 	uint32_t parser_crash_at;   /* testing: the parser child dies (SIGSEGV) on the Nth format; 0 = never */
 	uint32_t parser_hang_at;    /* testing: the parser child hangs on the Nth format; 0 = never */

@@ -8,6 +8,8 @@
 #include "tracefsck/finding.h"
 #include "tracefsck/limits.h"
 #include "tracefsck/observer.h"
+#include "tracefsck/policy.h"
+#include "tracefsck/repair.h"
 #include "tracefsck/sink.h"
 
 #define TRACEFSCK_VERSION "0.1.0"

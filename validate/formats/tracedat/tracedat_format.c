@@ -370,10 +370,10 @@ void td_check_format(struct td_check *td, const struct tfk_cursor *text, const c
 		return;
 	}
 	struct td_event_fmt *e = register_event(&ps, id, id_at);
-	uint64_t before = td->ctx->report->by_severity[TFK_SEV_ERROR];
+	uint64_t before = td->ctx->faults[TFK_SEV_ERROR];
 	check_fields(&ps, fields, n, e);
 	free(fields);
-	if (e && td->ctx->report->by_severity[TFK_SEV_ERROR] == before)
+	if (e && td->ctx->faults[TFK_SEV_ERROR] == before)
 		td_keep_format(td, text, system, ps.name);
 }
 

@@ -33,7 +33,7 @@ static inline void td_obs_cpu(const struct td_check *td, uint32_t cpu)
 
 static inline uint64_t td_errors(const struct td_check *td)
 {
-	return td->ctx->report->by_severity[TFK_SEV_ERROR] + td->ctx->report->by_severity[TFK_SEV_WARNING];
+	return td->ctx->faults[TFK_SEV_ERROR] + td->ctx->faults[TFK_SEV_WARNING];
 }
 
 void td_obs_geometry(const struct td_check *td);

@@ -25,9 +25,7 @@ static struct tfk_finding *page_fault(struct td_cpu_walk *w, enum tfk_fault_code
 		return NULL;
 	}
 	if (w->per_code[code]++ >= w->td->ctx->limits->max_per_place) {
-		struct tfk_report *r = w->td->ctx->report;
-		r->total++;
-		r->by_severity[tfk_fault_get(code)->severity]++;
+		tfk_count_only(w->td->ctx, code);
 		if (w->suppressed_at[code] == UINT64_MAX)
 			w->suppressed_at[code] = off;
 		return NULL;
