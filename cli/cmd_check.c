@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check_pool.h"
 #include "cli.h"
 #include "tracefsck/tracefsck.h"
 
@@ -73,6 +74,52 @@ static void step_summary(const struct tfk_report *r, const char *name)
 	fclose(f);
 }
 
+/* What one run of check renders, and the exit status it builds up over the files. */
+struct run {
+	struct tfk_sink_options opt;
+	bool json, sarif, github, fail_on_warning;
+	const char **files;
+	struct tfk_report *kept; /* --sarif: every report, for one document at the end */
+	struct progress *prog;   /* shown for one file at a time */
+	int status;
+};
+
+/* One file's report, in file order: render it and fold its verdict into the exit status. */
+static void on_report(void *user, int index, struct tfk_report *report)
+{
+	struct run *run = user;
+	const char *name = run->files[index];
+	if (run->prog) {
+		if (run->prog->drawn)
+			fputs("\r\033[K", stderr);
+		run->prog->drawn = false;
+		run->prog->pages = run->prog->events = 0;
+		run->prog->name = run->files[index + 1] ? run->files[index + 1] : "";
+	}
+	int rc = 0;
+	if (run->json)
+		rc = tfk_sink_jsonl(report, name, &run->opt, cli_write_stdout, NULL);
+	else if (run->github) {
+		rc = tfk_sink_github(report, name, &run->opt, 10, cli_write_stdout, NULL);
+		step_summary(report, name);
+	} else if (!run->sarif)
+		rc = tfk_sink_text(report, name, &run->opt, cli_write_stdout, NULL);
+	if (rc != 0)
+		run->status |= EXIT_OPERATIONAL;
+	if (tfk_report_verdict(report) == TFK_VERDICT_CORRUPT)
+		run->status |= EXIT_FAULTS;
+	if (report->incomplete)
+		run->status |= EXIT_OPERATIONAL;
+	if (report->internal_error)
+		run->status |= EXIT_INTERNAL;
+	if (run->fail_on_warning && report->by_severity[TFK_SEV_WARNING])
+		run->status |= EXIT_FAULTS;
+	if (run->sarif)
+		run->kept[index] = *report;
+	else
+		tfk_report_free(report);
+}
+
 /* The value of option name given as "--name=VALUE" or "--name VALUE"; NULL if a is not it. */
 static const char *option_value(const char *name, int argc, char **argv, int *i, bool *missing)
 {
@@ -91,11 +138,28 @@ static const char *option_value(const char *name, int argc, char **argv, int *i,
 	return argv[++*i];
 }
 
+/* -j N: 1 to 64 threads; 0 means one per online CPU. */
+static int parse_jobs(const char *v, int *jobs)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+	if (*v == '\0' || *end != '\0' || n < 0 || n > 64) {
+		fprintf(stderr, "tracefsck check: -j takes a number of jobs from 0 (one per CPU) to 64, not '%s'\n", v);
+		return -1;
+	}
+	if (n == 0) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		n = cpus < 1 ? 1 : cpus > 64 ? 64 : cpus;
+	}
+	*jobs = (int)n;
+	return 0;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	bool json = false, quiet = false, fail_on_warning = false, files_only = false, no_tep = false;
 	bool sarif = false, github = false;
-	int nfiles = 0;
+	int nfiles = 0, jobs = 1;
 	const char **files = calloc((size_t)argc, sizeof(*files));
 	struct tfk_policy *policy = tfk_policy_new();
 	if (!files || !policy) {
@@ -123,6 +187,11 @@ int cmd_check(int argc, char **argv)
 			quiet = true;
 		else if (strcmp(a, "--no-libtraceevent") == 0)
 			no_tep = true;
+		else if (a[1] == 'j' && a[2] >= '0' && a[2] <= '9')
+			bad = parse_jobs(a + 2, &jobs); /* -jN */
+		else if ((v = option_value("-j", argc, argv, &i, &missing)) ||
+			 (v = option_value("--jobs", argc, argv, &i, &missing)))
+			bad = parse_jobs(v, &jobs);
 		else if ((v = option_value("--fail-on", argc, argv, &i, &missing)))
 			bad = cli_policy_fail_on(v, &fail_on_warning, "--fail-on");
 		else if ((v = option_value("--disable", argc, argv, &i, &missing)))
@@ -153,81 +222,46 @@ int cmd_check(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	/* Progress only for a person watching: stderr a terminal, not quiet. */
-	bool show_progress = !quiet && isatty(STDERR_FILENO);
+	/* Progress only for a person watching: stderr a terminal, not quiet, one file at a time. */
+	bool show_progress = !quiet && jobs == 1 && isatty(STDERR_FILENO);
 	struct tfk_limits limits = tfk_limits_default();
 	if (no_tep)
 		limits.parser_timeout_ms = 0;
 	limits.policy = policy;
-	struct tfk_sink_options opt = { .min_severity = quiet ? TFK_SEV_ERROR : TFK_SEV_NOTE };
-	int status = EXIT_CLEAN;
+	struct run run = {
+		.opt = { .min_severity = quiet ? TFK_SEV_ERROR : TFK_SEV_NOTE },
+		.json = json, .sarif = sarif, .github = github, .fail_on_warning = fail_on_warning,
+		.files = files,
+	};
 	/* SARIF is one document over all files: keep the reports until the end. */
-	struct tfk_report *kept = sarif ? calloc((size_t)nfiles, sizeof(*kept)) : NULL;
-	const char **kept_names = sarif ? calloc((size_t)nfiles, sizeof(*kept_names)) : NULL;
-	size_t nkept = 0;
-	if (sarif && (!kept || !kept_names)) {
-		free(kept);
-		free(kept_names);
+	run.kept = sarif ? calloc((size_t)nfiles, sizeof(*run.kept)) : NULL;
+	if (sarif && !run.kept) {
 		free(files);
 		tfk_policy_free(policy);
 		return EXIT_OPERATIONAL;
 	}
-	for (int i = 0; i < nfiles; i++) {
-		const char *a = files[i];
-		struct tfk_report report;
-		struct progress prog = { .name = a };
-		struct tfk_observer obs = { .user = &prog, .page = on_page };
+	struct progress prog = { .name = "" };
+	struct tfk_observer obs = { .user = &prog, .page = on_page };
+	run.prog = show_progress ? &prog : NULL;
+	if (show_progress) {
+		prog.name = files[0];
 		clock_gettime(CLOCK_MONOTONIC, &prog.last);
-		tfk_check_file_observed(a, &limits, show_progress ? &obs : NULL, &report);
-		if (prog.drawn)
-			fputs("\r\033[K", stderr);
-		int rc = 0;
-		if (json)
-			rc = tfk_sink_jsonl(&report, a, &opt, cli_write_stdout, NULL);
-		else if (github) {
-			rc = tfk_sink_github(&report, a, &opt, 10, cli_write_stdout, NULL);
-			step_summary(&report, a);
-		} else if (!sarif)
-			rc = tfk_sink_text(&report, a, &opt, cli_write_stdout, NULL);
-		if (rc != 0)
-			status |= EXIT_OPERATIONAL;
-		switch (tfk_report_verdict(&report)) {
-		case TFK_VERDICT_CLEAN:
-			break;
-		case TFK_VERDICT_CORRUPT:
-			status |= EXIT_FAULTS;
-			break;
-		case TFK_VERDICT_INCOMPLETE:
-			break;
-		}
-		if (report.incomplete)
-			status |= EXIT_OPERATIONAL;
-		if (report.internal_error)
-			status |= EXIT_INTERNAL;
-		if (fail_on_warning && report.by_severity[TFK_SEV_WARNING])
-			status |= EXIT_FAULTS;
-		if (sarif) {
-			kept[nkept] = report;
-			kept_names[nkept++] = a;
-		} else {
-			tfk_report_free(&report);
-		}
 	}
+	check_pool_run(files, nfiles, jobs, &limits, show_progress ? &obs : NULL, on_report, &run);
 	if (sarif) {
-		const struct tfk_report **ptrs = calloc(nkept ? nkept : 1, sizeof(*ptrs));
-		for (size_t i = 0; ptrs && i < nkept; i++)
-			ptrs[i] = &kept[i];
-		if (!ptrs || tfk_sink_sarif(ptrs, kept_names, nkept, cli_write_stdout, NULL) != 0)
-			status |= EXIT_OPERATIONAL;
+		const struct tfk_report **ptrs = calloc((size_t)nfiles, sizeof(*ptrs));
+		for (int i = 0; ptrs && i < nfiles; i++)
+			ptrs[i] = &run.kept[i];
+		if (!ptrs || tfk_sink_sarif(ptrs, files, (size_t)nfiles, cli_write_stdout, NULL) != 0)
+			run.status |= EXIT_OPERATIONAL;
 		free(ptrs);
-		for (size_t i = 0; i < nkept; i++)
-			tfk_report_free(&kept[i]);
-		free(kept);
-		free(kept_names);
+		for (int i = 0; i < nfiles; i++)
+			tfk_report_free(&run.kept[i]);
+		free(run.kept);
 	}
 	if (fflush(stdout) != 0)
-		status |= EXIT_OPERATIONAL;
+		run.status |= EXIT_OPERATIONAL;
 	free(files);
 	tfk_policy_free(policy);
-	return status;
+	return run.status;
 }

@@ -28,8 +28,9 @@ void tfk_check_buffer(const uint8_t *data, size_t size, const struct tfk_limits 
 	tfk_check_buffer_observed(data, size, limits, NULL, report);
 }
 
-void tfk_check_buffer_observed(const uint8_t *data, size_t size, const struct tfk_limits *limits,
-			       const struct tfk_observer *observer, struct tfk_report *report)
+/* mapped: data is a read-only file mapping of ours, whose walked pages may be released. */
+static void check_bytes(const uint8_t *data, size_t size, const struct tfk_limits *limits,
+			const struct tfk_observer *observer, struct tfk_report *report, bool mapped)
 {
 	struct tfk_limits defaults = tfk_limits_default();
 	struct tfk_ctx ctx;
@@ -39,6 +40,12 @@ void tfk_check_buffer_observed(const uint8_t *data, size_t size, const struct tf
 	report_reset(report, size);
 	tfk_ctx_init(&ctx, limits, report);
 	ctx.obs = observer;
+	if (mapped) {
+		long pg = sysconf(_SC_PAGESIZE);
+		ctx.map = data;
+		ctx.map_size = size;
+		ctx.sys_page = pg > 0 && (pg & (pg - 1)) == 0 ? (size_t)pg : 0;
+	}
 
 	struct tfk_cursor file = tfk_cur_make(data, size, 0, false);
 	const struct tfk_format *best = NULL;
@@ -62,6 +69,12 @@ void tfk_check_buffer_observed(const uint8_t *data, size_t size, const struct tf
 		return;
 	}
 	best->check(&ctx, &file);
+}
+
+void tfk_check_buffer_observed(const uint8_t *data, size_t size, const struct tfk_limits *limits,
+			       const struct tfk_observer *observer, struct tfk_report *report)
+{
+	check_bytes(data, size, limits, observer, report, false);
 }
 
 static void io_error(struct tfk_report *report, const struct tfk_limits *limits, const char *what, int err)
@@ -118,7 +131,7 @@ void tfk_check_file_observed(const char *path, const struct tfk_limits *limits, 
 		return;
 	}
 	madvise(map, size, MADV_SEQUENTIAL);
-	tfk_check_buffer_observed(map, size, limits, observer, report);
+	check_bytes(map, size, limits, observer, report, true);
 	munmap(map, size);
 }
 

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "context.h"
 #include "sanitize.h"
@@ -62,6 +63,17 @@ fail:
 	ctx->report->incomplete = true;
 	ctx->report->internal_error = true;
 	return 0;
+}
+
+void tfk_release(struct tfk_ctx *ctx, const uint8_t *p, uint64_t len)
+{
+	if (!ctx->map || !p || p < ctx->map || (uint64_t)(p - ctx->map) > ctx->map_size ||
+	    len > ctx->map_size - (size_t)(p - ctx->map) || !ctx->sys_page)
+		return;
+	uintptr_t mask = (uintptr_t)ctx->sys_page - 1;
+	uintptr_t a = ((uintptr_t)p + mask) & ~mask, b = ((uintptr_t)p + (uintptr_t)len) & ~mask;
+	if (b > a)
+		madvise((void *)a, b - a, MADV_DONTNEED); /* read-only mapping: nothing is lost */
 }
 
 struct tfk_finding *tfk_emit(struct tfk_ctx *ctx, enum tfk_fault_code code, uint64_t offset, uint64_t length)

@@ -23,6 +23,9 @@ struct tfk_ctx {
 	uint64_t allocations;   /* made so far, for failure injection */
 	uint64_t faults[3];     /* every fault by catalog severity, policy or not: what the checker decides on */
 	uint64_t decoded_at[TFK_DECODED_SLOTS]; /* file offset of the block each decoded view came from */
+	/* A file mapping tfk_check_file made: walked ranges may be handed back to the kernel. */
+	const uint8_t *map;
+	size_t map_size, sys_page;
 };
 
 /*
@@ -58,6 +61,14 @@ void tfk_set_found_bytes(struct tfk_finding *f, const void *bytes, size_t len);
 
 /* A limit from tfk_limits was hit: report it and mark the check incomplete. */
 void tfk_limit_hit(struct tfk_ctx *ctx, uint64_t offset, const char *what, uint64_t value, uint64_t cap);
+
+/*
+ * The check is done with these bytes for now. When they lie in the file mapping of
+ * tfk_check_file, the whole pages among them leave the process (they stay in the page cache
+ * and fault back in if read again), so resident memory stays flat however large the file.
+ * Anything else (a caller's buffer, decoded data) is left alone.
+ */
+void tfk_release(struct tfk_ctx *ctx, const uint8_t *p, uint64_t len);
 
 /* Mark the check incomplete (a part was skipped) without a finding of its own. */
 void tfk_mark_incomplete(struct tfk_ctx *ctx);

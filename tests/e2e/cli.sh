@@ -56,6 +56,20 @@ printf 'disable tracedat.option.unknown\nfrobnicate x\n' > "$work/bad.policy"
 expect 16 "policy file with an unknown rule" "$bin" check --policy "$work/bad.policy" "$work/warning.dat"
 grep -q "policy line 2: unknown rule 'frobnicate'" "$work/err" && echo "ok: bad policy line named" || { echo "FAIL: bad policy line not named"; cat "$work/err"; fail=1; }
 expect 16 "missing policy file" "$bin" check --policy "$work/no-such.policy" "$work/warning.dat"
+# -j: files checked side by side, output per file and in file order, statuses ORed the same.
+set -- "$work/damaged.dat" "$work/clean.dat" "$work/no-such-file" "$work/warning.dat" "$work/damaged.dat" "$work/clean.dat"
+expect 12 "-j 1 over several files" "$bin" check -j 1 "$@"
+cp "$work/out" "$work/j1.out"
+for j in 2 3 -j4 0; do
+	if [ "$j" = -j4 ]; then expect 12 "-j4 over several files" "$bin" check -j4 "$@"
+	else expect 12 "-j $j over several files" "$bin" check -j "$j" "$@"; fi
+	if cmp -s "$work/j1.out" "$work/out"; then echo "ok: -j $j output identical to -j 1"; else echo "FAIL: -j $j output differs"; diff "$work/j1.out" "$work/out"; fail=1; fi
+done
+expect 12 "-j 2 --json" "$bin" check -j 2 --json "$@"
+[ "$(grep -c '"type":"summary"' "$work/out")" = 6 ] && echo "ok: six summaries with -j 2" || { echo "FAIL: summaries with -j 2"; fail=1; }
+expect 16 "-j with a bad count" "$bin" check -j 65 "$work/clean.dat"
+expect 16 "-j without a count" "$bin" check "$work/clean.dat" -j
+set --
 expect 8 "missing file" "$bin" check "$work/no-such-file"
 has "core.input.io-error" "io error reported"
 expect 8 "directory" "$bin" check "$work"

@@ -123,6 +123,7 @@ struct td_check {
 	size_t derailed_from;       /* sections walked before an implausible header (0: none met) */
 	bool unsupported_reported;
 	uint8_t *chunk_buf;         /* reused for every decoded CPU chunk */
+	void *decode_state;         /* the codec context reused for every chunk */
 	size_t chunk_cap;
 
 	/* formats that passed the grammar, kept for the guarded libtraceevent parse */

@@ -58,7 +58,7 @@ static uint64_t check_chunks(const struct buf_ctx *b, const struct tfk_cursor *d
 		td_overrun(td, data, 0, 4, what);
 		return UINT64_MAX;
 	}
-	uint64_t pos = 4;
+	uint64_t pos = 4, released = 0;
 	for (uint32_t i = 0; i < nchunks; i++) {
 		uint32_t zsize, usize;
 		char where[96];
@@ -102,7 +102,7 @@ static uint64_t check_chunks(const struct buf_ctx *b, const struct tfk_cursor *d
 			uint8_t *dst = chunk_space(td, room ? room : 1);
 			if (!dst)
 				return UINT64_MAX;
-			enum td_decode_status st2 = td_decode((enum td_codec)td->codec, src, zsize, dst, room, &got);
+			enum td_decode_status st2 = td_decode_chunk(&td->decode_state, (enum td_codec)td->codec, src, zsize, dst, room, &got);
 			if (st == TD_DECODE_OK)
 				st = st2;
 			if (st != TD_DECODE_OK && !cut) {
@@ -128,6 +128,11 @@ static uint64_t check_chunks(const struct buf_ctx *b, const struct tfk_cursor *d
 		pos += 8 + (uint64_t)zsize;
 		if (cut)
 			return UINT64_MAX;
+		const uint8_t *read_whole;
+		if (pos - released >= (4u << 20) && tfk_cur_bytes_at(data, released, pos - released, &read_whole)) {
+			tfk_release(td->ctx, read_whole, pos - released); /* decoded: the compressed bytes are done */
+			released = pos;
+		}
 	}
 	return pos - 4;
 }

@@ -7,6 +7,7 @@
 
 #include "../formats.h"
 #include "tracedat.h"
+#include "tracedat_compress.h"
 #include "tracedat_tokens.h"
 #include "tracedat_observe.h"
 
@@ -290,6 +291,7 @@ out:
 	free(td.sections);
 	free(td.buffer_opts);
 	free(td.chunk_buf);
+	td_decode_state_free(td.decode_state);
 	free(td.event_index);
 	free(td.events);
 	free(td.fmt_text);

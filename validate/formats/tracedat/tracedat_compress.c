@@ -136,6 +136,34 @@ enum td_decode_status td_decode(enum td_codec codec, const uint8_t *src, size_t 
 	}
 }
 
+enum td_decode_status td_decode_chunk(void **state, enum td_codec codec, const uint8_t *src, size_t src_len,
+				      uint8_t *dst, size_t dst_len, size_t *out_len)
+{
+	if (codec == TD_CODEC_ZSTD) {
+		/* A context per call costs more than decoding a 40 KiB chunk: keep one. */
+		if (!*state) {
+			ZSTD_DCtx *dctx = ZSTD_createDCtx();
+			if (dctx)
+				ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, 27);
+			*state = dctx;
+		}
+		if (*state) {
+			size_t got = ZSTD_decompressDCtx(*state, dst, dst_len, src, src_len);
+			if (!ZSTD_isError(got)) {
+				*out_len = got;
+				return got == dst_len ? TD_DECODE_OK : TD_DECODE_SHORT;
+			}
+		}
+		/* Damaged, cut or too long: the streaming path says which and keeps what decoded. */
+	}
+	return td_decode(codec, src, src_len, dst, dst_len, out_len);
+}
+
+void td_decode_state_free(void *state)
+{
+	ZSTD_freeDCtx(state);
+}
+
 #define SCRATCH (64u << 10)
 
 enum td_decode_status td_decoded_size(enum td_codec codec, const uint8_t *src, size_t src_len, size_t limit,

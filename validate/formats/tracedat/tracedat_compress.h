@@ -32,6 +32,15 @@ enum td_decode_status td_decode(enum td_codec codec, const uint8_t *src, size_t 
 				size_t *out_len);
 
 /*
+ * As td_decode, for the many small chunks of CPU data: *state keeps the codec's context
+ * between calls (created on first use; release it with td_decode_state_free). Whole, valid
+ * chunks decode straight into dst; anything else takes td_decode's careful path.
+ */
+enum td_decode_status td_decode_chunk(void **state, enum td_codec codec, const uint8_t *src, size_t src_len,
+				      uint8_t *dst, size_t dst_len, size_t *out_len);
+void td_decode_state_free(void *state);
+
+/*
  * How many bytes src decodes to, decoding into a small scratch buffer and stopping past
  * limit. Lets a caller allocate for what the data holds, not for what a header claims.
  */

@@ -13,6 +13,8 @@
 #define COMMIT_STRAY (7ull << 27)    /* bits 27-29: never set by the kernel */
 #define COMMIT_MISSED_STORED (1ull << 30)
 #define COMMIT_MISSED (1ull << 31)
+/* Walked pages are handed back in steps of this many bytes (tfk_release). */
+#define RELEASE_EVERY (4u << 20)
 #define TS_LOW59 ((1ull << 59) - 1)
 
 enum { TL_DATA_MAX = 28, TL_PADDING = 29, TL_TIME_EXTEND = 30, TL_TIME_STAMP = 31 };
@@ -328,12 +330,18 @@ void td_cpu_walk_begin(struct td_cpu_walk *w, struct td_check *td, const char *b
 void td_cpu_walk_pages(struct td_cpu_walk *w, const struct tfk_cursor *data)
 {
 	const uint32_t ps = w->td->geo.page_size;
-	uint64_t npages = data->len / ps;
+	uint64_t npages = data->len / ps, done = 0;
 	for (uint64_t p = 0; p < npages; p++) {
 		struct tfk_cursor page;
 		tfk_cur_sub(data, p * ps, ps, &page);
 		walk_page(w, &page);
 		w->page++;
+		if (((p + 1) * ps - done) >= RELEASE_EVERY || p + 1 == npages) {
+			const uint8_t *walked;
+			if (tfk_cur_bytes_at(data, done, (p + 1) * ps - done, &walked))
+				tfk_release(w->td->ctx, walked, (p + 1) * ps - done);
+			done = (p + 1) * ps;
+		}
 	}
 	w->td->ctx->report->stats.pages += npages;
 }

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tracefsck check -j N: workers take the next file, check it and mark it ready; the calling
+ * thread hands out reports strictly in file order, so output is per file and in order
+ * whatever finishes first. The library keeps no global state, so checks run side by side.
+ */
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "check_pool.h"
+
+#define MAX_JOBS 64
+
+struct pool {
+	const char *const *files;
+	int n, next;
+	const struct tfk_limits *limits;
+	struct tfk_report *reports;
+	bool *ready;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+};
+
+static void *worker(void *arg)
+{
+	struct pool *p = arg;
+	for (;;) {
+		pthread_mutex_lock(&p->mu);
+		int i = p->next < p->n ? p->next++ : -1;
+		pthread_mutex_unlock(&p->mu);
+		if (i < 0)
+			return NULL;
+		tfk_check_file(p->files[i], p->limits, &p->reports[i]);
+		pthread_mutex_lock(&p->mu);
+		p->ready[i] = true;
+		pthread_cond_broadcast(&p->cv);
+		pthread_mutex_unlock(&p->mu);
+	}
+}
+
+static void run_here(const char *const *files, int from, int n, const struct tfk_limits *limits,
+		     const struct tfk_observer *observer, check_pool_done done, void *user)
+{
+	for (int i = from; i < n; i++) {
+		struct tfk_report r;
+		tfk_check_file_observed(files[i], limits, observer, &r);
+		done(user, i, &r);
+	}
+}
+
+int check_pool_run(const char *const *files, int n, int jobs, const struct tfk_limits *limits,
+		   const struct tfk_observer *observer, check_pool_done done, void *user)
+{
+	if (jobs > n)
+		jobs = n;
+	if (jobs > MAX_JOBS)
+		jobs = MAX_JOBS;
+	if (jobs <= 1) {
+		run_here(files, 0, n, limits, observer, done, user);
+		return 0;
+	}
+	struct pool p = { .files = files, .n = n, .limits = limits };
+	p.reports = calloc((size_t)n, sizeof(*p.reports));
+	p.ready = calloc((size_t)n, sizeof(*p.ready));
+	pthread_t tid[MAX_JOBS];
+	int started = 0;
+	if (p.reports && p.ready && pthread_mutex_init(&p.mu, NULL) == 0) {
+		if (pthread_cond_init(&p.cv, NULL) == 0) {
+			while (started < jobs && pthread_create(&tid[started], NULL, worker, &p) == 0)
+				started++;
+			if (started == 0)
+				pthread_cond_destroy(&p.cv);
+		}
+		if (started == 0)
+			pthread_mutex_destroy(&p.mu);
+	}
+	if (started == 0) {
+		free(p.reports);
+		free(p.ready);
+		run_here(files, 0, n, limits, NULL, done, user);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		pthread_mutex_lock(&p.mu);
+		while (!p.ready[i])
+			pthread_cond_wait(&p.cv, &p.mu);
+		pthread_mutex_unlock(&p.mu);
+		done(user, i, &p.reports[i]);
+	}
+	for (int t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+	pthread_cond_destroy(&p.cv);
+	pthread_mutex_destroy(&p.mu);
+	free(p.reports);
+	free(p.ready);
+	return 0;
+}

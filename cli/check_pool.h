@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/* Checking many files on several threads, handing the reports back in file order. */
+#ifndef TFK_CHECK_POOL_H
+#define TFK_CHECK_POOL_H
+
+#include "tracefsck/check.h"
+#include "tracefsck/observer.h"
+
+/*
+ * Called on the calling thread for file 0, 1, 2, ... in order, each as soon as it and every
+ * file before it are checked; the callback owns the report (free it or keep it).
+ */
+typedef void (*check_pool_done)(void *user, int index, struct tfk_report *report);
+
+/*
+ * Check files[0..n) with up to jobs threads (1: one after the other on this thread, with
+ * observer, which may be NULL; more: without it). Returns 0, or -1 if threads could not start
+ * (every file is then checked on this thread).
+ */
+int check_pool_run(const char *const *files, int n, int jobs, const struct tfk_limits *limits,
+		   const struct tfk_observer *observer, check_pool_done done, void *user);
+
+#endif

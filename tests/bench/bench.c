@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tracefsck-bench: how fast tracefsck checks and repairs, against `cat` and the reference
+ * reader, on the same warm file in one run. Makes its own traces with the fixture writer
+ * (v6, v7 uncompressed, v7 zstd; 1 GiB and 4 GiB by default) or takes paths.
+ *
+ * usage: tracefsck-bench [--tracefsck BIN] [--dir DIR] [--sizes MIB,...] [--kinds v6,v7-none,v7-zstd]
+ *                        [--runs N] [--no-reader] [--many N] [FILE...]
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bench_gen.h"
+#include "bench_run.h"
+
+struct opts {
+	const char *tracefsck, *dir;
+	uint64_t sizes[8];
+	int nsizes;
+	bool kinds[BENCH_KINDS];
+	int runs;
+	bool reader;
+	int many;
+};
+
+static bool have(const char *cmd)
+{
+	char buf[512];
+	snprintf(buf, sizeof(buf), "command -v %s >/dev/null 2>&1", cmd);
+	return system(buf) == 0;
+}
+
+/* The "events" figure of a JSON Lines summary written by tracefsck check --json. */
+static uint64_t summary_events(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[4096];
+	uint64_t events = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, "\"type\":\"summary\"") ? strstr(line, "\"events\":") : NULL;
+		if (p)
+			events = strtoull(p + 9, NULL, 10);
+	}
+	if (f)
+		fclose(f);
+	return events;
+}
+
+static void row(const char *what, const struct bench_result *r, uint64_t bytes, uint64_t events)
+{
+	double mbs = (double)bytes / 1e6 / r->wall;
+	printf("  %-34s %8.3f s %9.0f MB/s", what, r->wall, mbs);
+	if (events)
+		printf(" %10.1f M events/s", (double)events / 1e6 / r->wall);
+	else
+		printf(" %21s", "");
+	printf(" %8.1f MiB peak RSS", (double)r->max_rss_kib / 1024.0);
+	if (r->status)
+		printf("  (exit %d)", r->status);
+	printf("\n");
+}
+
+static void verdict(const char *what, double ratio, const char *op, double target)
+{
+	bool ok = strcmp(op, "<=") == 0 ? ratio <= target : ratio >= target;
+	printf("  %-52s %8.2f   target %s %g: %s\n", what, ratio, op, target, ok ? "met" : "MISSED");
+}
+
+static void bench_file(const struct opts *o, const char *path, bool zstd_list)
+{
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		printf("%s: cannot stat\n", path);
+		return;
+	}
+	uint64_t bytes = (uint64_t)st.st_size;
+	char json[4096];
+	snprintf(json, sizeof(json), "%s/bench-summary.jsonl", o->dir);
+	printf("\n%s (%.1f MiB)\n", path, (double)bytes / 1048576.0);
+
+	struct bench_result cat, check, notep, repair, reader = { 0 };
+	char *cat_argv[] = { "cat", (char *)path, NULL };
+	bench_run(cat_argv, NULL, &cat); /* warm the page cache */
+	bench_best_of(o->runs, cat_argv, NULL, &cat);
+	char *check_argv[] = { (char *)o->tracefsck, "check", "--json", (char *)path, NULL };
+	bench_best_of(o->runs, check_argv, json, &check);
+	uint64_t events = summary_events(json);
+	char *notep_argv[] = { (char *)o->tracefsck, "check", "--no-libtraceevent", (char *)path, NULL };
+	bench_best_of(o->runs, notep_argv, NULL, &notep);
+	char *repair_argv[] = { (char *)o->tracefsck, "repair", "--dry-run", (char *)path, NULL };
+	bench_best_of(o->runs, repair_argv, NULL, &repair);
+	bool run_reader = o->reader && have("trace-cmd");
+	if (run_reader) {
+		char *rd_argv[] = { "trace-cmd", "report", "-i", (char *)path, NULL };
+		bench_run(rd_argv, NULL, &reader);
+	}
+
+	row("cat FILE > /dev/null", &cat, bytes, 0);
+	row("tracefsck check", &check, bytes, events);
+	row("tracefsck check --no-libtraceevent", &notep, bytes, events);
+	row("tracefsck repair --dry-run (full scan)", &repair, bytes, events);
+	if (run_reader)
+		row("trace-cmd report > /dev/null", &reader, bytes, events);
+	double decode = 0;
+	uint64_t decoded = 0;
+	bool zstd = zstd_list && bench_zstd_decode_only(path, &decode, &decoded) == 0;
+	if (zstd)
+		printf("  %-34s %8.3f s %9.0f MB/s (decoded %.1f MiB)\n", "decode the zstd chunks alone", decode,
+		       (double)bytes / 1e6 / decode, (double)decoded / 1048576.0);
+
+	printf("  ratios:\n");
+	if (zstd) {
+		verdict("tracefsck check / decoding the chunks alone", check.wall / decode, "<=", 1.3);
+		if (run_reader)
+			verdict("trace-cmd report / tracefsck check", reader.wall / check.wall, ">=", 30);
+	} else {
+		verdict("tracefsck check / cat", check.wall / cat.wall, "<=", 3);
+		if (run_reader)
+			verdict("trace-cmd report / tracefsck check", reader.wall / check.wall, ">=", 100);
+	}
+	verdict("tracefsck repair --dry-run / tracefsck check", repair.wall / check.wall, "<=", 2);
+	verdict("tracefsck check peak RSS, MiB", (double)check.max_rss_kib / 1024.0, "<=", 64);
+	if (run_reader)
+		printf("  %-52s %8.1f MiB\n", "trace-cmd report peak RSS", (double)reader.max_rss_kib / 1024.0);
+}
+
+/* Many sample-sized files: sequential against -j 2, output kept per file and in order. */
+static void bench_many(const struct opts *o)
+{
+	char path[4096];
+	int n = o->many;
+	char **argv = calloc((size_t)n + 8, sizeof(*argv));
+	if (!argv)
+		return;
+	uint64_t total = 0;
+	for (int i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/many-%03d.dat", o->dir, i);
+		if (bench_make(BENCH_V6, 4, path) != 0)
+			return;
+		struct stat st;
+		if (stat(path, &st) == 0)
+			total += (uint64_t)st.st_size;
+		argv[4 + i] = strdup(path);
+	}
+	printf("\n%d files of 4 MiB each (%.1f MiB in all)\n", n, (double)total / 1048576.0);
+	argv[0] = (char *)o->tracefsck;
+	argv[1] = "check";
+	struct bench_result seq, par;
+	argv[2] = "-j";
+	argv[3] = "1";
+	char out1[4096], out2[4096];
+	snprintf(out1, sizeof(out1), "%s/many-j1.txt", o->dir);
+	snprintf(out2, sizeof(out2), "%s/many-j2.txt", o->dir);
+	bench_best_of(o->runs, argv, out1, &seq);
+	argv[3] = "2";
+	bench_best_of(o->runs, argv, out2, &par);
+	row("tracefsck check -j 1 FILE...", &seq, total, 0);
+	row("tracefsck check -j 2 FILE...", &par, total, 0);
+	char cmp[8300];
+	snprintf(cmp, sizeof(cmp), "cmp -s '%s' '%s'", out1, out2);
+	printf("  output of -j 2 identical to -j 1, file order kept: %s\n", system(cmp) == 0 ? "yes" : "NO");
+	verdict("speed-up of -j 2 over -j 1", seq.wall / par.wall, ">=", 1.5);
+	for (int i = 0; i < n; i++)
+		free(argv[4 + i]);
+	free(argv);
+}
+
+static int parse(int argc, char **argv, struct opts *o, int *first_file)
+{
+	o->tracefsck = "tracefsck";
+	o->dir = "build/bench";
+	o->sizes[0] = 1024;
+	o->sizes[1] = 4096;
+	o->nsizes = 2;
+	for (int k = 0; k < BENCH_KINDS; k++)
+		o->kinds[k] = true;
+	o->runs = 3;
+	o->reader = true;
+	o->many = 100;
+	int i = 1;
+	for (; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (strcmp(a, "--tracefsck") == 0 && v)
+			o->tracefsck = argv[++i];
+		else if (strcmp(a, "--dir") == 0 && v)
+			o->dir = argv[++i];
+		else if (strcmp(a, "--runs") == 0 && v)
+			o->runs = atoi(argv[++i]) > 0 ? atoi(argv[i]) : 1;
+		else if (strcmp(a, "--many") == 0 && v)
+			o->many = atoi(argv[++i]);
+		else if (strcmp(a, "--no-reader") == 0)
+			o->reader = false;
+		else if (strcmp(a, "--sizes") == 0 && v) {
+			char *s = argv[++i], *end;
+			o->nsizes = 0;
+			while (*s && o->nsizes < 8) {
+				o->sizes[o->nsizes++] = strtoull(s, &end, 10);
+				s = *end == ',' ? end + 1 : end;
+				if (end == s && *s)
+					return -1;
+			}
+		} else if (strcmp(a, "--kinds") == 0 && v) {
+			const char *s = argv[++i];
+			for (int k = 0; k < BENCH_KINDS; k++)
+				o->kinds[k] = strstr(s, bench_kind_name((enum bench_kind)k)) != NULL;
+		} else if (a[0] == '-') {
+			return -1;
+		} else {
+			break;
+		}
+	}
+	*first_file = i;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o;
+	int first;
+	if (parse(argc, argv, &o, &first) != 0) {
+		fprintf(stderr, "usage: tracefsck-bench [--tracefsck BIN] [--dir DIR] [--sizes MIB,...] "
+				"[--kinds v6,v7-none,v7-zstd] [--runs N] [--no-reader] [--many N] [FILE...]\n");
+		return 2;
+	}
+	mkdir(o.dir, 0755);
+	printf("tracefsck-bench: %s, best of %d runs, warm page cache, %ld CPUs online\n", o.tracefsck, o.runs,
+	       sysconf(_SC_NPROCESSORS_ONLN));
+	if (first < argc) {
+		for (int i = first; i < argc; i++)
+			bench_file(&o, argv[i], false);
+		return 0;
+	}
+	for (int s = 0; s < o.nsizes; s++) {
+		for (int k = 0; k < BENCH_KINDS; k++) {
+			if (!o.kinds[k])
+				continue;
+			char path[4096];
+			snprintf(path, sizeof(path), "%s/bench-%s-%lluM.dat", o.dir, bench_kind_name((enum bench_kind)k),
+				 (unsigned long long)o.sizes[s]);
+			if (bench_make((enum bench_kind)k, o.sizes[s], path) != 0) {
+				fprintf(stderr, "cannot make %s\n", path);
+				return 1;
+			}
+			bench_file(&o, path, k == BENCH_V7_ZSTD);
+			if (o.sizes[s] >= 4096) /* a 4 GiB file per kind is a lot of disk: keep one at a time */
+				unlink(path);
+		}
+	}
+	if (o.many > 0)
+		bench_many(&o);
+	return 0;
+}
