@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Building the salvage model from the checker's observer stream. Pages are normalised as they
- * arrive: commit rebuilt from the valid length, stray bits cleared, the bytes after the data
- * zeroed, bad pages dropped with the loss flagged on the next kept page of that CPU.
+ * Building the salvage model from the checker's observer stream. Each kept page is noted with
+ * its rebuilt commit word (the valid length and the kernel's loss flags; stray bits cleared)
+ * and written later with zeros after its data; pages of the input are referenced, not copied.
+ * Bad pages are dropped with the loss flagged on the next kept page of that CPU.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,12 +222,6 @@ static void on_cpu(void *user, uint32_t cpu)
 	snprintf(c->stats.buffer, sizeof(c->stats.buffer), "%s", b->name);
 }
 
-static void put_num(uint8_t *p, uint64_t v, unsigned width, bool be)
-{
-	for (unsigned i = 0; i < width; i++)
-		p[i] = (uint8_t)(v >> (be ? 8 * (width - 1 - i) : 8 * i));
-}
-
 static void note_loss(struct rp_cpu *c, uint64_t from, uint64_t to)
 {
 	if (!c->stats.lost_time_known || from < c->stats.lost_from)
@@ -261,8 +256,10 @@ static void on_page(void *user, const uint8_t *page, const struct tfk_page_info 
 	 * not trustworthy either: garbage that decodes (zstd has no checksum here) often walks
 	 * for a while. Drop it, so timestamps stay in order and readers keep reading this CPU.
 	 */
-	if (info->events && c->last_clipped && c->pages.len >= ps && info->first_ts < c->last_ts) {
-		c->pages.len -= ps;
+	if (info->events && c->last_clipped && c->npages && info->first_ts < c->last_ts) {
+		c->npages--;
+		if (!c->pages[c->npages].src)
+			c->spill.len -= ps;
 		c->stats.pages_kept--;
 		c->stats.pages_clipped--;
 		c->stats.pages_dropped++;
@@ -278,29 +275,37 @@ static void on_page(void *user, const uint8_t *page, const struct tfk_page_info 
 		note_loss(c, c->loss_start, info->first_ts);
 		c->in_loss = false;
 	}
-	size_t at = c->pages.len;
-	if (!blob_append(m, &c->pages, page, ps))
+	struct rp_page *kept = grow(m, c->pages, &c->pages_cap, c->npages + 1, sizeof(*c->pages));
+	if (!kept)
 		return;
+	c->pages = kept;
+	kept = &c->pages[c->npages];
+	memset(kept, 0, sizeof(*kept));
+	if (m->input && page >= m->input && (size_t)(page - m->input) <= m->input_size &&
+	    ps <= m->input_size - (size_t)(page - m->input)) {
+		kept->src = page;
+	} else {
+		kept->spill_at = c->spill.len; /* decoded into a buffer the checker reuses: copy it */
+		if (!blob_append(m, &c->spill, page, ps))
+			return;
+	}
+	c->npages++;
 	c->ts_before_last = c->last_ts;
 	c->last_events = info->events;
 	c->last_clipped = info->state == TFK_PAGE_CLIPPED;
-	uint8_t *p = c->pages.data + at;
 	/* Rebuild the commit word from what is valid; keep the kernel's loss markers. */
 	uint64_t len = info->state == TFK_PAGE_EMPTY ? 0 : info->good_len;
 	uint64_t commit = len;
 	bool missed = info->missed_events || c->pending_missed;
-	uint64_t tail = g->data_offset + len;
 	if (missed)
 		commit |= 1ull << 31;
 	if (info->missed_stored && !c->pending_missed && info->state == TFK_PAGE_GOOD &&
-	    tail + g->commit_size <= ps) {
+	    g->data_offset + len + g->commit_size <= ps) {
 		commit |= 1ull << 30;
-		put_num(p + tail, info->missed_count, g->commit_size, g->big_endian);
-		tail += g->commit_size;
+		kept->missed_count = info->missed_count;
 	}
-	put_num(p + 8, commit, g->commit_size, g->big_endian);
-	if (tail < ps)
-		memset(p + tail, 0, ps - tail);
+	kept->commit = commit;
+	kept->len = (uint32_t)len;
 	c->pending_missed = info->state == TFK_PAGE_CLIPPED;
 	if (info->events)
 		c->last_ts = info->last_ts;
@@ -351,8 +356,10 @@ void rp_model_free(struct rp_model *m)
 		free(m->options[i].payload.data);
 	free(m->options);
 	for (size_t i = 0; i < m->nbuffers; i++) {
-		for (size_t k = 0; k < m->buffers[i].ncpus; k++)
-			free(m->buffers[i].cpus[k].pages.data);
+		for (size_t k = 0; k < m->buffers[i].ncpus; k++) {
+			free(m->buffers[i].cpus[k].pages);
+			free(m->buffers[i].cpus[k].spill.data);
+		}
 		free(m->buffers[i].cpus);
 		free(m->buffers[i].latency_text.data);
 	}

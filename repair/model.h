@@ -31,9 +31,25 @@ struct rp_option {
 	struct rp_blob payload;
 };
 
+/*
+ * A kept page, rebuilt when written: its timestamp and header bytes, then len bytes of data
+ * from src, the stored missed count when there is one, zeros to the end of the page.
+ * src points into the input (uncompressed data is never copied) or is NULL when the page
+ * came out of a decoder, whose bytes were copied to the CPU's spill blob at spill_at.
+ */
+struct rp_page {
+	const uint8_t *src;
+	size_t spill_at;
+	uint64_t commit;           /* the commit word to write: len and the kernel's loss flags */
+	uint64_t missed_count;     /* written after the data when commit has bit 30 */
+	uint32_t len;
+};
+
 struct rp_cpu {
 	uint32_t cpu;
-	struct rp_blob pages;      /* kept pages, normalised, back to back */
+	struct rp_page *pages;     /* kept pages, in order */
+	size_t npages, pages_cap;
+	struct rp_blob spill;      /* copies of decoded pages */
 	bool pending_missed;       /* events were lost before the next kept page */
 	bool in_loss;              /* pages are being dropped since loss_start */
 	uint64_t loss_start, last_ts;
@@ -66,7 +82,15 @@ struct rp_model {
 	struct rp_buffer *buffers;
 	size_t nbuffers, buffers_cap;
 	char trace_clock[32];      /* from TRACECLOCK, for buffers that name none */
+	const uint8_t *input;      /* the bytes being repaired: pages inside are kept by reference */
+	size_t input_size;
 };
+
+/* Where a kept page's bytes are. */
+static inline const uint8_t *rp_page_bytes(const struct rp_cpu *c, const struct rp_page *p)
+{
+	return p->src ? p->src : c->spill.data + p->spill_at;
+}
 
 /* The observer that fills a model. */
 struct tfk_observer rp_model_observer(struct rp_model *m);

@@ -127,17 +127,33 @@ static uint32_t cpu_count(const struct rp_model *m)
 static const struct rp_cpu *find_cpu(const struct rp_buffer *b, uint32_t cpu)
 {
 	for (size_t k = 0; k < b->ncpus; k++)
-		if (b->cpus[k].cpu == cpu && b->cpus[k].pages.len)
+		if (b->cpus[k].cpu == cpu && b->cpus[k].npages)
 			return &b->cpus[k];
 	return NULL;
 }
 
-static uint64_t get_num(const uint8_t *p, unsigned width, bool be)
+/*
+ * One kept page, rebuilt at the file's page size: the timestamp and header bytes, the commit
+ * word, the valid data, the stored missed count, zeros. extra_flags are ORed into the commit.
+ */
+static void put_page(struct out *o, const struct tfk_geometry *g, const uint8_t *src, const struct rp_page *p,
+		     uint64_t extra_flags)
 {
-	uint64_t v = 0;
-	for (unsigned i = 0; i < width; i++)
-		v |= (uint64_t)p[i] << (be ? 8 * (width - 1 - i) : 8 * i);
-	return v;
+	const uint32_t ps = g->page_size, d = g->data_offset, cw = g->commit_size;
+	size_t start = o->b->len;
+	reserve(o, ps);
+	if (o->oom)
+		return;
+	memset(o->b->data + start, 0, ps);
+	memcpy(o->b->data + start, src, 8); /* timestamp */
+	o->b->len = start + 8;
+	num(o, p->commit | extra_flags, cw);
+	if (d > 8 + cw)
+		memcpy(o->b->data + start + 8 + cw, src + 8 + cw, d - 8 - cw);
+	memcpy(o->b->data + start + d, src + d, p->len);
+	if (p->commit & (1ull << 30))
+		num_at(o, start + d + p->len, p->missed_count, cw);
+	o->b->len = start + ps;
 }
 
 /*
@@ -145,31 +161,19 @@ static uint64_t get_num(const uint8_t *p, unsigned width, bool be)
  * instance may have used another. Smaller pages are zero-padded; a larger page is kept
  * when its data fits the file's page, else dropped with the loss flagged on the next page.
  */
-static void put_pages(struct out *o, const struct rp_model *m, const struct rp_buffer *b, const struct rp_cpu *cpu)
+static void put_pages(struct out *o, const struct rp_model *m, const struct rp_cpu *cpu)
 {
-	const uint32_t in = b->page_size, outps = m->geo.page_size;
 	const struct tfk_geometry *g = &m->geo;
-	if (in == outps || in == 0) {
-		put(o, cpu->pages.data, cpu->pages.len);
-		return;
-	}
 	bool missed = false;
-	for (size_t at = 0; at + in <= cpu->pages.len; at += in) {
-		const uint8_t *p = cpu->pages.data + at;
-		uint64_t commit = get_num(p + 8, g->commit_size, g->big_endian);
-		uint64_t len = commit & 0x7ffffffull;
-		uint64_t used = len + ((commit >> 30) & 1 ? g->commit_size : 0);
-		if (g->data_offset + used > outps) {
+	for (size_t i = 0; i < cpu->npages; i++) {
+		const struct rp_page *p = &cpu->pages[i];
+		uint64_t used = g->data_offset + p->len + (p->commit & (1ull << 30) ? g->commit_size : 0);
+		if (used > g->page_size) {
 			missed = true;
 			continue;
 		}
-		size_t start = o->b->len;
-		put(o, p, in < outps ? in : outps);
-		zeros_to(o, start + outps);
-		if (missed && !o->oom) {
-			num_at(o, start + 8, commit | (1ull << 31), g->commit_size);
-			missed = false;
-		}
+		put_page(o, g, rp_page_bytes(cpu, p), p, missed ? 1ull << 31 : 0);
+		missed = false;
 	}
 }
 
@@ -191,7 +195,7 @@ static void flyrecord(struct out *o, const struct rp_model *m, const struct rp_b
 		const struct rp_cpu *cpu = find_cpu(b, c);
 		size_t off = o->b->len;
 		if (cpu)
-			put_pages(o, m, b, cpu);
+			put_pages(o, m, cpu);
 		num_at(o, table + 16 * c, off, 8);
 		num_at(o, table + 16 * c + 8, o->b->len - off, 8);
 	}
@@ -204,6 +208,13 @@ int rp_write_v6(const struct rp_model *m, struct rp_blob *result)
 	char text[512];
 	memset(result, 0, sizeof(*result));
 
+	/* Room for every kept page up front: the output is written once, never moved. */
+	size_t pages = 0;
+	for (size_t i = 0; i < m->nbuffers; i++)
+		for (size_t k = 0; k < m->buffers[i].ncpus; k++)
+			pages += m->buffers[i].cpus[k].npages;
+	if (pages <= SIZE_MAX / g->page_size - (1u << 20))
+		reserve(&o, pages * g->page_size + (1u << 20));
 	put(&o, "\x17\x08\x44tracing", 10);
 	put(&o, "6", 2);
 	uint8_t b = g->big_endian ? 1 : 0;

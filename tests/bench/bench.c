@@ -122,7 +122,21 @@ static void bench_file(const struct opts *o, const char *path, bool zstd_list)
 		if (run_reader)
 			verdict("trace-cmd report / tracefsck check", reader.wall / check.wall, ">=", 100);
 	}
-	verdict("tracefsck repair --dry-run / tracefsck check", repair.wall / check.wall, "<=", 2);
+	verdict("tracefsck repair --dry-run / tracefsck check (clean file)", repair.wall / check.wall, "<=", 2);
+	char damaged[4200];
+	snprintf(damaged, sizeof(damaged), "%s.damaged", path);
+	if (bench_make_damaged(path, damaged) == 0) {
+		struct bench_result dcheck, drepair;
+		char *dc_argv[] = { (char *)o->tracefsck, "check", (char *)damaged, NULL };
+		char *dr_argv[] = { (char *)o->tracefsck, "repair", "--dry-run", (char *)damaged, NULL };
+		bench_best_of(o->runs, dc_argv, NULL, &dcheck);
+		bench_best_of(o->runs, dr_argv, NULL, &drepair);
+		printf("  the same with its CPU table zeroed (pages found by a scan; repair rebuilds the table):\n");
+		row("tracefsck check", &dcheck, bytes, events);
+		row("tracefsck repair --dry-run", &drepair, bytes, events);
+		verdict("repair with a full page scan / check", drepair.wall / check.wall, "<=", 2);
+		unlink(damaged);
+	}
 	verdict("tracefsck check peak RSS, MiB", (double)check.max_rss_kib / 1024.0, "<=", 64);
 	if (run_reader)
 		printf("  %-52s %8.1f MiB\n", "trace-cmd report peak RSS", (double)reader.max_rss_kib / 1024.0);

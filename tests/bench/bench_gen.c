@@ -33,6 +33,42 @@ static int write_chunks(const char *path, const struct tdw_layout *L)
 	return fclose(f);
 }
 
+static int write_table_offset(const char *path, const struct tdw_layout *L)
+{
+	char side[4096];
+	snprintf(side, sizeof(side), "%s.table", path);
+	FILE *f = fopen(side, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "%llu %d\n", (unsigned long long)L->table, BENCH_CPUS);
+	return fclose(f);
+}
+
+int bench_make_damaged(const char *path, const char *damaged)
+{
+	char side[4096], cmd[8400];
+	snprintf(side, sizeof(side), "%s.table", path);
+	FILE *f = fopen(side, "r");
+	unsigned long long table;
+	int cpus;
+	if (!f)
+		return -1;
+	int got = fscanf(f, "%llu %d", &table, &cpus);
+	fclose(f);
+	if (got != 2)
+		return -1;
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", path, damaged);
+	if (system(cmd) != 0)
+		return -1;
+	/* Zero the flyrecord CPU table: repair must find every CPU's pages by scanning. */
+	FILE *d = fopen(damaged, "r+b");
+	if (!d)
+		return -1;
+	static const uint8_t zeros[16 * 64];
+	int rc = fseek(d, (long)table, SEEK_SET) == 0 && fwrite(zeros, 16, (size_t)cpus, d) == (size_t)cpus ? 0 : -1;
+	return fclose(d) == 0 ? rc : -1;
+}
+
 int bench_make(enum bench_kind kind, uint64_t mib, const char *path)
 {
 	char stamp[4096];
@@ -62,6 +98,8 @@ int bench_make(enum bench_kind kind, uint64_t mib, const char *path)
 	}
 	tdw_free(&b);
 	if (kind == BENCH_V7_ZSTD && write_chunks(path, &L) != 0)
+		return -1;
+	if (kind == BENCH_V6 && write_table_offset(path, &L) != 0)
 		return -1;
 	FILE *f = fopen(stamp, "w");
 	return f && fclose(f) == 0 ? 0 : -1;

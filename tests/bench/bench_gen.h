@@ -16,6 +16,9 @@ const char *bench_kind_name(enum bench_kind k);
  */
 int bench_make(enum bench_kind kind, uint64_t mib, const char *path);
 
+/* A copy of a v6 trace made by bench_make with its CPU table zeroed (repair scans the pages). */
+int bench_make_damaged(const char *path, const char *damaged);
+
 /*
  * Decode every chunk listed in path + ".chunks" with libzstd into one scratch buffer, as a
  * reader that did nothing else would. Returns 0 and the seconds taken, -1 if there is no list.

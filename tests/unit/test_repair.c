@@ -197,6 +197,21 @@ static void test_table_rebuilt_from_a_page_scan(void **state)
 	fx_free(x);
 }
 
+static void test_zeroed_table_rebuilt(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new();
+	x->spec.pages_per_cpu = 3;
+	x->spec.instance = NULL;
+	fx_build(x);
+	memset(x->b.data + x->L.table, 0, 32);
+	struct repaired r;
+	repair(&x->b, &r);
+	assert_repaired(&r, x->L.events);
+	release(&r);
+	fx_free(x);
+}
+
 static void test_bad_metadata_lines_dropped(void **state)
 {
 	(void)state;
@@ -303,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_bad_event_page_clipped),
 		cmocka_unit_test(test_table_and_option_damage),
 		cmocka_unit_test(test_table_rebuilt_from_a_page_scan),
+		cmocka_unit_test(test_zeroed_table_rebuilt),
 		cmocka_unit_test(test_bad_metadata_lines_dropped),
 		cmocka_unit_test(test_instances_and_big_endian),
 		cmocka_unit_test(test_v7_inputs),

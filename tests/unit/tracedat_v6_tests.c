@@ -460,6 +460,29 @@ static void test_recoverable_pages(void **state)
 	fx_free(x);
 }
 
+static void test_zeroed_table_is_found(void **state)
+{
+	(void)state;
+	/* Every entry says "no data" (a zeroed table), yet both CPUs' pages are in the file. */
+	struct fx *x = fx_default();
+	memset(x->b.data + x->L.table, 0, 32);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.cpu.lost-range", x->L.table);
+	assert_code_at(&x->r, "tracedat.cpu.recoverable-pages", x->L.cpu_offset[0]);
+	assert_null(x->spec.instance);
+	assert_int_equal(x->r.stats.events, x->L.events); /* every event found and walked */
+	fx_free(x);
+
+	/* One CPU that truly recorded nothing: clean, no scan finding. */
+	x = fx_default();
+	tdw_put64(&x->b, x->L.table + 24, 0, false);
+	memset(x->b.data + x->L.cpu_offset[1], 0, x->L.cpu_size[1]);
+	check(&x->b, &x->r);
+	assert_int_equal(count_code(&x->r, "tracedat.cpu.lost-range"), 0);
+	assert_int_equal(count_code(&x->r, "tracedat.cpu.recoverable-pages"), 0);
+	fx_free(x);
+}
+
 static void test_cpu_overlap(void **state)
 {
 	(void)state;
@@ -1042,6 +1065,7 @@ static const struct CMUnitTest v6_tests[] = {
 	cmocka_unit_test(test_libtracecmd_crashers),
 	cmocka_unit_test(test_cpu_misaligned),
 	cmocka_unit_test(test_recoverable_pages),
+	cmocka_unit_test(test_zeroed_table_is_found),
 	cmocka_unit_test(test_cpu_overlap),
 	cmocka_unit_test(test_cpu_out_of_file),
 	cmocka_unit_test(test_cpu_partial_page),

@@ -157,13 +157,13 @@ static bool in_used(const struct used_range *used, uint32_t n, uint64_t off)
  * on their own and that no usable range covers (spec 6.3). Runs of them, split where the
  * timestamps start over, are reported and walked as the lost CPUs, so repair can keep them.
  */
-static void scan_lost_pages(struct td_check *td, uint64_t from, uint64_t to, const struct used_range *used,
+static uint32_t scan_lost_pages(struct td_check *td, uint64_t from, uint64_t to, const struct used_range *used,
 			    uint32_t nused, const uint32_t *lost_ids, uint32_t nlost, uint32_t ncpu, const char *buffer)
 {
 	const uint32_t ps = td->geo.page_size;
 	uint64_t p;
 	if (!tfk_align_up(from, ps, &p))
-		return;
+		return 0;
 	uint32_t run = 0, pages_found = 0;
 	uint64_t run_start = 0, run_end = 0, last_ts = 0, first_found = 0;
 	bool in_run = false;
@@ -207,6 +207,7 @@ static void scan_lost_pages(struct td_check *td, uint64_t from, uint64_t to, con
 		tfk_set_found(f, "%u valid pages outside them, in %u runs (walked as cpu ids of the broken entries)",
 			      pages_found, run);
 	}
+	return pages_found;
 }
 
 void td_check_flyrecord(struct td_check *td, uint64_t pos, const char *name)
@@ -261,14 +262,17 @@ void td_check_flyrecord(struct td_check *td, uint64_t pos, const char *name)
 
 	struct used_range *used = tfk_calloc(td->ctx, fit ? fit : 1, sizeof(*used));
 	uint32_t *lost = tfk_calloc(td->ctx, fit ? fit : 1, sizeof(*lost));
-	uint32_t nused = 0, nlost = 0;
+	uint32_t *empty = tfk_calloc(td->ctx, fit ? fit : 1, sizeof(*empty));
+	uint32_t nused = 0, nlost = 0, nempty = 0;
 	for (uint32_t cpu = 0; cpu < fit; cpu++) {
 		uint64_t entry = pos + 16ull * cpu, offset = 0, size = 0;
 		tfk_cur_u64_at(&td->file, entry, &offset);
 		tfk_cur_u64_at(&td->file, entry + 8, &size);
 		bool usable = check_cpu(td, entry, cpu, offset, size, buffer);
-		if (!used || !lost)
+		if (!used || !lost || !empty)
 			continue;
+		if (size == 0)
+			empty[nempty++] = cpu;
 		if (usable && size) {
 			used[nused].start = offset;
 			used[nused++].end = size <= td->size - offset ? offset + size : td->size;
@@ -276,14 +280,30 @@ void td_check_flyrecord(struct td_check *td, uint64_t pos, const char *name)
 			lost[nlost++] = cpu;
 		}
 	}
+	/*
+	 * Entries that say "no data" are a CPU that recorded nothing, or a table that was zeroed:
+	 * when pages lie in the data area outside every range, those CPUs may own them.
+	 */
+	bool only_empty = !nlost && nempty && used && lost && empty;
+	if (only_empty) {
+		memcpy(lost, empty, nempty * sizeof(*lost));
+		nlost = nempty;
+	}
 	if (nlost && used && lost) {
 		/* The data area: after the trailer, up to the next buffer's tag (or the end). */
 		uint64_t to = td->size;
 		for (size_t i = 0; i < td->ninstances; i++)
 			if (td->instances[i].offset > trailer_end && td->instances[i].offset < to)
 				to = td->instances[i].offset;
-		scan_lost_pages(td, trailer_end, to, used, nused, lost, nlost, fit, buffer);
+		uint32_t found = scan_lost_pages(td, trailer_end, to, used, nused, lost, nlost, fit, buffer);
+		if (only_empty && found) {
+			struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_CPU_LOST_RANGE, pos + 16ull * empty[0], 16);
+			tfk_set_path(f, "%scpu%u", buffer, empty[0]);
+			tfk_set_expected(f, "a range for the %u valid pages no entry covers", found);
+			tfk_set_found(f, "%u of %u entries with size 0", nempty, fit);
+		}
 	}
 	free(used);
 	free(lost);
+	free(empty);
 }
