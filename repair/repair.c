@@ -38,6 +38,8 @@ void tfk_repair_buffer(const uint8_t *in, size_t size, const struct tfk_limits *
 	*out = NULL;
 	*out_len = 0;
 
+	m.input = in;
+	m.input_size = size;
 	struct tfk_observer obs = rp_model_observer(&m);
 	tfk_check_buffer_observed(in, size, limits, &obs, &rep->before);
 	collect_stats(rep, &m);

@@ -213,6 +213,8 @@ struct td_cpu_walk {
 	uint64_t zero_run, zero_mid, first_zero_at; /* all-zero pages: pending, between data pages */
 	uint64_t item_offset, item_length;  /* the CPU's range, for the structural map */
 	bool quiet;               /* classify only: no findings, no observer */
+	const uint8_t *rel_start; /* walked bytes not yet handed back (tfk_release) */
+	uint64_t rel_len;
 	bool unobserved;          /* findings only: the pages are not the CPU's (a misaligned table entry) */
 	uint64_t page_first_ts, page_last_ts, page_payload; /* data events of the page being walked */
 	uint64_t page_events_base;

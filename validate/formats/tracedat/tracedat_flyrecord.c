@@ -167,6 +167,7 @@ static uint32_t scan_lost_pages(struct td_check *td, uint64_t from, uint64_t to,
 	uint32_t run = 0, pages_found = 0;
 	uint64_t run_start = 0, run_end = 0, last_ts = 0, first_found = 0;
 	bool in_run = false;
+	struct td_cpu_walk walk;
 	for (;; p += ps) {
 		bool valid = false;
 		uint64_t ts = 0;
@@ -176,14 +177,8 @@ static uint32_t scan_lost_pages(struct td_check *td, uint64_t from, uint64_t to,
 			valid = td_page_valid(td, &page, &ts);
 		bool breaks = in_run && (!valid || ts < last_ts);
 		if (breaks) {
-			/* Walk the run as one recovered CPU. */
-			uint32_t id = run < nlost ? lost_ids[run] : ncpu + (run - nlost);
-			struct tfk_cursor data;
-			tfk_cur_sub(&td->file, run_start, run_end - run_start, &data);
-			char label[96];
-			snprintf(label, sizeof(label), "%srecovered ", buffer);
-			td_walk_cpu(td, &data, buffer, id);
-			(void)label;
+			walk.item_length = run_end - run_start;
+			td_cpu_walk_end(&walk);
 			run++;
 			in_run = false;
 		}
@@ -191,9 +186,13 @@ static uint32_t scan_lost_pages(struct td_check *td, uint64_t from, uint64_t to,
 			break;
 		if (valid) {
 			if (!in_run) {
+				/* A run is walked as one recovered CPU, each page while it is still in cache. */
 				in_run = true;
 				run_start = p;
+				td_cpu_walk_begin(&walk, td, buffer, run < nlost ? lost_ids[run] : ncpu + (run - nlost));
+				walk.item_offset = p;
 			}
+			td_cpu_walk_pages(&walk, &page);
 			if (!pages_found++)
 				first_found = p;
 			run_end = p + ps;

@@ -327,21 +327,36 @@ void td_cpu_walk_begin(struct td_cpu_walk *w, struct td_check *td, const char *b
 	td_obs_cpu(td, cpu);
 }
 
+/* Hand walked file pages back once a few MiB of them are done (see tfk_release). */
+static void release_walked(struct td_cpu_walk *w, const uint8_t *p, uint64_t n, bool flush)
+{
+	if (p && w->rel_start && p == w->rel_start + w->rel_len) {
+		w->rel_len += n;
+	} else if (p) {
+		if (w->rel_start)
+			tfk_release(w->td->ctx, w->rel_start, w->rel_len);
+		w->rel_start = p;
+		w->rel_len = n;
+	}
+	if (w->rel_start && (flush || w->rel_len >= RELEASE_EVERY)) {
+		tfk_release(w->td->ctx, w->rel_start, w->rel_len);
+		w->rel_start = NULL;
+		w->rel_len = 0;
+	}
+}
+
 void td_cpu_walk_pages(struct td_cpu_walk *w, const struct tfk_cursor *data)
 {
 	const uint32_t ps = w->td->geo.page_size;
-	uint64_t npages = data->len / ps, done = 0;
+	uint64_t npages = data->len / ps;
 	for (uint64_t p = 0; p < npages; p++) {
 		struct tfk_cursor page;
 		tfk_cur_sub(data, p * ps, ps, &page);
 		walk_page(w, &page);
 		w->page++;
-		if (((p + 1) * ps - done) >= RELEASE_EVERY || p + 1 == npages) {
-			const uint8_t *walked;
-			if (tfk_cur_bytes_at(data, done, (p + 1) * ps - done, &walked))
-				tfk_release(w->td->ctx, walked, (p + 1) * ps - done);
-			done = (p + 1) * ps;
-		}
+		const uint8_t *bytes;
+		if (tfk_cur_bytes_at(&page, 0, ps, &bytes))
+			release_walked(w, bytes, ps, false);
 	}
 	w->td->ctx->report->stats.pages += npages;
 }
@@ -349,6 +364,7 @@ void td_cpu_walk_pages(struct td_cpu_walk *w, const struct tfk_cursor *data)
 void td_cpu_walk_end(struct td_cpu_walk *w)
 {
 	struct td_check *td = w->td;
+	release_walked(w, NULL, 0, true);
 	if (!w->quiet)
 		td_obs_item(td, TFK_ITEM_CPU, w->item_offset, w->item_length, w->cpu, "cpu",
 			    "%s%llu pages, %llu events%s", w->buffer, (unsigned long long)w->page, (unsigned long long)w->events,
