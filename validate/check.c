@@ -15,6 +15,7 @@
 
 static const struct tfk_format *const all_formats[] = {
 	&tfk_format_tracedat,
+	&tfk_format_perf,
 };
 
 static void report_reset(struct tfk_report *report, uint64_t size)

@@ -60,12 +60,14 @@ int tfk_sink_text(const struct tfk_report *r, const char *name, const struct tfk
 		tfk_line_printf(&l, " (%" PRIu64 " disabled by policy)", r->disabled);
 	if (r->stats.format) {
 		tfk_line_printf(&l, "; %s, ", r->stats.format);
-		plural(&l, r->stats.buffers, "buffer");
-		tfk_line_printf(&l, ", ");
-		plural(&l, r->stats.cpus, "CPU");
-		tfk_line_printf(&l, ", ");
-		plural(&l, r->stats.pages, "page");
-		tfk_line_printf(&l, ", ");
+		if (r->stats.buffers || r->stats.pages) { /* ring-buffer formats */
+			plural(&l, r->stats.buffers, "buffer");
+			tfk_line_printf(&l, ", ");
+			plural(&l, r->stats.cpus, "CPU");
+			tfk_line_printf(&l, ", ");
+			plural(&l, r->stats.pages, "page");
+			tfk_line_printf(&l, ", ");
+		}
 		plural(&l, r->stats.events, "event");
 	}
 	tfk_line_printf(&l, "\n");

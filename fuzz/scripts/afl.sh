@@ -15,9 +15,9 @@ cmake -S . -B "$out" -DCMAKE_C_COMPILER=afl-clang-fast -DCMAKE_BUILD_TYPE=RelWit
 	cmake --build "$out" -j2 --target fuzz_$h fuzz-dicts >/dev/null || exit 1
 work=$out/campaign/$h
 mkdir -p "$work/in"
-seeds=corpus/$(awk -v h="$h" '$1 == h { print $2 }' corpus/MANIFEST)
-cp -n "$seeds"/* "$work/in/" 2>/dev/null
-[ "$seeds" = corpus/tracedat ] && cp -n corpus/regress/* "$work/in/" 2>/dev/null
+seeds=$(awk -v h="$h" '$1 == h { for (i = 2; i <= NF; i++) printf "corpus/%s ", $i }' corpus/MANIFEST)
+for d in $seeds; do cp -n "$d"/* "$work/in/" 2>/dev/null; done
+rm -f "$work/in/README.md"
 # A resumed campaign continues from its queue (-i -).
 in="$work/in"; [ -d "$work/out/default/queue" ] && in=-
 dict=""; [ -f "$out/fuzz/$h.dict" ] && dict="-x $out/fuzz/$h.dict"

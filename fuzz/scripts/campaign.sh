@@ -9,8 +9,9 @@ h=$1 secs=$2 jobs=${3:-2}
 cmake --preset fuzz >/dev/null && cmake --build --preset fuzz -j2 >/dev/null || exit 1
 work=build/fuzz/campaign/$h
 mkdir -p "$work/corpus" "$work/artifacts"
-seeds=corpus/$(awk -v h="$h" '$1 == h { print $2 }' corpus/MANIFEST)
-cp -n "$seeds"/* "$work/corpus/" 2>/dev/null
+seeds=$(awk -v h="$h" '$1 == h { for (i = 2; i <= NF; i++) printf "corpus/%s ", $i }' corpus/MANIFEST)
+for d in $seeds; do cp -n "$d"/* "$work/corpus/" 2>/dev/null; done
+rm -f "$work/corpus/README.md"
 # With -jobs, libFuzzer writes fuzz-N.log into the current folder: run from the work folder.
 root=$(pwd)
 cd "$work" || exit 1

@@ -15,9 +15,9 @@ work=build/fuzz/smoke
 rm -rf "$work"
 fail=0
 for h in $(awk '/^[a-z]/ { print $1 }' corpus/MANIFEST); do
-	seeds=corpus/$(awk -v h="$h" '$1 == h { print $2 }' corpus/MANIFEST)
+	seeds=$(awk -v h="$h" '$1 == h { for (i = 2; i <= NF; i++) printf "corpus/%s ", $i }' corpus/MANIFEST)
 	mkdir -p "$work/$h/corpus" "$work/$h/artifacts"
-	cp "$seeds"/* corpus/regress/* "$work/$h/corpus/" 2>/dev/null
+	for d in $seeds; do cp "$d"/* "$work/$h/corpus/" 2>/dev/null; done
 	rm -f "$work/$h/corpus/README.md"
 	build/fuzz/fuzz/fuzz_$h -seed=1 -runs="$runs" -max_total_time="$secs" -timeout=5 -rss_limit_mb=256 -max_len=70000 \
 		-dict="build/fuzz/fuzz/$h.dict" -print_final_stats=1 -artifact_prefix="$work/$h/artifacts/" "$work/$h/corpus" > "$work/$h.log" 2>&1

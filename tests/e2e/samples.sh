@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Every pristine trace.dat sample (v6 and v7) checks clean (exit 0, no error finding) and walks as many events as
+# Every pristine trace.dat sample (v6 and v7) and perf.data sample checks clean (exit 0, no error finding) and walks as many events as
 # trace-cmd reports (the README's table, and trace-cmd itself when it is installed).
 # usage: samples.sh TRACEFSCK SAMPLES_DIR WORK_DIR
 set -u
@@ -37,6 +37,25 @@ for f in "$samples"/tracedat/*.dat*; do
 		fi
 	fi
 	echo "ok: $name clean, $events events"
+done
+# perf.data samples: clean, with as many samples as perf script prints (when perf is installed).
+for f in "$samples"/perf/*.perf.data; do
+	[ -f "$f" ] || continue
+	name=$(basename "$f")
+	ran=$((ran + 1))
+	out=$($wrap "$bin" check --json "$f"); rc=$?
+	summary=$(printf '%s\n' "$out" | grep '"type":"summary"')
+	if [ "$rc" != 0 ] || ! printf '%s' "$summary" | grep -q '"verdict":"clean"' || printf '%s' "$summary" | grep -q '"findings":[1-9]'; then
+		echo "FAIL: $name: exit $rc"; printf '%s\n' "$out"; fail=1; continue
+	fi
+	events=$(printf '%s' "$summary" | sed 's/.*"events":\([0-9]*\).*/\1/')
+	if command -v perf >/dev/null 2>&1 && perf script -i "$f" -F event >/dev/null 2>&1; then
+		ps=$(perf script -i "$f" -F event 2>/dev/null | grep -c .)
+		if [ "$ps" != "$events" ]; then
+			echo "FAIL: $name: $events samples walked, perf script prints $ps"; fail=1
+		fi
+	fi
+	echo "ok: $name clean, $events samples"
 done
 [ "$ran" -gt 0 ] || { echo "FAIL: no sample found"; exit 1; }
 exit $fail

@@ -12,11 +12,12 @@
 
 int main(void)
 {
-	size_t n6, n7;
-	const struct CMUnitTest *v6 = tracedat_v6_tests(&n6), *v7 = tracedat_v7_tests(&n7);
+	size_t n6, n7, np;
+	const struct CMUnitTest *v6 = tracedat_v6_tests(&n6), *v7 = tracedat_v7_tests(&n7), *pf = perf_tests(&np);
 	const struct CMUnitTest last[] = { cmocka_unit_test(test_every_code_is_raised) };
 	int failed = _cmocka_run_group_tests("trace.dat v6", v6, n6, NULL, NULL);
 	failed += _cmocka_run_group_tests("trace.dat v7", v7, n7, NULL, NULL);
+	failed += _cmocka_run_group_tests("perf.data", pf, np, NULL, NULL);
 	failed += _cmocka_run_group_tests("catalog coverage", last, 1, NULL, NULL);
 	return failed;
 }

@@ -39,6 +39,7 @@ void test_every_code_is_raised(void **state);
 struct CMUnitTest;
 const struct CMUnitTest *tracedat_v6_tests(size_t *n);
 const struct CMUnitTest *tracedat_v7_tests(size_t *n);
+const struct CMUnitTest *perf_tests(size_t *n);
 
 #define assert_code_at(r, code, off)                                                                     \
 	do {                                                                                             \

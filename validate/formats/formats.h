@@ -21,5 +21,6 @@ struct tfk_format {
 
 
 extern const struct tfk_format tfk_format_tracedat;
+extern const struct tfk_format tfk_format_perf;
 
 #endif

@@ -1,0 +1,382 @@
+/* SPDX-License-Identifier: MIT */
+/* perf.data: every code at its offset, both byte orders, pipe mode, compression, the crashers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "pdw.h"
+#include "tracedat_helpers.h"
+
+struct px {
+	struct pdw_spec spec;
+	struct tdw_buf b;
+	struct pdw_layout L;
+	struct tfk_report r;
+};
+
+static struct px *px_build(struct pdw_spec s)
+{
+	struct px *x = calloc(1, sizeof(*x));
+	assert_non_null(x);
+	x->spec = s;
+	assert_int_equal(pdw_build(&s, &x->b, &x->L), 0);
+	return x;
+}
+
+static struct px *px_default(void)
+{
+	return px_build(pdw_default_spec());
+}
+
+static void px_free(struct px *x)
+{
+	tfk_report_free(&x->r);
+	tdw_free(&x->b);
+	free(x);
+}
+
+static void pcheck(struct px *x)
+{
+	tfk_report_free(&x->r);
+	check(&x->b, &x->r);
+}
+
+static void assert_clean(struct px *x, uint64_t samples)
+{
+	pcheck(x);
+	if (tfk_report_verdict(&x->r) != TFK_VERDICT_CLEAN || x->r.total) {
+		dump(&x->r);
+		fail_msg("expected a clean perf.data");
+	}
+	assert_int_equal(x->r.stats.events, samples);
+}
+
+static void test_fixtures_clean(void **state)
+{
+	(void)state;
+	struct pdw_spec s = pdw_default_spec();
+	struct px *x = px_build(s);
+	assert_clean(x, 12);
+	assert_string_equal(x->r.stats.format, "perf.data");
+	px_free(x);
+	s.big_endian = true;
+	x = px_build(s);
+	assert_clean(x, 12);
+	assert_string_equal(x->r.stats.format, "perf.data (big-endian)");
+	px_free(x);
+	s = pdw_default_spec();
+	s.pipe = true;
+	x = px_build(s);
+	assert_clean(x, 12);
+	assert_string_equal(x->r.stats.format, "perf.data pipe");
+	px_free(x);
+	s = pdw_default_spec();
+	s.compressed = true;
+	x = px_build(s);
+	assert_clean(x, 12); /* the samples inside the zstd block were walked */
+	px_free(x);
+	s = pdw_default_spec();
+	s.nattrs = 2;
+	s.big_endian = true;
+	x = px_build(s);
+	assert_clean(x, 12);
+	px_free(x);
+	s = pdw_default_spec();
+	s.tracing_data = true;
+	x = px_build(s);
+	assert_clean(x, 12);
+	px_free(x);
+}
+
+static void test_header_codes(void **state)
+{
+	(void)state;
+	struct px *x = px_default();
+	x->b.data[3] = 'X'; /* PERXILE2 */
+	pcheck(x);
+	assert_code_at(&x->r, "perf.header.bad-magic", 0);
+	assert_int_equal(x->r.stats.events, 12); /* still checked as perf.data */
+	px_free(x);
+
+	x = px_default();
+	tdw_put64(&x->b, 8, 100, false);
+	pcheck(x);
+	assert_code_at(&x->r, "perf.header.bad-size", 8);
+	px_free(x);
+
+	x = px_default();
+	memcpy(x->b.data, "PERFFILE", 8);
+	pcheck(x);
+	assert_code_at(&x->r, "perf.header.legacy", 0);
+	assert_int_equal(tfk_report_verdict(&x->r), TFK_VERDICT_INCOMPLETE);
+	px_free(x);
+}
+
+static void test_attr_codes(void **state)
+{
+	(void)state;
+	struct px *x = px_default();
+	tdw_put64(&x->b, 16, 152, false); /* attr_size: a VER8 size, but the attr is VER7 */
+	pcheck(x);
+	assert_code_at(&x->r, "perf.attr.bad-size", 16);
+	px_free(x);
+
+	x = px_default();
+	tdw_put32(&x->b, x->L.attrs + 4, 60, false); /* attr.size below VER0 */
+	pcheck(x);
+	assert_code_at(&x->r, "perf.attr.bad-size", x->L.attrs + 4);
+	px_free(x);
+
+	x = px_default();
+	tdw_put64(&x->b, 24, 1ull << 40, false); /* attrs.offset past the end */
+	pcheck(x);
+	assert_code_at(&x->r, "perf.section.out-of-file", 24);
+	px_free(x);
+
+	x = px_default();
+	tdw_put64(&x->b, x->L.attrs + 128, x->L.attrs, false); /* ids inside the attrs */
+	pcheck(x);
+	assert_code_at(&x->r, "perf.section.overlap", x->L.attrs);
+	px_free(x);
+}
+
+static void test_data_codes(void **state)
+{
+	(void)state;
+	struct pdw_spec s = pdw_default_spec();
+	s.killed = true;
+	struct px *x = px_build(s);
+	pcheck(x);
+	assert_code_at(&x->r, "perf.data.size-zero", 48);
+	assert_int_equal(x->r.stats.events, 12); /* the records are still there and walked */
+	assert_errors(&x->r, 1);
+	px_free(x);
+
+	/* Cut inside the data: the data section and the feature table run past the end. */
+	x = px_default();
+	x->b.len = x->L.sample[6] + 20;
+	pcheck(x);
+	assert_code_at(&x->r, "perf.file.truncated", x->L.data_offset);
+	assert_code_at(&x->r, "perf.record.overrun", x->L.sample[6]);
+	assert_int_equal(x->r.stats.events, 6);
+	px_free(x);
+}
+
+static void test_feature_codes(void **state)
+{
+	(void)state;
+	struct px *x = px_default();
+	/* HOSTNAME (second entry) claims a longer string than its section. */
+	tdw_put32(&x->b, x->L.feature_at[0], 4096, false);
+	pcheck(x);
+	assert_code_at(&x->r, "perf.feature.bad-payload", x->L.feature_at[0]);
+	px_free(x);
+
+	x = px_default();
+	uint64_t bits = 0;
+	memcpy(&bits, x->b.data + 72, 8);
+	tdw_put64(&x->b, 72, bits | 1, false);
+	pcheck(x);
+	assert_code_at(&x->r, "perf.feature.reserved-bit", 72);
+	px_free(x);
+
+	/* An unknown high bit: its entry is the last of the table. */
+	x = px_default();
+	tdw_put64(&x->b, 80, 1ull << 8, false); /* bit 72 */
+	uint64_t table_end = x->L.feature_table + 16ull * x->L.nfeatures;
+	/* The table grows by one entry: move the sections' data? Point it at the HOSTNAME section. */
+	struct tdw_buf nb = { 0 };
+	nb.data = malloc(x->b.len + 16);
+	memcpy(nb.data, x->b.data, table_end);
+	tdw_put64(&nb, table_end, x->L.feature_at[0] + 16, false);
+	tdw_put64(&nb, table_end + 8, 0, false);
+	memcpy(nb.data + table_end + 16, x->b.data + table_end, x->b.len - table_end);
+	nb.len = x->b.len + 16;
+	for (unsigned i = 0; i < x->L.nfeatures; i++) {
+		uint64_t off = tdw_get64(&nb, x->L.feature_table + 16 * i, false);
+		tdw_put64(&nb, x->L.feature_table + 16 * i, off + 16, false);
+	}
+	tdw_put64(&nb, table_end, x->L.feature_at[0] + 16, false);
+	tdw_free(&x->b);
+	x->b = nb;
+	pcheck(x);
+	assert_code_at(&x->r, "perf.feature.unknown-bit", x->L.feature_at[0] + 16);
+	assert_errors(&x->r, 0);
+	px_free(x);
+}
+
+static void test_record_codes(void **state)
+{
+	(void)state;
+	struct px *x = px_default();
+	tdw_put16(&x->b, x->L.sample[3] + 6, 0, false);
+	pcheck(x);
+	assert_code_at(&x->r, "perf.record.bad-size", x->L.sample[3] + 6);
+	assert_int_equal(x->r.stats.events, 3); /* the walk cannot go on after a size of 0 */
+	px_free(x);
+
+	x = px_default();
+	tdw_put16(&x->b, x->L.sample[11] + 6, 0x1000, false);
+	pcheck(x);
+	assert_code_at(&x->r, "perf.record.overrun", x->L.sample[11]);
+	px_free(x);
+
+	x = px_default();
+	tdw_put32(&x->b, x->L.sample[2], 50, false);
+	pcheck(x);
+	assert_code_at(&x->r, "perf.record.unknown-type", x->L.sample[2]);
+	assert_errors(&x->r, 0);
+	assert_int_equal(x->r.stats.events, 11);
+	px_free(x);
+
+	x = px_default();
+	memset(x->b.data + x->L.comm + 16, 'A', 8); /* comm without its NUL */
+	pcheck(x);
+	assert_code_at(&x->r, "perf.record.bad-body", x->L.comm + 16);
+	px_free(x);
+}
+
+static void test_sample_codes(void **state)
+{
+	(void)state;
+	struct px *x = px_default();
+	/* callchain nr (after ip, tid, time, cpu, period) far beyond the record */
+	tdw_put64(&x->b, x->L.sample[4] + 8 + 40, 1ull << 40, false);
+	pcheck(x);
+	assert_code_at(&x->r, "perf.sample.overrun", x->L.sample[4]);
+	px_free(x);
+
+	struct pdw_spec s = pdw_default_spec();
+	s.nattrs = 2;
+	x = px_build(s);
+	tdw_put64(&x->b, x->L.sample[5] + 8, 999, false); /* IDENTIFIER no attr has */
+	pcheck(x);
+	assert_code_at(&x->r, "perf.sample.unknown-id", x->L.sample[5]);
+	px_free(x);
+}
+
+static void test_time_order(void **state)
+{
+	(void)state;
+	/* Rounds of 4 samples at 2000, 2100, ...: a sample in round 3 older than round 1's last. */
+	struct px *x = px_default();
+	tdw_put64(&x->b, x->L.sample[9] + 8 + 16, 2050, false);
+	pcheck(x);
+	assert_code_at(&x->r, "perf.time.out-of-order", x->L.sample[9]);
+	assert_errors(&x->r, 0);
+	px_free(x);
+
+	/* Older than the round before, but not than the one before that: perf still sorts it. */
+	x = px_default();
+	tdw_put64(&x->b, x->L.sample[9] + 8 + 16, 2450, false);
+	pcheck(x);
+	assert_int_equal(count_code(&x->r, "perf.time.out-of-order"), 0);
+	px_free(x);
+}
+
+static void test_compressed_corrupt(void **state)
+{
+	(void)state;
+	struct pdw_spec s = pdw_default_spec();
+	s.compressed = true;
+	struct px *x = px_build(s);
+	uint16_t size = (uint16_t)tdw_get32(&x->b, x->L.compressed + 4, false) >> 16;
+	memset(x->b.data + x->L.compressed + 8 + size / 2, 0xa5, 16);
+	pcheck(x);
+	assert_code_at(&x->r, "perf.compressed.corrupt", x->L.compressed);
+	px_free(x);
+}
+
+/* The perf 6.1 crashers of the spec (1.9): each is an ordinary finding here. */
+static void test_perf_crashers(void **state)
+{
+	(void)state;
+	/* SIGBUS: a file cut at a page boundary inside the data. */
+	struct pdw_spec s = pdw_default_spec();
+	s.nsamples = 60;
+	struct px *x = px_build(s);
+	x->b.len = 4096;
+	assert_true(x->L.data_offset + x->L.data_size > 4096);
+	pcheck(x);
+	assert_code_at(&x->r, "perf.file.truncated", x->L.data_offset);
+	px_free(x);
+
+	/* EVENT_DESC with nre 0xffffffff (heap corruption in perf, even with --header-only). */
+	uint8_t desc[16];
+	struct tdw_buf d = { desc, sizeof(desc), sizeof(desc) };
+	tdw_put32(&d, 0, 0xffffffffu, false);
+	tdw_put32(&d, 4, 128, false);
+	tdw_put64(&d, 8, 0, false);
+	x = px_default();
+	/* Replace the NRCPUS payload (8 bytes) by EVENT_DESC's first 8 bytes: bit 7 -> 12. */
+	uint64_t bits;
+	memcpy(&bits, x->b.data + 72, 8);
+	tdw_put64(&x->b, 72, (bits & ~(1ull << 7)) | (1ull << 12), false);
+	/* Table order by bit: 3, 11, 12, 21: swap entries 1 (old 7) and 2 (11). */
+	uint64_t e1o = tdw_get64(&x->b, x->L.feature_table + 16, false), e1s = tdw_get64(&x->b, x->L.feature_table + 24, false);
+	uint64_t e2o = tdw_get64(&x->b, x->L.feature_table + 32, false), e2s = tdw_get64(&x->b, x->L.feature_table + 40, false);
+	tdw_put64(&x->b, x->L.feature_table + 16, e2o, false);
+	tdw_put64(&x->b, x->L.feature_table + 24, e2s, false);
+	tdw_put64(&x->b, x->L.feature_table + 32, e1o, false);
+	tdw_put64(&x->b, x->L.feature_table + 40, e1s, false);
+	memcpy(x->b.data + e1o, desc, 8);
+	pcheck(x);
+	assert_code_at(&x->r, "perf.feature.bad-payload", e1o);
+	px_free(x);
+
+	/* An oversized BUILD_ID record (a smashed stack in perf): size past its section. */
+	x = px_default();
+	memcpy(&bits, x->b.data + 72, 8);
+	tdw_put64(&x->b, 72, (bits & ~(1ull << 7)) | (1ull << 2), false);
+	/* bit 2 sorts first: entries become 2, 3, 11, 21; move NRCPUS's section to the front. */
+	uint64_t nro = tdw_get64(&x->b, x->L.feature_table + 16, false);
+	uint64_t e0o = tdw_get64(&x->b, x->L.feature_table, false), e0s = tdw_get64(&x->b, x->L.feature_table + 8, false);
+	tdw_put64(&x->b, x->L.feature_table + 16, e0o, false);
+	tdw_put64(&x->b, x->L.feature_table + 24, e0s, false);
+	tdw_put64(&x->b, x->L.feature_table, nro, false);
+	tdw_put64(&x->b, x->L.feature_table + 8, 8, false);
+	tdw_put16(&x->b, nro + 6, 4000, false); /* the record's size, inside an 8-byte section */
+	pcheck(x);
+	assert_code_at(&x->r, "perf.feature.bad-payload", nro);
+	px_free(x);
+}
+
+/* Any prefix of a valid file is not clean (and never crashes). */
+static void test_every_prefix(void **state)
+{
+	(void)state;
+	struct pdw_spec s = pdw_default_spec();
+	s.nsamples = 4;
+	struct px *x = px_build(s);
+	size_t full = x->b.len;
+	for (size_t n = 8; n < full; n += 7) {
+		x->b.len = n;
+		pcheck(x);
+		assert_int_not_equal(tfk_report_verdict(&x->r), TFK_VERDICT_CLEAN);
+	}
+	px_free(x);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(test_fixtures_clean),
+	cmocka_unit_test(test_header_codes),
+	cmocka_unit_test(test_attr_codes),
+	cmocka_unit_test(test_data_codes),
+	cmocka_unit_test(test_feature_codes),
+	cmocka_unit_test(test_record_codes),
+	cmocka_unit_test(test_sample_codes),
+	cmocka_unit_test(test_time_order),
+	cmocka_unit_test(test_compressed_corrupt),
+	cmocka_unit_test(test_perf_crashers),
+	cmocka_unit_test(test_every_prefix),
+};
+
+const struct CMUnitTest *perf_tests(size_t *n)
+{
+	*n = sizeof(tests) / sizeof(tests[0]);
+	return tests;
+}

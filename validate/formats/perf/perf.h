@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/* perf.data checker: state shared by its passes (header and sections, features, records). */
+#ifndef TFK_PERF_H
+#define TFK_PERF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../../context.h"
+#include "../../cursor.h"
+
+#define PF_HEADER_SIZE 104
+#define PF_PIPE_HEADER_SIZE 16
+#define PF_ATTR_MIN 64      /* PERF_ATTR_SIZE_VER0 */
+#define PF_ATTR_NEWEST 136  /* VER8 */
+
+/* sample_type bits */
+enum {
+	PF_S_IP = 1 << 0, PF_S_TID = 1 << 1, PF_S_TIME = 1 << 2, PF_S_ADDR = 1 << 3, PF_S_READ = 1 << 4,
+	PF_S_CALLCHAIN = 1 << 5, PF_S_ID = 1 << 6, PF_S_CPU = 1 << 7, PF_S_PERIOD = 1 << 8,
+	PF_S_STREAM_ID = 1 << 9, PF_S_RAW = 1 << 10, PF_S_BRANCH_STACK = 1 << 11, PF_S_REGS_USER = 1 << 12,
+	PF_S_STACK_USER = 1 << 13, PF_S_WEIGHT = 1 << 14, PF_S_DATA_SRC = 1 << 15, PF_S_IDENTIFIER = 1 << 16,
+	PF_S_TRANSACTION = 1 << 17, PF_S_REGS_INTR = 1 << 18, PF_S_PHYS_ADDR = 1 << 19, PF_S_AUX = 1 << 20,
+	PF_S_CGROUP = 1 << 21, PF_S_DATA_PAGE_SIZE = 1 << 22, PF_S_CODE_PAGE_SIZE = 1 << 23,
+	PF_S_WEIGHT_STRUCT = 1 << 24,
+};
+/* read_format bits */
+enum { PF_R_TIME_ENABLED = 1, PF_R_TIME_RUNNING = 2, PF_R_ID = 4, PF_R_GROUP = 8, PF_R_LOST = 16 };
+#define PF_FLAG_SAMPLE_ID_ALL (1ull << 18)
+#define PF_BRANCH_HW_INDEX (1ull << 17)
+
+/* Record types this checker knows. */
+enum {
+	PF_REC_MMAP = 1, PF_REC_COMM = 3, PF_REC_SAMPLE = 9, PF_REC_MMAP2 = 10, PF_REC_KERNEL_MAX = 22,
+	PF_REC_HEADER_ATTR = 64, PF_REC_TRACING_DATA = 66, PF_REC_FINISHED_ROUND = 68, PF_REC_AUXTRACE = 71,
+	PF_REC_HEADER_FEATURE = 80, PF_REC_COMPRESSED = 81, PF_REC_COMPRESSED2 = 83, PF_REC_USER_MAX = 86,
+};
+
+struct pf_attr {
+	uint64_t at;            /* file offset of the attr */
+	uint32_t type, size;
+	uint64_t sample_type, read_format, flags, branch_sample_type, regs_user, regs_intr;
+};
+
+/* A sample id and the attr it belongs to. */
+struct pf_id {
+	uint64_t id;
+	uint32_t attr;
+};
+
+struct pf_range {
+	uint64_t start, end;
+	char label[40];
+};
+
+struct pf_check {
+	struct tfk_ctx *ctx;
+	struct tfk_cursor file;     /* the whole file, in the writer's byte order */
+	uint64_t size;
+	bool pipe;
+	struct pf_attr *attrs;
+	size_t nattrs, attrs_cap;
+	struct pf_id *ids;          /* sorted by id once the attrs are read */
+	size_t nids, ids_cap;
+	bool ids_sorted;
+	struct pf_range *ranges;    /* claimed byte ranges, for overlap checks */
+	size_t nranges, ranges_cap;
+	uint64_t data_offset, data_size;
+	/* COMPRESSED feature */
+	bool have_comp;
+	uint32_t comp_type;
+	uint64_t comp_mmap_len;
+	uint8_t *zbuf;              /* one decode buffer, reused */
+	size_t zcap;
+	void *zstate;
+	/* FINISHED_ROUND ordering: the last time of the two rounds before the current one */
+	uint64_t round_max, prev_round_max, flushed_to;
+	uint64_t late_records, first_late_at, first_late_time, first_late_limit;
+	uint64_t records, samples;
+};
+
+/* Note a byte range for the overlap check. */
+void pf_claim(struct pf_check *pc, uint64_t start, uint64_t size, const char *label);
+/* The attr a sample or record belongs to (NULL: none could be found, already reported). */
+const struct pf_attr *pf_attr_by_id(struct pf_check *pc, uint64_t id);
+void pf_add_id(struct pf_check *pc, uint64_t id, uint32_t attr);
+
+/* Feature payload (bit) held by view, at file offset view->origin. */
+void pf_check_feature(struct pf_check *pc, unsigned bit, const struct tfk_cursor *view);
+/* Walk a record stream (the data section, a decoded COMPRESSED block, a pipe). */
+void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int depth);
+/* Read a perf_event_attr at view offset 0 into a; false when it is too short. */
+bool pf_read_attr(struct pf_check *pc, const struct tfk_cursor *view, struct pf_attr *a, const char *where);
+/* After the walk: findings gathered over the whole stream. */
+void pf_finish_records(struct pf_check *pc);
+
+#endif

@@ -1,0 +1,414 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perf.data entry point: sniffing (file, pipe, legacy, either byte order), the file header,
+ * the attrs and their ids, the feature table and the order of the passes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../formats.h"
+#include "../tracedat/tracedat_compress.h"
+#include "perf.h"
+
+static const char magic_le[8] = { 'P', 'E', 'R', 'F', 'I', 'L', 'E', '2' };
+static const char magic_be[8] = { '2', 'E', 'L', 'I', 'F', 'R', 'E', 'P' };
+static const char magic_v1[8] = { 'P', 'E', 'R', 'F', 'F', 'I', 'L', 'E' };
+
+static int same_bytes(const uint8_t *p, const char *m)
+{
+	int n = 0;
+	for (int i = 0; i < 8; i++)
+		n += p[i] == (uint8_t)m[i];
+	return n;
+}
+
+/* The header size word read both ways: 104 or 16 in either order says perf. */
+static bool size_says_perf(const struct tfk_cursor *file, bool *be)
+{
+	struct tfk_cursor c = *file;
+	uint64_t v;
+	for (int b = 0; b < 2; b++) {
+		c.big_endian = b == 1;
+		if (tfk_cur_u64_at(&c, 8, &v) && (v == PF_HEADER_SIZE || v == PF_PIPE_HEADER_SIZE)) {
+			*be = b == 1;
+			return true;
+		}
+	}
+	return false;
+}
+
+static int pf_sniff(const struct tfk_cursor *file)
+{
+	const uint8_t *p;
+	if (!tfk_cur_bytes_at(file, 0, 8, &p))
+		return 0;
+	if (memcmp(p, magic_le, 8) == 0 || memcmp(p, magic_be, 8) == 0 || memcmp(p, magic_v1, 8) == 0)
+		return 100;
+	bool be;
+	int best = same_bytes(p, magic_le) > same_bytes(p, magic_be) ? same_bytes(p, magic_le) : same_bytes(p, magic_be);
+	if (best >= 5 && size_says_perf(file, &be))
+		return 60;
+	return 0;
+}
+
+void pf_claim(struct pf_check *pc, uint64_t start, uint64_t size, const char *label)
+{
+	if (size == 0)
+		return;
+	uint64_t end = start + size < start ? UINT64_MAX : start + size;
+	for (size_t i = 0; i < pc->nranges; i++) {
+		const struct pf_range *r = &pc->ranges[i];
+		if (start < r->end && r->start < end) {
+			struct tfk_finding *f = tfk_emit(pc->ctx, TFK_PERF_SECTION_OVERLAP, start > r->start ? start : r->start,
+							 (end < r->end ? end : r->end) - (start > r->start ? start : r->start));
+			tfk_set_path(f, "%s", label);
+			tfk_set_expected(f, "bytes of its own, not [0x%llx, 0x%llx) of %s", (unsigned long long)r->start,
+					 (unsigned long long)r->end, r->label);
+			tfk_set_found(f, "[0x%llx, 0x%llx)", (unsigned long long)start, (unsigned long long)end);
+		}
+	}
+	void *arr = pc->ranges;
+	if (!tfk_grow(pc->ctx, &arr, &pc->ranges_cap, pc->nranges + 1, sizeof(*pc->ranges)))
+		return;
+	pc->ranges = arr;
+	struct pf_range *r = &pc->ranges[pc->nranges++];
+	r->start = start;
+	r->end = end;
+	snprintf(r->label, sizeof(r->label), "%s", label);
+}
+
+/* Is [offset, offset + size) inside the file? If not, say so for what. */
+static bool section_in_file(struct pf_check *pc, uint64_t field_at, uint64_t offset, uint64_t size, const char *what)
+{
+	if (tfk_range_fits(offset, size, pc->size))
+		return true;
+	struct tfk_finding *f = tfk_emit(pc->ctx, TFK_PERF_SECTION_OUT_OF_FILE, field_at, 16);
+	tfk_set_path(f, "%s", what);
+	tfk_set_expected(f, "a range inside the file (size 0x%llx)", (unsigned long long)pc->size);
+	tfk_set_found(f, "offset 0x%llx size 0x%llx", (unsigned long long)offset, (unsigned long long)size);
+	return false;
+}
+
+void pf_add_id(struct pf_check *pc, uint64_t id, uint32_t attr)
+{
+	void *arr = pc->ids;
+	if (pc->nids >= (size_t)pc->ctx->limits->max_cpus * 64) {
+		if (pc->nids == (size_t)pc->ctx->limits->max_cpus * 64)
+			tfk_limit_hit(pc->ctx, 0, "sample ids", pc->nids + 1, pc->nids);
+		return;
+	}
+	if (!tfk_grow(pc->ctx, &arr, &pc->ids_cap, pc->nids + 1, sizeof(*pc->ids)))
+		return;
+	pc->ids = arr;
+	pc->ids[pc->nids].id = id;
+	pc->ids[pc->nids++].attr = attr;
+	pc->ids_sorted = false;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	const struct pf_id *x = a, *y = b;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+const struct pf_attr *pf_attr_by_id(struct pf_check *pc, uint64_t id)
+{
+	if (!pc->ids_sorted) {
+		if (pc->nids > 1)
+			qsort(pc->ids, pc->nids, sizeof(*pc->ids), cmp_id);
+		pc->ids_sorted = true;
+	}
+	size_t lo = 0, hi = pc->nids;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (pc->ids[mid].id == id)
+			return pc->ids[mid].attr < pc->nattrs ? &pc->attrs[pc->ids[mid].attr] : NULL;
+		if (pc->ids[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+bool pf_read_attr(struct pf_check *pc, const struct tfk_cursor *view, struct pf_attr *a, const char *where)
+{
+	memset(a, 0, sizeof(*a));
+	a->at = view->origin;
+	uint32_t size = 0;
+	if (!tfk_cur_u32_at(view, 0, &a->type) || !tfk_cur_u32_at(view, 4, &size))
+		return false;
+	a->size = size ? size : PF_ATTR_MIN; /* 0 means VER0 */
+	if (a->size < PF_ATTR_MIN || a->size % 8) {
+		struct tfk_finding *f = tfk_emit(pc->ctx, TFK_PERF_ATTR_BAD_SIZE, view->origin + 4, 4);
+		tfk_set_path(f, "%s", where);
+		tfk_set_expected(f, "attr.size of at least 64, a multiple of 8 (VER0 64 .. VER8 136)");
+		tfk_set_found(f, "%u", size);
+		return false;
+	}
+	if (a->size > view->len) {
+		struct tfk_finding *f = tfk_emit(pc->ctx, TFK_PERF_ATTR_BAD_SIZE, view->origin + 4, 4);
+		tfk_set_path(f, "%s", where);
+		tfk_set_expected(f, "attr.size within the %llu bytes of the entry", (unsigned long long)view->len);
+		tfk_set_found(f, "%u", size);
+		return false;
+	}
+	tfk_cur_u64_at(view, 24, &a->sample_type);
+	tfk_cur_u64_at(view, 32, &a->read_format);
+	tfk_cur_u64_at(view, 40, &a->flags);
+	if (a->size >= 80)
+		tfk_cur_u64_at(view, 72, &a->branch_sample_type);
+	if (a->size >= 88)
+		tfk_cur_u64_at(view, 80, &a->regs_user);
+	if (a->size >= 104)
+		tfk_cur_u64_at(view, 96, &a->regs_intr);
+	return true;
+}
+
+static struct pf_attr *new_attr(struct pf_check *pc)
+{
+	if (pc->nattrs >= pc->ctx->limits->max_buffers * 16u) {
+		tfk_limit_hit(pc->ctx, 0, "event attributes", pc->nattrs + 1, pc->nattrs);
+		return NULL;
+	}
+	void *arr = pc->attrs;
+	if (!tfk_grow(pc->ctx, &arr, &pc->attrs_cap, pc->nattrs + 1, sizeof(*pc->attrs)))
+		return NULL;
+	pc->attrs = arr;
+	return &pc->attrs[pc->nattrs];
+}
+
+/* The attrs section: nr entries of {attr, ids {offset, size}}, each ids array of u64s. */
+static void check_attrs(struct pf_check *pc, uint64_t attr_size, uint64_t offset, uint64_t size)
+{
+	struct tfk_finding *f;
+	if (attr_size == 0 || attr_size < PF_ATTR_MIN + 16 || attr_size > 4096) {
+		f = tfk_emit(pc->ctx, TFK_PERF_ATTR_BAD_SIZE, 16, 8);
+		tfk_set_path(f, "file header attr_size");
+		tfk_set_expected(f, "attr.size + 16 (80 .. 152 for VER0 .. VER8)");
+		tfk_set_found(f, "%llu", (unsigned long long)attr_size);
+		return;
+	}
+	/* attr_size disagreeing with the attrs themselves: walk by what the first attr says. */
+	uint32_t first = 0;
+	if (tfk_cur_u32_at(&pc->file, offset + 4, &first) && first >= PF_ATTR_MIN && first % 8 == 0 &&
+	    first + 16ull != attr_size && size % (first + 16ull) == 0) {
+		f = tfk_emit(pc->ctx, TFK_PERF_ATTR_BAD_SIZE, 16, 8);
+		tfk_set_path(f, "file header attr_size");
+		tfk_set_expected(f, "attr.size + 16 = %u (attr 0), which divides the attrs section", first + 16);
+		tfk_set_found(f, "%llu", (unsigned long long)attr_size);
+		attr_size = first + 16ull;
+	}
+	if (size % attr_size) {
+		f = tfk_emit(pc->ctx, TFK_PERF_ATTR_BAD_SIZE, 32, 8);
+		tfk_set_path(f, "file header attrs.size");
+		tfk_set_expected(f, "a multiple of attr_size %llu", (unsigned long long)attr_size);
+		tfk_set_found(f, "%llu (%llu bytes over)", (unsigned long long)size, (unsigned long long)(size % attr_size));
+	}
+	if (!section_in_file(pc, 24, offset, size, "attrs section"))
+		return;
+	pf_claim(pc, offset, size, "attrs section");
+	uint64_t n = size / attr_size;
+	for (uint64_t i = 0; i < n; i++) {
+		char where[48];
+		snprintf(where, sizeof(where), "attr %llu", (unsigned long long)i);
+		struct tfk_cursor entry;
+		tfk_cur_sub(&pc->file, offset + i * attr_size, attr_size, &entry);
+		struct pf_attr *a = new_attr(pc);
+		if (!a)
+			return;
+		if (!pf_read_attr(pc, &entry, a, where))
+			continue;
+		if (a->size + 16 != attr_size) {
+			f = tfk_emit(pc->ctx, TFK_PERF_ATTR_BAD_SIZE, 16, 8);
+			tfk_set_path(f, "file header attr_size");
+			tfk_set_expected(f, "attr.size + 16 = %u (%s)", a->size + 16, where);
+			tfk_set_found(f, "%llu", (unsigned long long)attr_size);
+			if (a->size + 16 > attr_size)
+				continue;
+		}
+		uint32_t index = (uint32_t)pc->nattrs++;
+		uint64_t ids_off = 0, ids_size = 0;
+		tfk_cur_u64_at(&entry, attr_size - 16, &ids_off);
+		tfk_cur_u64_at(&entry, attr_size - 8, &ids_size);
+		snprintf(where, sizeof(where), "attr %llu ids", (unsigned long long)i);
+		if (ids_size % 8) {
+			f = tfk_emit(pc->ctx, TFK_PERF_ATTR_BAD_SIZE, entry.origin + attr_size - 8, 8);
+			tfk_set_path(f, "%s", where);
+			tfk_set_expected(f, "a size that is a multiple of 8 (u64 ids)");
+			tfk_set_found(f, "%llu", (unsigned long long)ids_size);
+		}
+		if (!section_in_file(pc, entry.origin + attr_size - 16, ids_off, ids_size, where))
+			continue;
+		pf_claim(pc, ids_off, ids_size, where);
+		for (uint64_t k = 0; k + 8 <= ids_size; k += 8) {
+			uint64_t id;
+			if (tfk_cur_u64_at(&pc->file, ids_off + k, &id))
+				pf_add_id(pc, id, index);
+		}
+	}
+}
+
+/* The feature table after the data: one {offset, size} per set bit, ascending. */
+static void check_features(struct pf_check *pc, const uint64_t bits[4])
+{
+	struct tfk_finding *f;
+	if (bits[0] & 1) {
+		f = tfk_emit(pc->ctx, TFK_PERF_FEATURE_RESERVED_BIT, 72, 8);
+		tfk_set_path(f, "file header feature bits");
+		tfk_set_expected(f, "bit 0 (reserved) clear");
+		tfk_set_found(f, "0x%016llx", (unsigned long long)bits[0]);
+	}
+	unsigned n = 0;
+	for (int w = 0; w < 4; w++)
+		n += (unsigned)__builtin_popcountll(bits[w]);
+	if (n == 0)
+		return;
+	uint64_t table = pc->data_offset + pc->data_size;
+	if (table < pc->data_offset || !tfk_range_fits(table, 16ull * n, pc->size)) {
+		f = tfk_emit(pc->ctx, TFK_PERF_FILE_TRUNCATED, table, 16ull * n);
+		tfk_set_path(f, "feature table (%u features)", n);
+		tfk_set_expected(f, "%u bytes at data.offset + data.size", 16 * n);
+		tfk_set_found(f, "%llu bytes before end of file",
+			      (unsigned long long)(table < pc->size ? pc->size - table : 0));
+		return;
+	}
+	pf_claim(pc, table, 16ull * n, "feature table");
+	unsigned k = 0;
+	for (unsigned bit = 0; bit < 256; bit++) {
+		if (!(bits[bit / 64] >> (bit % 64) & 1))
+			continue;
+		uint64_t at = table + 16ull * k++, off = 0, size = 0;
+		tfk_cur_u64_at(&pc->file, at, &off);
+		tfk_cur_u64_at(&pc->file, at + 8, &size);
+		char what[48];
+		snprintf(what, sizeof(what), "feature %u section", bit);
+		if (!section_in_file(pc, at, off, size, what))
+			continue;
+		pf_claim(pc, off, size, what);
+		if (bit == 0)
+			continue;
+		struct tfk_cursor view;
+		tfk_cur_sub(&pc->file, off, size, &view);
+		pf_check_feature(pc, bit, &view);
+	}
+}
+
+static void check_file(struct pf_check *pc, uint64_t header_size)
+{
+	struct tfk_finding *f;
+	uint64_t attr_size = 0, attrs_off = 0, attrs_size = 0, bits[4] = { 0 };
+	if (pc->size < PF_HEADER_SIZE) {
+		f = tfk_emit(pc->ctx, TFK_PERF_FILE_TRUNCATED, 0, pc->size);
+		tfk_set_path(f, "file header");
+		tfk_set_expected(f, "%d bytes", PF_HEADER_SIZE);
+		tfk_set_found(f, "%llu bytes", (unsigned long long)pc->size);
+		return;
+	}
+	tfk_cur_u64_at(&pc->file, 16, &attr_size);
+	tfk_cur_u64_at(&pc->file, 24, &attrs_off);
+	tfk_cur_u64_at(&pc->file, 32, &attrs_size);
+	tfk_cur_u64_at(&pc->file, 40, &pc->data_offset);
+	tfk_cur_u64_at(&pc->file, 48, &pc->data_size);
+	if (header_size != 72)
+		for (int w = 0; w < 4; w++)
+			tfk_cur_u64_at(&pc->file, 72 + 8u * w, &bits[w]);
+	pf_claim(pc, 0, header_size == 72 ? 72 : PF_HEADER_SIZE, "file header");
+	check_attrs(pc, attr_size, attrs_off, attrs_size);
+
+	/* Features first: the COMPRESSED feature says how compressed records decode. */
+	bool killed = pc->data_size == 0 && pc->data_offset < pc->size && pc->data_offset >= PF_HEADER_SIZE;
+	if (killed) {
+		f = tfk_emit(pc->ctx, TFK_PERF_DATA_SIZE_ZERO, 48, 8);
+		tfk_set_path(f, "file header data.size");
+		tfk_set_expected(f, "the size of the records from data.offset 0x%llx", (unsigned long long)pc->data_offset);
+		tfk_set_found(f, "0, with %llu bytes after data.offset (a killed recording)",
+			      (unsigned long long)(pc->size - pc->data_offset));
+	} else {
+		check_features(pc, bits);
+	}
+	uint64_t data_size = killed ? pc->size - pc->data_offset : pc->data_size;
+	if (pc->data_offset > pc->size) {
+		f = tfk_emit(pc->ctx, TFK_PERF_SECTION_OUT_OF_FILE, 40, 16);
+		tfk_set_path(f, "data section");
+		tfk_set_expected(f, "a range inside the file (size 0x%llx)", (unsigned long long)pc->size);
+		tfk_set_found(f, "offset 0x%llx size 0x%llx", (unsigned long long)pc->data_offset,
+			      (unsigned long long)pc->data_size);
+		return;
+	}
+	if (!tfk_range_fits(pc->data_offset, data_size, pc->size)) {
+		f = tfk_emit(pc->ctx, TFK_PERF_FILE_TRUNCATED, pc->data_offset, data_size);
+		tfk_set_path(f, "data section");
+		tfk_set_expected(f, "%llu bytes", (unsigned long long)data_size);
+		tfk_set_found(f, "%llu bytes before end of file", (unsigned long long)(pc->size - pc->data_offset));
+		data_size = pc->size - pc->data_offset;
+	}
+	pf_claim(pc, pc->data_offset, data_size, "data section");
+	struct tfk_cursor data;
+	tfk_cur_sub(&pc->file, pc->data_offset, data_size, &data);
+	pf_walk_records(pc, &data, 0);
+	pf_finish_records(pc);
+}
+
+static void pf_check(struct tfk_ctx *ctx, const struct tfk_cursor *file)
+{
+	struct pf_check pc;
+	memset(&pc, 0, sizeof(pc));
+	pc.ctx = ctx;
+	pc.file = *file;
+	pc.size = file->len;
+	const uint8_t *m;
+	struct tfk_finding *f;
+	tfk_cur_bytes_at(file, 0, 8, &m); /* the sniff proved 8 bytes */
+	if (memcmp(m, magic_v1, 8) == 0) {
+		ctx->report->stats.format = "perf.data v1 (legacy)";
+		f = tfk_emit(ctx, TFK_PERF_HEADER_LEGACY, 0, 8);
+		tfk_set_path(f, "file header");
+		tfk_set_expected(f, "PERFILE2");
+		tfk_set_found_bytes(f, m, 8);
+		tfk_mark_incomplete(ctx);
+		return;
+	}
+	bool be = memcmp(m, magic_be, 8) == 0;
+	if (!be && memcmp(m, magic_le, 8) != 0) {
+		size_says_perf(file, &be);
+		f = tfk_emit(ctx, TFK_PERF_HEADER_BAD_MAGIC, 0, 8);
+		tfk_set_path(f, "file header");
+		tfk_set_expected(f, "PERFILE2 (or 2ELIFREP, big-endian)");
+		tfk_set_found_bytes(f, m, 8);
+	}
+	pc.file.big_endian = be;
+	uint64_t header_size = 0;
+	tfk_cur_u64_at(&pc.file, 8, &header_size);
+	if (header_size == PF_PIPE_HEADER_SIZE) {
+		pc.pipe = true;
+		ctx->report->stats.format = be ? "perf.data pipe (big-endian)" : "perf.data pipe";
+		struct tfk_cursor stream;
+		tfk_cur_sub(&pc.file, PF_PIPE_HEADER_SIZE, pc.size > 16 ? pc.size - 16 : 0, &stream);
+		pf_walk_records(&pc, &stream, 0);
+		pf_finish_records(&pc);
+	} else {
+		ctx->report->stats.format = be ? "perf.data (big-endian)" : "perf.data";
+		if (header_size != PF_HEADER_SIZE && header_size != 72) {
+			f = tfk_emit(ctx, TFK_PERF_HEADER_BAD_SIZE, 8, 8);
+			tfk_set_path(f, "file header size");
+			tfk_set_expected(f, "104 (a file) or 16 (a pipe)");
+			tfk_set_found(f, "%llu", (unsigned long long)header_size);
+			header_size = PF_HEADER_SIZE;
+		}
+		check_file(&pc, header_size);
+	}
+	ctx->report->stats.events = pc.samples;
+	free(pc.attrs);
+	free(pc.ids);
+	free(pc.ranges);
+	free(pc.zbuf);
+	td_decode_state_free(pc.zstate);
+}
+
+const struct tfk_format tfk_format_perf = {
+	.name = "perf.data",
+	.sniff = pf_sniff,
+	.check = pf_check,
+};

@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perf.data feature sections: each payload parsed inside its own bounds. perf reads these
+ * straight from the file without checking the section size; here every string, count and
+ * nested record must fit, and the first thing that does not is reported.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../tracedat/tracedat_bundle.h"
+#include "perf.h"
+
+static const char *const feature_names[] = {
+	"RESERVED", "TRACING_DATA", "BUILD_ID", "HOSTNAME", "OSRELEASE", "VERSION", "ARCH", "NRCPUS",
+	"CPUDESC", "CPUID", "TOTAL_MEM", "CMDLINE", "EVENT_DESC", "CPU_TOPOLOGY", "NUMA_TOPOLOGY",
+	"BRANCH_STACK", "PMU_MAPPINGS", "GROUP_DESC", "AUXTRACE", "STAT", "CACHE", "SAMPLE_TIME",
+	"MEM_TOPOLOGY", "CLOCKID", "DIR_FORMAT", "BPF_PROG_INFO", "BPF_BTF", "COMPRESSED", "CPU_PMU_CAPS",
+	"CLOCK_DATA", "HYBRID_TOPOLOGY", "PMU_CAPS", "CPU_DOMAIN_INFO",
+};
+#define NFEATURES (sizeof(feature_names) / sizeof(feature_names[0]))
+
+/* One feature being parsed: the view, a position, and the first failure. */
+struct fp {
+	struct pf_check *pc;
+	const struct tfk_cursor *v;
+	unsigned bit;
+	uint64_t pos;
+	bool bad;
+};
+
+__attribute__((format(printf, 4, 5))) static void bad(struct fp *p, uint64_t at, const char *expected,
+							const char *fmt, ...)
+{
+	if (p->bad)
+		return;
+	p->bad = true;
+	struct tfk_finding *f = tfk_emit(p->pc->ctx, TFK_PERF_FEATURE_BAD_PAYLOAD, p->v->origin + at, 0);
+	tfk_set_path(f, "feature %s", p->bit < NFEATURES ? feature_names[p->bit] : "unknown");
+	tfk_set_expected(f, "%s", expected);
+	char found[120];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(found, sizeof(found), fmt, ap);
+	va_end(ap);
+	tfk_set_found(f, "%s", found);
+}
+
+static bool u32(struct fp *p, uint32_t *v, const char *what)
+{
+	if (p->bad)
+		return false;
+	if (tfk_cur_u32_at(p->v, p->pos, v)) {
+		p->pos += 4;
+		return true;
+	}
+	bad(p, p->pos, what, "%llu bytes left of the section", (unsigned long long)(p->v->len - p->pos));
+	return false;
+}
+
+static bool u64(struct fp *p, uint64_t *v, const char *what)
+{
+	if (p->bad)
+		return false;
+	if (tfk_cur_u64_at(p->v, p->pos, v)) {
+		p->pos += 8;
+		return true;
+	}
+	bad(p, p->pos, what, "%llu bytes left of the section", (unsigned long long)(p->v->len - p->pos));
+	return false;
+}
+
+static bool skip(struct fp *p, uint64_t n, const char *what)
+{
+	if (p->bad)
+		return false;
+	if (tfk_range_fits(p->pos, n, p->v->len)) {
+		p->pos += n;
+		return true;
+	}
+	bad(p, p->pos, what, "%llu bytes, %llu left of the section", (unsigned long long)(n), (unsigned long long)(p->v->len - p->pos));
+	return false;
+}
+
+/* u32 len (NUL included, padded), then len bytes holding a NUL. */
+static bool string(struct fp *p)
+{
+	uint32_t len;
+	uint64_t at = p->pos;
+	if (!u32(p, &len, "a u32 string length"))
+		return false;
+	if (!tfk_range_fits(p->pos, len, p->v->len)) {
+		bad(p, at, "a string inside the section", "length %llu, %llu bytes left", (unsigned long long)(len), (unsigned long long)(p->v->len - p->pos));
+		return false;
+	}
+	const uint8_t *s;
+	if (len == 0 || !tfk_cur_bytes_at(p->v, p->pos, len, &s) || !memchr(s, 0, len)) {
+		bad(p, at, "a NUL-terminated string", "%llu bytes without a NUL", (unsigned long long)(len));
+		return false;
+	}
+	p->pos += len;
+	return true;
+}
+
+/* u32 nr, then nr of something at least min bytes long each: nr must fit before the loop. */
+static bool count(struct fp *p, uint32_t *nr, uint64_t min, const char *what)
+{
+	uint64_t at = p->pos;
+	if (!u32(p, nr, what))
+		return false;
+	if (min && *nr > (p->v->len - p->pos) / min) {
+		bad(p, at, "a count whose elements fit in the section", "%llu elements of at least %llu bytes", (unsigned long long)(*nr), (unsigned long long)(min));
+		return false;
+	}
+	return true;
+}
+
+static void string_list(struct fp *p)
+{
+	uint32_t nr;
+	if (count(p, &nr, 5, "a u32 string count"))
+		for (uint32_t i = 0; i < nr && string(p); i++)
+			;
+}
+
+static void build_ids(struct fp *p)
+{
+	while (!p->bad && p->pos < p->v->len) {
+		uint16_t size;
+		uint64_t at = p->pos;
+		if (!tfk_cur_u16_at(p->v, at + 6, &size)) {
+			bad(p, at, "a build-id record header", "%llu bytes left", (unsigned long long)(p->v->len - at));
+			return;
+		}
+		if (size < 36 || size > p->v->len - at) {
+			bad(p, at, "a build-id record of 36 bytes or more inside the section", "size %llu, %llu bytes left", (unsigned long long)(size), (unsigned long long)(p->v->len - at));
+			return;
+		}
+		const uint8_t *name;
+		if (size > 36 && tfk_cur_bytes_at(p->v, at + 36, size - 36u, &name) && !memchr(name, 0, size - 36u)) {
+			bad(p, at + 36, "a NUL-terminated file name in the record", "%llu bytes without a NUL", (unsigned long long)(size - 36u));
+			return;
+		}
+		p->pos += size;
+	}
+}
+
+static void event_desc(struct fp *p)
+{
+	uint32_t nre, attr_sz;
+	if (!u32(p, &nre, "u32 number of events") || !u32(p, &attr_sz, "u32 attr size"))
+		return;
+	if (attr_sz < PF_ATTR_MIN || attr_sz % 8) {
+		bad(p, 4, "an attr size of at least 64, a multiple of 8", "%llu", (unsigned long long)(attr_sz));
+		return;
+	}
+	/* Each event holds at least its attr, nr_ids and an empty string (u32 + NUL, padded). */
+	if (nre > (p->v->len - p->pos) / (attr_sz + 8ull)) {
+		bad(p, 0, "events that fit in the section", "%llu events of at least %llu bytes", (unsigned long long)(nre), (unsigned long long)(attr_sz + 8ull));
+		return;
+	}
+	for (uint32_t i = 0; i < nre && !p->bad; i++) {
+		uint32_t nr_ids;
+		skip(p, attr_sz, "an event's attr");
+		u32(p, &nr_ids, "the event's u32 id count");
+		string(p);
+		if (!p->bad)
+			skip(p, 8ull * nr_ids, "the event's ids");
+	}
+}
+
+static void numa(struct fp *p)
+{
+	uint32_t nr, node;
+	uint64_t v;
+	if (count(p, &nr, 24, "u32 number of nodes"))
+		for (uint32_t i = 0; i < nr && !p->bad; i++)
+			if (u32(p, &node, "node id") && u64(p, &v, "mem_total") && u64(p, &v, "mem_free"))
+				string(p);
+}
+
+static void pairs_of_strings(struct fp *p)
+{
+	uint32_t nr;
+	if (count(p, &nr, 10, "u32 count"))
+		for (uint32_t i = 0; i < nr && string(p) && string(p); i++)
+			;
+}
+
+static void pmu_caps(struct fp *p)
+{
+	uint32_t nr_pmu;
+	if (!count(p, &nr_pmu, 9, "u32 number of PMUs"))
+		return;
+	for (uint32_t i = 0; i < nr_pmu && !p->bad; i++) {
+		uint32_t nr_caps;
+		if (!count(p, &nr_caps, 10, "u32 number of capabilities"))
+			return;
+		for (uint32_t k = 0; k < nr_caps && string(p) && string(p); k++)
+			;
+		string(p);
+	}
+}
+
+static void mem_topology(struct fp *p)
+{
+	uint64_t version, block, nr, node, size, nbits;
+	if (!u64(p, &version, "u64 version") || !u64(p, &block, "u64 block size") || !u64(p, &nr, "u64 count"))
+		return;
+	if (nr > (p->v->len - p->pos) / 24) {
+		bad(p, 16, "memory nodes that fit in the section", "%llu nodes", (unsigned long long)(nr));
+		return;
+	}
+	for (uint64_t i = 0; i < nr && !p->bad; i++)
+		if (u64(p, &node, "node") && u64(p, &size, "size") && u64(p, &nbits, "bitmap bits"))
+			skip(p, ((nbits / 64) + (nbits % 64 != 0)) * 8, "the node's bitmap");
+}
+
+static void tracing_data(struct fp *p)
+{
+	struct tfk_cursor blob = *p->v;
+	td_check_tracing_bundle(p->pc->ctx, &blob, "feature TRACING_DATA");
+	p->pos = p->v->len;
+}
+
+void pf_check_feature(struct pf_check *pc, unsigned bit, const struct tfk_cursor *view)
+{
+	struct fp p = { pc, view, bit, 0, false };
+	uint32_t a, b, nr;
+	uint64_t x, y;
+	switch (bit) {
+	case 1: tracing_data(&p); break;
+	case 2: build_ids(&p); break;
+	case 3: case 4: case 5: case 6: case 8: case 9: string(&p); break;
+	case 7:
+		if (u32(&p, &a, "u32 nr_cpus_avail") && u32(&p, &b, "u32 nr_cpus_online") && b > a)
+			bad(&p, 0, "online CPUs no more than available CPUs", "%llu online, %llu available", (unsigned long long)(b), (unsigned long long)(a));
+		break;
+	case 10: case 23: case 24: u64(&p, &x, "a u64"); break;
+	case 11: string_list(&p); break;
+	case 12: event_desc(&p); break;
+	case 13:
+		string_list(&p); /* cores */
+		string_list(&p); /* threads; the optional parts that follow depend on the size */
+		p.pos = view->len;
+		break;
+	case 14: numa(&p); break;
+	case 15: case 19: p.pos = view->len; break; /* flags without payload */
+	case 16:
+		if (count(&p, &nr, 9, "u32 number of PMUs"))
+			for (uint32_t i = 0; i < nr && u32(&p, &a, "PMU type") && string(&p); i++)
+				;
+		break;
+	case 17:
+		if (count(&p, &nr, 13, "u32 number of groups"))
+			for (uint32_t i = 0; i < nr && string(&p) && u32(&p, &a, "leader index") && u32(&p, &b, "member count"); i++)
+				;
+		break;
+	case 18:
+		if (u64(&p, &x, "u64 number of entries") && x > (view->len - p.pos) / 16)
+			bad(&p, 0, "entries that fit in the section", "%llu entries of 16 bytes", (unsigned long long)(x));
+		p.pos = p.bad ? p.pos : view->len;
+		break;
+	case 20:
+		if (u32(&p, &a, "u32 version") && count(&p, &nr, 31, "u32 number of caches"))
+			for (uint32_t i = 0; i < nr && !p.bad; i++)
+				if (skip(&p, 16, "level, line size, sets, ways") && string(&p) && string(&p))
+					string(&p);
+		break;
+	case 21:
+		if (u64(&p, &x, "u64 first sample time") && u64(&p, &y, "u64 last sample time") && x > y)
+			bad(&p, 0, "first sample time <= last", "first %llu, last %llu", (unsigned long long)(x), (unsigned long long)(y));
+		break;
+	case 22: mem_topology(&p); break;
+	case 25: case 26: /* BPF: u32 count, then sized blobs */
+		if (count(&p, &nr, 8, "u32 count"))
+			for (uint32_t i = 0; i < nr && u32(&p, &a, "u32") && u32(&p, &b, "u32 length"); i++)
+				skip(&p, b, "the blob");
+		break;
+	case 27:
+		if (u32(&p, &a, "u32 version") && u32(&p, &pc->comp_type, "u32 type") && u32(&p, &b, "u32 level") &&
+		    u32(&p, &b, "u32 ratio") && u32(&p, &b, "u32 mmap_len")) {
+			pc->have_comp = true;
+			pc->comp_mmap_len = b;
+		}
+		break;
+	case 28: case 30: pairs_of_strings(&p); break;
+	case 29: skip(&p, 24, "version, clockid and two u64 times"); break;
+	case 31: pmu_caps(&p); break;
+	default: {
+		struct tfk_finding *f = tfk_emit(pc->ctx, TFK_PERF_FEATURE_UNKNOWN_BIT, view->origin, view->len);
+		tfk_set_path(f, "feature %u", bit);
+		tfk_set_expected(f, "a feature bit from 1 to %zu", NFEATURES - 2);
+		tfk_set_found(f, "bit %u, %llu bytes (skipped)", bit, (unsigned long long)view->len);
+		return;
+	}
+	}
+}

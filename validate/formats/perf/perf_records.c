@@ -1,0 +1,436 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perf.data records: the data section, pipe streams and decoded COMPRESSED blocks. Every
+ * record header is checked (size, alignment, bounds, type), every sample walked against its
+ * attr's sample_type, out-of-band payloads skipped inside the stream, and FINISHED_ROUND
+ * ordering followed. A size that cannot be trusted ends the walk: nothing after it can be
+ * located.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../tracedat/tracedat_bundle.h"
+#include "../tracedat/tracedat_compress.h"
+#include "perf.h"
+
+#define MAX_DEPTH 1 /* COMPRESSED inside COMPRESSED is not a thing perf writes */
+
+/* Minimum size of each known record type, header included: its fixed fields. */
+static uint16_t min_size(uint32_t type)
+{
+	static const uint8_t kernel[PF_REC_KERNEL_MAX + 1] = {
+		[1] = 40, [2] = 24, [3] = 16, [4] = 32, [5] = 32, [6] = 32, [7] = 32, [8] = 16, [9] = 8, [10] = 72,
+		[11] = 32, [12] = 16, [13] = 16, [14] = 8, [15] = 16, [16] = 24, [17] = 24, [18] = 24, [19] = 16,
+		[20] = 20, [21] = 16, [22] = 24,
+	};
+	static const uint8_t user[PF_REC_USER_MAX - 63] = {
+		[64 - 64] = 72, [65 - 64] = 8, [66 - 64] = 12, [67 - 64] = 36, [68 - 64] = 8, [69 - 64] = 16,
+		[70 - 64] = 16, [71 - 64] = 48, [72 - 64] = 48, [73 - 64] = 16, [74 - 64] = 10, [75 - 64] = 16,
+		[76 - 64] = 16, [77 - 64] = 16, [78 - 64] = 24, [79 - 64] = 32, [80 - 64] = 16, [81 - 64] = 8,
+		[82 - 64] = 8, [83 - 64] = 16, [84 - 64] = 8, [85 - 64] = 8, [86 - 64] = 8,
+	};
+	if (type >= 1 && type <= PF_REC_KERNEL_MAX)
+		return kernel[type];
+	if (type >= 64 && type <= PF_REC_USER_MAX)
+		return user[type - 64];
+	return 0; /* unknown */
+}
+
+/* Bytes of the sample_id trailer an attr appends to non-sample records. */
+static uint32_t trailer_size(const struct pf_attr *a)
+{
+	if (!a || !(a->flags & PF_FLAG_SAMPLE_ID_ALL))
+		return 0;
+	uint64_t t = a->sample_type & (PF_S_TID | PF_S_TIME | PF_S_ID | PF_S_STREAM_ID | PF_S_CPU | PF_S_IDENTIFIER);
+	return 8u * (uint32_t)__builtin_popcountll(t);
+}
+
+/* Which attr a record belongs to: the only one, or one all share, or by its id. */
+static const struct pf_attr *record_attr(struct pf_check *pc, const struct tfk_cursor *rec, uint16_t size,
+					 bool sample, bool *unknown, uint64_t *id_out)
+{
+	*unknown = false;
+	if (pc->nattrs == 0)
+		return NULL;
+	bool same = true;
+	for (size_t i = 1; i < pc->nattrs && same; i++)
+		same = pc->attrs[i].sample_type == pc->attrs[0].sample_type && pc->attrs[i].flags == pc->attrs[0].flags;
+	if (pc->nattrs == 1 || same)
+		return &pc->attrs[0];
+	const struct pf_attr *a0 = &pc->attrs[0];
+	uint64_t st = a0->sample_type, id;
+	uint64_t at;
+	if (st & PF_S_IDENTIFIER) {
+		at = sample ? 8 : (uint64_t)size - 8;
+	} else if (st & PF_S_ID) {
+		if (sample) {
+			at = 8 + 8ull * (uint64_t)__builtin_popcountll(st & (PF_S_IP | PF_S_TID | PF_S_TIME | PF_S_ADDR));
+		} else {
+			uint32_t tr = trailer_size(a0);
+			uint64_t before = (uint64_t)__builtin_popcountll(st & (PF_S_TID | PF_S_TIME));
+			if (tr > size - 8u)
+				return NULL;
+			at = (uint64_t)size - tr + 8 * before;
+		}
+	} else {
+		return a0; /* no id to tell them apart: perf uses the first */
+	}
+	if (!tfk_cur_u64_at(rec, at, &id))
+		return NULL;
+	*id_out = id;
+	const struct pf_attr *a = pf_attr_by_id(pc, id);
+	*unknown = a == NULL;
+	return a;
+}
+
+/* One sample timestamp or trailer time, for the FINISHED_ROUND ordering rule. */
+static void saw_time(struct pf_check *pc, uint64_t t, uint64_t at)
+{
+	if (t < pc->flushed_to) {
+		if (!pc->late_records++) {
+			pc->first_late_at = at;
+			pc->first_late_time = t;
+			pc->first_late_limit = pc->flushed_to;
+		}
+	}
+	if (t > pc->round_max)
+		pc->round_max = t;
+}
+
+static void round_ends(struct pf_check *pc)
+{
+	/* After round n+1 ends, perf has flushed everything up to the last time of round n. */
+	if (pc->prev_round_max > pc->flushed_to)
+		pc->flushed_to = pc->prev_round_max;
+	pc->prev_round_max = pc->round_max;
+}
+
+struct walk {
+	struct pf_check *pc;
+	const struct tfk_cursor *rec;
+	uint64_t pos, end;
+	bool overrun;
+};
+
+static bool take(struct walk *w, uint64_t n)
+{
+	if (w->overrun || !tfk_range_fits(w->pos, n, w->end)) {
+		w->overrun = true;
+		return false;
+	}
+	w->pos += n;
+	return true;
+}
+
+static uint64_t take_u64(struct walk *w)
+{
+	uint64_t v = 0;
+	if (!w->overrun && tfk_cur_u64_at(w->rec, w->pos, &v) && take(w, 8))
+		return v;
+	w->overrun = true;
+	return 0;
+}
+
+/* A counted array of u64-sized elements: the count must fit before it is multiplied. */
+static void take_array(struct walk *w, uint64_t nr, uint64_t elem)
+{
+	if (w->overrun || nr > (w->end - w->pos) / elem)
+		w->overrun = true;
+	else
+		w->pos += nr * elem;
+}
+
+static void read_values(struct walk *w, uint64_t rf)
+{
+	uint64_t per = 1 + !!(rf & PF_R_ID) + !!(rf & PF_R_LOST);
+	if (rf & PF_R_GROUP) {
+		uint64_t nr = take_u64(w);
+		take(w, 8ull * (!!(rf & PF_R_TIME_ENABLED) + !!(rf & PF_R_TIME_RUNNING)));
+		take_array(w, nr, 8 * per);
+	} else {
+		take(w, 8 * (per + !!(rf & PF_R_TIME_ENABLED) + !!(rf & PF_R_TIME_RUNNING)));
+	}
+}
+
+/* Walk a sample's fields in sample_type order; returns false if they leave the record. */
+static bool walk_sample(struct pf_check *pc, const struct tfk_cursor *rec, uint16_t size, const struct pf_attr *a,
+			uint64_t *time, bool *have_time)
+{
+	struct walk w = { pc, rec, 8, size, false };
+	uint64_t st = a->sample_type;
+	*have_time = false;
+	if (st & PF_S_IDENTIFIER) take(&w, 8);
+	if (st & PF_S_IP) take(&w, 8);
+	if (st & PF_S_TID) take(&w, 8);
+	if (st & PF_S_TIME) {
+		*time = take_u64(&w);
+		*have_time = !w.overrun;
+	}
+	if (st & PF_S_ADDR) take(&w, 8);
+	if (st & PF_S_ID) take(&w, 8);
+	if (st & PF_S_STREAM_ID) take(&w, 8);
+	if (st & PF_S_CPU) take(&w, 8);
+	if (st & PF_S_PERIOD) take(&w, 8);
+	if (st & PF_S_READ) read_values(&w, a->read_format);
+	if (st & PF_S_CALLCHAIN) take_array(&w, take_u64(&w), 8);
+	if (st & PF_S_RAW) {
+		uint32_t raw = 0;
+		if (!w.overrun && tfk_cur_u32_at(rec, w.pos, &raw))
+			take(&w, 4ull + raw);
+		else
+			w.overrun = true;
+	}
+	if (st & PF_S_BRANCH_STACK) {
+		uint64_t nr = take_u64(&w);
+		if (a->branch_sample_type & PF_BRANCH_HW_INDEX)
+			take(&w, 8);
+		take_array(&w, nr, 24);
+	}
+	if (st & PF_S_REGS_USER && take_u64(&w) != 0)
+		take_array(&w, (uint64_t)__builtin_popcountll(a->regs_user), 8);
+	if (st & PF_S_STACK_USER) {
+		uint64_t n = take_u64(&w);
+		take_array(&w, n, 1);
+		if (n)
+			take(&w, 8);
+	}
+	if (st & (PF_S_WEIGHT | PF_S_WEIGHT_STRUCT)) take(&w, 8);
+	if (st & PF_S_DATA_SRC) take(&w, 8);
+	if (st & PF_S_TRANSACTION) take(&w, 8);
+	if (st & PF_S_REGS_INTR && take_u64(&w) != 0)
+		take_array(&w, (uint64_t)__builtin_popcountll(a->regs_intr), 8);
+	if (st & PF_S_PHYS_ADDR) take(&w, 8);
+	if (st & PF_S_CGROUP) take(&w, 8);
+	if (st & PF_S_DATA_PAGE_SIZE) take(&w, 8);
+	if (st & PF_S_CODE_PAGE_SIZE) take(&w, 8);
+	if (st & PF_S_AUX) take_array(&w, take_u64(&w), 1);
+	return !w.overrun;
+}
+
+static void bad_body(struct pf_check *pc, uint64_t at, uint32_t type, const char *expected, const char *found)
+{
+	struct tfk_finding *f = tfk_emit(pc->ctx, TFK_PERF_RECORD_BAD_BODY, at, 0);
+	tfk_set_path(f, "record type %u", type);
+	tfk_set_expected(f, "%s", expected);
+	tfk_set_found(f, "%s", found);
+}
+
+/* A NUL somewhere in [from, to) of the record (a file or command name). */
+static void needs_nul(struct pf_check *pc, const struct tfk_cursor *rec, uint32_t type, uint64_t from, uint64_t to)
+{
+	const uint8_t *p;
+	if (to > from && tfk_cur_bytes_at(rec, from, to - from, &p) && memchr(p, 0, to - from))
+		return;
+	char found[64];
+	snprintf(found, sizeof(found), "%llu bytes without a NUL", (unsigned long long)(to > from ? to - from : 0));
+	bad_body(pc, rec->origin + from, type, "a NUL-terminated name", found);
+}
+
+static void walk_compressed(struct pf_check *pc, const struct tfk_cursor *payload, uint64_t record_at, int depth)
+{
+	struct tfk_finding *f;
+	if (depth >= MAX_DEPTH) {
+		f = tfk_emit(pc->ctx, TFK_PERF_RECORD_UNKNOWN_TYPE, record_at, 8);
+		tfk_set_path(f, "decoded block");
+		tfk_set_expected(f, "no COMPRESSED record inside a decoded block");
+		tfk_set_found(f, "one (skipped)");
+		return;
+	}
+	/* perf decodes each block into a buffer of mmap_len bytes; without the feature, a cap. */
+	uint64_t cap = pc->have_comp && pc->comp_mmap_len ? pc->comp_mmap_len + 4096 : 4u << 20;
+	if (cap > pc->ctx->limits->max_decoded)
+		cap = pc->ctx->limits->max_decoded;
+	if (cap > pc->zcap) {
+		uint8_t *b = tfk_calloc(pc->ctx, 1, cap);
+		if (!b)
+			return;
+		free(pc->zbuf);
+		pc->zbuf = b;
+		pc->zcap = cap;
+	}
+	const uint8_t *src;
+	size_t got = 0;
+	if (!tfk_cur_bytes_at(payload, 0, payload->len, &src))
+		return;
+	enum td_decode_status st = td_decode_chunk(&pc->zstate, TD_CODEC_ZSTD, src, payload->len, pc->zbuf, cap, &got);
+	if (st != TD_DECODE_OK && st != TD_DECODE_SHORT) {
+		f = tfk_emit(pc->ctx, TFK_PERF_COMPRESSED_CORRUPT, record_at, payload->len + (payload->origin - record_at));
+		tfk_set_path(f, "compressed record");
+		tfk_set_expected(f, "zstd frames decoding to at most %llu bytes", (unsigned long long)cap);
+		tfk_set_found(f, "%s after %zu bytes", st == TD_DECODE_LONG ? "more data" : "a decoding error", got);
+	}
+	/* Records that decoded are walked whatever came after them. */
+	struct tfk_cursor records = tfk_decoded_cursor(pc->ctx, 2, record_at, pc->zbuf, got, pc->file.big_endian);
+	pf_walk_records(pc, &records, depth + 1);
+}
+
+/* Out-of-band payloads follow some records: how many bytes, or UINT64_MAX when unreadable. */
+static uint64_t oob_payload(const struct tfk_cursor *rec, uint32_t type)
+{
+	if (type == PF_REC_TRACING_DATA) {
+		uint32_t n;
+		return tfk_cur_u32_at(rec, 8, &n) ? ((uint64_t)n + 7) / 8 * 8 : UINT64_MAX;
+	}
+	if (type == PF_REC_AUXTRACE) {
+		uint64_t n;
+		return tfk_cur_u64_at(rec, 8, &n) ? n : UINT64_MAX;
+	}
+	return 0;
+}
+
+void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int depth)
+{
+	uint64_t pos = 0, len = stream->len;
+	struct tfk_finding *f;
+	while (pos < len) {
+		uint32_t type;
+		uint16_t misc, size;
+		uint64_t at = stream->origin + pos;
+		if (!tfk_cur_u32_at(stream, pos, &type) || !tfk_cur_u16_at(stream, pos + 4, &misc) ||
+		    !tfk_cur_u16_at(stream, pos + 6, &size)) {
+			f = tfk_emit(pc->ctx, TFK_PERF_RECORD_OVERRUN, at, len - pos);
+			tfk_set_path(f, "record at +0x%llx of the %s", (unsigned long long)pos, depth ? "decoded block" : "data");
+			tfk_set_expected(f, "an 8-byte record header");
+			tfk_set_found(f, "%llu bytes left", (unsigned long long)(len - pos));
+			return;
+		}
+		uint16_t min = min_size(type);
+		bool unaligned_ok = type == PF_REC_TRACING_DATA || type == PF_REC_HEADER_FEATURE || type == PF_REC_COMPRESSED;
+		if (size < 8 || (min && size < min) || (size % 8 && !unaligned_ok)) {
+			f = tfk_emit(pc->ctx, TFK_PERF_RECORD_BAD_SIZE, at + 6, 2);
+			tfk_set_path(f, "record type %u at +0x%llx", type, (unsigned long long)pos);
+			tfk_set_expected(f, "a size of at least %u, a multiple of 8", min > 8 ? min : 8);
+			tfk_set_found(f, "%u", size);
+			if (size < 8 || size % 8)
+				return; /* where the next record starts is unknown */
+			pos += size;
+			continue;
+		}
+		if (size > len - pos) {
+			f = tfk_emit(pc->ctx, TFK_PERF_RECORD_OVERRUN, at, len - pos);
+			tfk_set_path(f, "record type %u at +0x%llx", type, (unsigned long long)pos);
+			tfk_set_expected(f, "%u bytes inside the %s", size, depth ? "decoded block" : "data section");
+			tfk_set_found(f, "%llu bytes left", (unsigned long long)(len - pos));
+			return;
+		}
+		struct tfk_cursor rec;
+		tfk_cur_sub(stream, pos, size, &rec);
+		pc->records++;
+		uint64_t extra = oob_payload(&rec, type);
+		if (extra == UINT64_MAX || extra > len - pos - size) {
+			char found[80];
+			snprintf(found, sizeof(found), "%llu bytes, %llu left in the stream",
+				 (unsigned long long)(extra == UINT64_MAX ? 0 : extra), (unsigned long long)(len - pos - size));
+			bad_body(pc, at, type, "an out-of-band payload inside the stream", found);
+			return;
+		}
+		if (!min) {
+			f = tfk_emit(pc->ctx, TFK_PERF_RECORD_UNKNOWN_TYPE, at, size);
+			tfk_set_path(f, "record at +0x%llx", (unsigned long long)pos);
+			tfk_set_expected(f, "a kernel (1-%d) or perf (64-%d) record type", PF_REC_KERNEL_MAX, PF_REC_USER_MAX);
+			tfk_set_found(f, "type %u, %u bytes (skipped)", type, size);
+			pos += size;
+			continue;
+		}
+		bool unknown_id = false;
+		uint64_t id = 0, t = 0;
+		bool have_t = false;
+		if (type == PF_REC_SAMPLE) {
+			pc->samples++;
+			const struct pf_attr *a = record_attr(pc, &rec, size, true, &unknown_id, &id);
+			if (unknown_id) {
+				f = tfk_emit(pc->ctx, TFK_PERF_SAMPLE_UNKNOWN_ID, at, size);
+				tfk_set_path(f, "sample at +0x%llx", (unsigned long long)pos);
+				tfk_set_expected(f, "an id listed in an attr's ids (%zu ids)", pc->nids);
+				tfk_set_found(f, "id %llu", (unsigned long long)id);
+			} else if (a && !walk_sample(pc, &rec, size, a, &t, &have_t)) {
+				f = tfk_emit(pc->ctx, TFK_PERF_SAMPLE_OVERRUN, at, size);
+				tfk_set_path(f, "sample at +0x%llx", (unsigned long long)pos);
+				tfk_set_expected(f, "the fields of sample_type 0x%llx inside the record", (unsigned long long)a->sample_type);
+				tfk_set_found(f, "%u bytes", size);
+			}
+		} else if (type <= PF_REC_KERNEL_MAX) {
+			const struct pf_attr *a = record_attr(pc, &rec, size, false, &unknown_id, &id);
+			uint32_t tr = trailer_size(a);
+			if (a && (uint32_t)min + tr > size) {
+				char exp[80], found[32];
+				snprintf(exp, sizeof(exp), "%u bytes: its fields and a %u-byte sample_id trailer", min + tr, tr);
+				snprintf(found, sizeof(found), "%u bytes", size);
+				bad_body(pc, at, type, exp, found);
+			} else {
+				if (type == PF_REC_COMM)
+					needs_nul(pc, &rec, type, 16, size - tr);
+				else if (type == PF_REC_MMAP)
+					needs_nul(pc, &rec, type, 40, size - tr);
+				else if (type == PF_REC_MMAP2)
+					needs_nul(pc, &rec, type, 72, size - tr);
+				if (a && (a->sample_type & PF_S_TIME) && tr) {
+					uint64_t before = (uint64_t)__builtin_popcountll(a->sample_type & PF_S_TID);
+					have_t = tfk_cur_u64_at(&rec, (uint64_t)size - tr + 8 * before, &t);
+				}
+			}
+		} else if (type == PF_REC_FINISHED_ROUND) {
+			round_ends(pc);
+		} else if (type == PF_REC_HEADER_ATTR && pc->pipe) {
+			struct tfk_cursor body;
+			tfk_cur_sub(&rec, 8, size - 8u, &body);
+			void *arr = pc->attrs;
+			if (tfk_grow(pc->ctx, &arr, &pc->attrs_cap, pc->nattrs + 1, sizeof(*pc->attrs))) {
+				pc->attrs = arr;
+				char where[48];
+				snprintf(where, sizeof(where), "HEADER_ATTR at +0x%llx", (unsigned long long)pos);
+				if (pf_read_attr(pc, &body, &pc->attrs[pc->nattrs], where)) {
+					uint32_t index = (uint32_t)pc->nattrs++;
+					for (uint64_t k = pc->attrs[index].size; k + 8 <= body.len; k += 8) {
+						uint64_t v;
+						if (tfk_cur_u64_at(&body, k, &v))
+							pf_add_id(pc, v, index);
+					}
+				}
+			}
+		} else if (type == PF_REC_HEADER_FEATURE && pc->pipe) {
+			uint64_t bit;
+			if (tfk_cur_u64_at(&rec, 8, &bit) && bit > 0 && bit < 32 && size > 16) {
+				struct tfk_cursor body;
+				tfk_cur_sub(&rec, 16, size - 16u, &body);
+				pf_check_feature(pc, (unsigned)bit, &body);
+			}
+		} else if (type == PF_REC_TRACING_DATA && extra) {
+			struct tfk_cursor blob;
+			uint32_t n = 0;
+			tfk_cur_u32_at(&rec, 8, &n);
+			tfk_cur_sub(stream, pos + size, n, &blob);
+			td_check_tracing_bundle(pc->ctx, &blob, "TRACING_DATA record");
+		} else if (type == PF_REC_COMPRESSED || type == PF_REC_COMPRESSED2) {
+			struct tfk_cursor payload;
+			uint64_t data_size = size - 8u, hdr = 8;
+			if (type == PF_REC_COMPRESSED2) {
+				tfk_cur_u64_at(&rec, 8, &data_size);
+				hdr = 16;
+				if (data_size > size - 16u) {
+					bad_body(pc, at, type, "a data size inside the record", "a larger one");
+					pos += size;
+					continue;
+				}
+			}
+			tfk_cur_sub(&rec, hdr, data_size, &payload);
+			walk_compressed(pc, &payload, at, depth);
+		}
+		if (have_t)
+			saw_time(pc, t, at);
+		pos += size + extra;
+	}
+}
+
+void pf_finish_records(struct pf_check *pc)
+{
+	if (!pc->late_records)
+		return;
+	struct tfk_finding *f = tfk_emit(pc->ctx, TFK_PERF_TIME_OUT_OF_ORDER, pc->first_late_at, 0);
+	tfk_set_path(f, "data");
+	tfk_set_expected(f, "times >= %llu, flushed when the round before last ended",
+			 (unsigned long long)pc->first_late_limit);
+	tfk_set_found(f, "%llu (%llu such records)", (unsigned long long)pc->first_late_time,
+		      (unsigned long long)pc->late_records);
+}
