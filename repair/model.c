@@ -318,6 +318,13 @@ static void on_page(void *user, const uint8_t *page, const struct tfk_page_info 
 	c->stats.events_kept += info->events;
 }
 
+static void on_perf(void *user, const struct tfk_perf_layout *layout)
+{
+	struct rp_model *m = user;
+	m->perf = *layout;
+	m->have_perf = true;
+}
+
 struct tfk_observer rp_model_observer(struct rp_model *m)
 {
 	struct tfk_observer o = {
@@ -328,6 +335,7 @@ struct tfk_observer rp_model_observer(struct rp_model *m)
 		.buffer = on_buffer,
 		.cpu = on_cpu,
 		.page = on_page,
+		.perf = on_perf,
 	};
 	return o;
 }

@@ -83,6 +83,8 @@ struct rp_model {
 	size_t nbuffers, buffers_cap;
 	char trace_clock[32];      /* from TRACECLOCK, for buffers that name none */
 	const uint8_t *input;      /* the bytes being repaired: pages inside are kept by reference */
+	bool have_perf;            /* a perf.data: its layout, as the checker reported it */
+	struct tfk_perf_layout perf;
 	size_t input_size;
 };
 

@@ -8,11 +8,42 @@
 #include <string.h>
 
 #include "model.h"
+#include "perf_write.h"
 #include "tracefsck/repair.h"
 
 static bool repairable(const struct tfk_report *r)
 {
-	return r->stats.format && strncmp(r->stats.format, "trace.dat", 9) == 0 && !r->not_checked;
+	return r->stats.format && !r->not_checked &&
+	       (strncmp(r->stats.format, "trace.dat", 9) == 0 || strncmp(r->stats.format, "perf.data", 9) == 0);
+}
+
+/* Tracepoint events whose TRACING_DATA feature did not survive: perf will refuse the file. */
+static bool perf_tracing_lost(const struct tfk_perf_layout *L)
+{
+	if (!L->tracepoints || L->pipe)
+		return false;
+	for (uint32_t i = 0; i < L->nfeatures; i++)
+		if (L->features[i].bit == 1 && L->features[i].ok)
+			return false;
+	return true;
+}
+
+/* The new perf.data from the layout, or -1 when it cannot be repaired. */
+static int repair_perf(const uint8_t *in, size_t size, const struct rp_model *m, struct tfk_repair_report *rep,
+		       struct rp_blob *result)
+{
+	if (!m->have_perf)
+		return -1;
+	const struct tfk_perf_layout *L = &m->perf;
+	if (rp_perf_write(in, size, L, result, &rep->options_dropped) != 0)
+		return -1;
+	rep->cpus = calloc(1, sizeof(*rep->cpus));
+	if (rep->cpus) {
+		rep->ncpus = 1;
+		snprintf(rep->cpus[0].buffer, sizeof(rep->cpus[0].buffer), "perf.data records");
+		rep->cpus[0].events_kept = L->samples_kept;
+	}
+	return 0;
 }
 
 static void collect_stats(struct tfk_repair_report *rep, const struct rp_model *m)
@@ -51,6 +82,14 @@ void tfk_repair_buffer(const uint8_t *in, size_t size, const struct tfk_limits *
 		rep->outcome = TFK_REPAIR_NOTHING_TO_DO;
 		goto done;
 	}
+	struct rp_blob result;
+	if (m.have_perf) {
+		if (repair_perf(in, size, &m, rep, &result) != 0) {
+			rep->outcome = TFK_REPAIR_UNSUPPORTED;
+			goto done;
+		}
+		goto recheck;
+	}
 	if (!m.have_geometry || m.oom) {
 		/* Nothing about the ring pages could be proven: there is nothing to write. */
 		rep->outcome = m.oom ? TFK_REPAIR_FAILED : TFK_REPAIR_UNSUPPORTED;
@@ -59,11 +98,11 @@ void tfk_repair_buffer(const uint8_t *in, size_t size, const struct tfk_limits *
 	if (m.geo.version == 7)
 		snprintf(rep->converted, sizeof(rep->converted), "%s -> v6", rep->before.stats.format);
 
-	struct rp_blob result;
 	if (rp_write_v6(&m, &result) != 0) {
 		rep->outcome = TFK_REPAIR_FAILED;
 		goto done;
 	}
+recheck:
 	tfk_check_buffer(result.data, result.len, limits, &rep->after);
 	if (tfk_report_verdict(&rep->after) != TFK_VERDICT_CLEAN) {
 		rep->outcome = TFK_REPAIR_FAILED;
@@ -72,10 +111,11 @@ void tfk_repair_buffer(const uint8_t *in, size_t size, const struct tfk_limits *
 		for (size_t i = 0; i < rep->ncpus; i++)
 			events_in += rep->cpus[i].events_kept;
 		bool had_data = rep->before.stats.pages > 0;
-		rep->outcome = had_data && events_in == 0 ? TFK_REPAIR_NOTHING_SALVAGED : TFK_REPAIR_DONE;
+		bool none_kept = m.have_perf ? m.perf.good_end == m.perf.data_offset : had_data && events_in == 0;
+		rep->outcome = none_kept ? TFK_REPAIR_NOTHING_SALVAGED : TFK_REPAIR_DONE;
 	}
-	rep->metadata_lost = !m.have_header_page || !m.have_header_event;
-	for (size_t i = 0; i < rep->before.count; i++)
+	rep->metadata_lost = m.have_perf ? perf_tracing_lost(&m.perf) : !m.have_header_page || !m.have_header_event;
+	for (size_t i = 0; i < rep->before.count && !m.have_perf; i++)
 		rep->options_dropped += strncmp(rep->before.findings[i].fault->id, "tracedat.option.", 16) == 0;
 	*out = result.data;
 	*out_len = result.len;

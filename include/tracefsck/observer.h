@@ -79,6 +79,30 @@ struct tfk_item {
 	char detail[160];          /* sanitised */
 };
 
+#define TFK_PERF_MAX_FEATURES 64
+
+/* perf.data: where its parts are and which of them the check found whole (for repair). */
+struct tfk_perf_layout {
+	bool big_endian, pipe;
+	uint64_t header_size;        /* 104, 72 or 16 */
+	uint64_t attr_size;          /* as the header says */
+	uint64_t attr_size_proven;   /* attr.size + 16 of the attrs, when they all agree; else 0 */
+	bool attrs_ok;               /* attrs and ids whole, inside the file, before the data */
+	uint64_t data_offset, data_size;
+	uint64_t good_end;           /* file offset after the last whole, valid record of the data */
+	uint64_t samples_kept;       /* samples before good_end */
+	bool data_intact;            /* the data walked to its declared end without an error */
+	bool tracepoints;            /* an attr is a tracepoint: perf needs TRACING_DATA to read it */
+	bool compressed;             /* the data holds COMPRESSED records */
+	uint64_t decoded_max;        /* the most bytes one of them decoded to */
+	uint32_t nfeatures;
+	struct {
+		uint16_t bit;
+		bool ok;                 /* inside the file, no overlap, its payload parsed */
+		uint64_t offset, size;
+	} features[TFK_PERF_MAX_FEATURES];
+};
+
 struct tfk_observer {
 	void *user;
 	void (*geometry)(void *user, const struct tfk_geometry *g);
@@ -92,6 +116,8 @@ struct tfk_observer {
 	void (*page)(void *user, const uint8_t *page, const struct tfk_page_info *info);
 	/* One structure for the map, in the order the check meets them. */
 	void (*item)(void *user, const struct tfk_item *item);
+	/* perf.data: the layout, once the whole file has been checked. */
+	void (*perf)(void *user, const struct tfk_perf_layout *layout);
 };
 
 #ifdef __cplusplus

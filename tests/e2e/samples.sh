@@ -49,8 +49,8 @@ for f in "$samples"/perf/*.perf.data; do
 		echo "FAIL: $name: exit $rc"; printf '%s\n' "$out"; fail=1; continue
 	fi
 	events=$(printf '%s' "$summary" | sed 's/.*"events":\([0-9]*\).*/\1/')
-	if command -v perf >/dev/null 2>&1 && perf script -i "$f" -F event >/dev/null 2>&1; then
-		ps=$(perf script -i "$f" -F event 2>/dev/null | grep -c .)
+	if command -v perf >/dev/null 2>&1 && perf script -G -i "$f" >/dev/null 2>&1; then
+		ps=$(perf script -G -i "$f" 2>/dev/null | grep -c .)
 		if [ "$ps" != "$events" ]; then
 			echo "FAIL: $name: $events samples walked, perf script prints $ps"; fail=1
 		fi

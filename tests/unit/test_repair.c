@@ -12,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "pdw.h"
 #include "tracedat_helpers.h"
 #include "tracefsck/repair.h"
 
@@ -212,6 +213,94 @@ static void test_zeroed_table_rebuilt(void **state)
 	fx_free(x);
 }
 
+/* perf.data (spec 1.10): killed, truncated, a bad record in the middle, attr_size, features. */
+static void perf_fixture(struct pdw_spec s, struct tdw_buf *b, struct pdw_layout *L)
+{
+	assert_int_equal(pdw_build(&s, b, L), 0);
+}
+
+static void test_perf_killed_and_truncated(void **state)
+{
+	(void)state;
+	struct pdw_spec s = pdw_default_spec();
+	struct tdw_buf b;
+	struct pdw_layout L;
+	s.killed = true;
+	perf_fixture(s, &b, &L);
+	struct repaired r;
+	repair(&b, &r);
+	assert_repaired(&r, 12);
+	assert_true(r.len <= b.len);
+	assert_int_equal(tdw_get64(&(struct tdw_buf){ r.out, r.len, r.len }, 48, false), L.data_size);
+	release(&r);
+	tdw_free(&b);
+
+	/* Cut inside sample 7: the whole records before it are kept, the feature table goes. */
+	perf_fixture(pdw_default_spec(), &b, &L);
+	b.len = L.sample[7] + 30;
+	repair(&b, &r);
+	assert_repaired(&r, 7);
+	assert_int_equal(r.len, L.sample[7]); /* nothing after the last whole record, no features */
+	assert_int_equal(r.rep.options_dropped, 4);
+	release(&r);
+	tdw_free(&b);
+}
+
+static void test_perf_bad_record_cut(void **state)
+{
+	(void)state;
+	struct tdw_buf b;
+	struct pdw_layout L;
+	perf_fixture(pdw_default_spec(), &b, &L);
+	tdw_put64(&b, L.sample[5] + 8 + 40, 1ull << 40, false); /* sample 5's callchain overruns */
+	struct repaired r;
+	repair(&b, &r);
+	assert_repaired(&r, 5);
+	/* the features survive the cut: they move up behind the shorter data */
+	assert_int_equal(r.rep.options_dropped, 0);
+	release(&r);
+	tdw_free(&b);
+}
+
+static void test_perf_header_fixes(void **state)
+{
+	(void)state;
+	struct tdw_buf b;
+	struct pdw_layout L;
+	perf_fixture(pdw_default_spec(), &b, &L);
+	tdw_put64(&b, 16, 152, false); /* attr_size disagrees with attr.size + 16 = 144 */
+	tdw_put32(&b, L.feature_at[0], 4096, false); /* HOSTNAME's string runs out of its section */
+	struct repaired r;
+	repair(&b, &r);
+	assert_repaired(&r, 12);
+	struct tdw_buf o = { r.out, r.len, r.len };
+	assert_int_equal(tdw_get64(&o, 16, false), 144);
+	assert_int_equal(r.rep.options_dropped, 1);
+	assert_false(tdw_get64(&o, 72, false) & (1ull << 3)); /* HOSTNAME's bit is gone */
+	release(&r);
+	tdw_free(&b);
+}
+
+static void test_perf_compressed_killed(void **state)
+{
+	(void)state;
+	/* perf record -z killed: no COMPRESSED feature, which perf needs to decode; it is rebuilt. */
+	struct pdw_spec s = pdw_default_spec();
+	s.compressed = true;
+	s.killed = true;
+	struct tdw_buf b;
+	struct pdw_layout L;
+	perf_fixture(s, &b, &L);
+	struct repaired r;
+	repair(&b, &r);
+	assert_repaired(&r, 12);
+	struct tdw_buf o = { r.out, r.len, r.len };
+	assert_int_equal(tdw_get64(&o, 72, false), 1ull << 27);
+	assert_int_equal(r.len, b.len + 36);
+	release(&r);
+	tdw_free(&b);
+}
+
 static void test_bad_metadata_lines_dropped(void **state)
 {
 	(void)state;
@@ -319,6 +408,10 @@ int main(void)
 		cmocka_unit_test(test_table_and_option_damage),
 		cmocka_unit_test(test_table_rebuilt_from_a_page_scan),
 		cmocka_unit_test(test_zeroed_table_rebuilt),
+		cmocka_unit_test(test_perf_killed_and_truncated),
+		cmocka_unit_test(test_perf_bad_record_cut),
+		cmocka_unit_test(test_perf_header_fixes),
+		cmocka_unit_test(test_perf_compressed_killed),
 		cmocka_unit_test(test_bad_metadata_lines_dropped),
 		cmocka_unit_test(test_instances_and_big_endian),
 		cmocka_unit_test(test_v7_inputs),

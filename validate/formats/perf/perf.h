@@ -8,6 +8,7 @@
 
 #include "../../context.h"
 #include "../../cursor.h"
+#include "tracefsck/observer.h"
 
 #define PF_HEADER_SIZE 104
 #define PF_PIPE_HEADER_SIZE 16
@@ -77,6 +78,9 @@ struct pf_check {
 	uint64_t round_max, prev_round_max, flushed_to;
 	uint64_t late_records, first_late_at, first_late_time, first_late_limit;
 	uint64_t records, samples;
+	/* for repair: the data up to good_end is whole and valid */
+	struct tfk_perf_layout lay;
+	bool frozen;                /* a damaged record ended the good part of the data */
 };
 
 /* Note a byte range for the overlap check. */

@@ -154,6 +154,8 @@ bool pf_read_attr(struct pf_check *pc, const struct tfk_cursor *view, struct pf_
 		tfk_set_found(f, "%u", size);
 		return false;
 	}
+	if (a->type == 2) /* PERF_TYPE_TRACEPOINT */
+		pc->lay.tracepoints = true;
 	tfk_cur_u64_at(view, 24, &a->sample_type);
 	tfk_cur_u64_at(view, 32, &a->read_format);
 	tfk_cur_u64_at(view, 40, &a->flags);
@@ -179,8 +181,20 @@ static struct pf_attr *new_attr(struct pf_check *pc)
 	return &pc->attrs[pc->nattrs];
 }
 
+static void check_attrs_body(struct pf_check *pc, uint64_t attr_size, uint64_t offset, uint64_t size, uint64_t *fixable);
+
 /* The attrs section: nr entries of {attr, ids {offset, size}}, each ids array of u64s. */
 static void check_attrs(struct pf_check *pc, uint64_t attr_size, uint64_t offset, uint64_t size)
+{
+	struct tfk_finding *f;
+	uint64_t errors_before = pc->ctx->faults[TFK_SEV_ERROR], fixable = 0;
+	pc->lay.attr_size = attr_size;
+	check_attrs_body(pc, attr_size, offset, size, &fixable);
+	pc->lay.attrs_ok = pc->ctx->faults[TFK_SEV_ERROR] - errors_before == fixable && pc->nattrs > 0;
+	(void)f;
+}
+
+static void check_attrs_body(struct pf_check *pc, uint64_t attr_size, uint64_t offset, uint64_t size, uint64_t *fixable)
 {
 	struct tfk_finding *f;
 	if (attr_size == 0 || attr_size < PF_ATTR_MIN + 16 || attr_size > 4096) {
@@ -199,7 +213,9 @@ static void check_attrs(struct pf_check *pc, uint64_t attr_size, uint64_t offset
 		tfk_set_expected(f, "attr.size + 16 = %u (attr 0), which divides the attrs section", first + 16);
 		tfk_set_found(f, "%llu", (unsigned long long)attr_size);
 		attr_size = first + 16ull;
+		(*fixable)++;
 	}
+	pc->lay.attr_size_proven = attr_size;
 	if (size % attr_size) {
 		f = tfk_emit(pc->ctx, TFK_PERF_ATTR_BAD_SIZE, 32, 8);
 		tfk_set_path(f, "file header attrs.size");
@@ -272,6 +288,9 @@ static void check_features(struct pf_check *pc, const uint64_t bits[4])
 		tfk_set_expected(f, "%u bytes at data.offset + data.size", 16 * n);
 		tfk_set_found(f, "%llu bytes before end of file",
 			      (unsigned long long)(table < pc->size ? pc->size - table : 0));
+		for (unsigned bit = 0; bit < 256 && pc->lay.nfeatures < TFK_PERF_MAX_FEATURES; bit++)
+			if (bits[bit / 64] >> (bit % 64) & 1)
+				pc->lay.features[pc->lay.nfeatures++].bit = (uint16_t)bit; /* lost with the table */
 		return;
 	}
 	pf_claim(pc, table, 16ull * n, "feature table");
@@ -284,15 +303,46 @@ static void check_features(struct pf_check *pc, const uint64_t bits[4])
 		tfk_cur_u64_at(&pc->file, at + 8, &size);
 		char what[48];
 		snprintf(what, sizeof(what), "feature %u section", bit);
-		if (!section_in_file(pc, at, off, size, what))
-			continue;
-		pf_claim(pc, off, size, what);
-		if (bit == 0)
-			continue;
-		struct tfk_cursor view;
-		tfk_cur_sub(&pc->file, off, size, &view);
-		pf_check_feature(pc, bit, &view);
+		uint64_t errors_before = pc->ctx->faults[TFK_SEV_ERROR];
+		bool inside = section_in_file(pc, at, off, size, what);
+		if (inside) {
+			pf_claim(pc, off, size, what);
+			if (bit != 0) {
+				struct tfk_cursor view;
+				tfk_cur_sub(&pc->file, off, size, &view);
+				pf_check_feature(pc, bit, &view);
+			}
+		}
+		if (pc->lay.nfeatures < TFK_PERF_MAX_FEATURES) {
+			uint32_t i = pc->lay.nfeatures++;
+			pc->lay.features[i].bit = (uint16_t)bit;
+			pc->lay.features[i].offset = off;
+			pc->lay.features[i].size = size;
+			pc->lay.features[i].ok = inside && bit != 0 && pc->ctx->faults[TFK_SEV_ERROR] == errors_before;
+		}
 	}
+}
+
+/*
+ * With data.size 0, is what follows data.offset a feature table (an empty recording, or a
+ * repaired one that kept no record) rather than the records of a killed one?
+ */
+static bool feature_table_fits(const struct pf_check *pc, const uint64_t bits[4])
+{
+	unsigned n = 0;
+	for (int w = 0; w < 4; w++)
+		n += (unsigned)__builtin_popcountll(bits[w]);
+	uint64_t table = pc->data_offset, end = table + 16ull * n;
+	if (n == 0 || !tfk_range_fits(table, 16ull * n, pc->size))
+		return false;
+	for (unsigned k = 0; k < n; k++) {
+		uint64_t off = 0, size = 0;
+		tfk_cur_u64_at(&pc->file, table + 16ull * k, &off);
+		tfk_cur_u64_at(&pc->file, table + 16ull * k + 8, &size);
+		if (off < end || !tfk_range_fits(off, size, pc->size))
+			return false;
+	}
+	return true;
 }
 
 static void check_file(struct pf_check *pc, uint64_t header_size)
@@ -318,7 +368,8 @@ static void check_file(struct pf_check *pc, uint64_t header_size)
 	check_attrs(pc, attr_size, attrs_off, attrs_size);
 
 	/* Features first: the COMPRESSED feature says how compressed records decode. */
-	bool killed = pc->data_size == 0 && pc->data_offset < pc->size && pc->data_offset >= PF_HEADER_SIZE;
+	bool killed = pc->data_size == 0 && pc->data_offset < pc->size && pc->data_offset >= PF_HEADER_SIZE &&
+		      !feature_table_fits(pc, bits);
 	if (killed) {
 		f = tfk_emit(pc->ctx, TFK_PERF_DATA_SIZE_ZERO, 48, 8);
 		tfk_set_path(f, "file header data.size");
@@ -345,9 +396,14 @@ static void check_file(struct pf_check *pc, uint64_t header_size)
 		data_size = pc->size - pc->data_offset;
 	}
 	pf_claim(pc, pc->data_offset, data_size, "data section");
+	for (size_t i = 0; i < pc->nranges; i++)
+		if (pc->ranges[i].end > pc->data_offset && strncmp(pc->ranges[i].label, "attr", 4) == 0)
+			pc->lay.attrs_ok = false; /* repair keeps the bytes before the data: these are not */
 	struct tfk_cursor data;
 	tfk_cur_sub(&pc->file, pc->data_offset, data_size, &data);
+	uint64_t errors_before = pc->ctx->faults[TFK_SEV_ERROR];
 	pf_walk_records(pc, &data, 0);
+	pc->lay.data_intact = !killed && data_size == pc->data_size && pc->ctx->faults[TFK_SEV_ERROR] == errors_before;
 	pf_finish_records(pc);
 }
 
@@ -400,6 +456,13 @@ static void pf_check(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 		check_file(&pc, header_size);
 	}
 	ctx->report->stats.events = pc.samples;
+	pc.lay.big_endian = be;
+	pc.lay.pipe = pc.pipe;
+	pc.lay.header_size = pc.pipe ? PF_PIPE_HEADER_SIZE : header_size;
+	pc.lay.data_offset = pc.pipe ? PF_PIPE_HEADER_SIZE : pc.data_offset;
+	pc.lay.data_size = pc.data_size;
+	if (ctx->obs && ctx->obs->perf)
+		ctx->obs->perf(ctx->obs->user, &pc.lay);
 	free(pc.attrs);
 	free(pc.ids);
 	free(pc.ranges);

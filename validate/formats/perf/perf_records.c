@@ -260,6 +260,9 @@ static void walk_compressed(struct pf_check *pc, const struct tfk_cursor *payloa
 		tfk_set_expected(f, "zstd frames decoding to at most %llu bytes", (unsigned long long)cap);
 		tfk_set_found(f, "%s after %zu bytes", st == TD_DECODE_LONG ? "more data" : "a decoding error", got);
 	}
+	pc->lay.compressed = true;
+	if (got > pc->lay.decoded_max)
+		pc->lay.decoded_max = got;
 	/* Records that decoded are walked whatever came after them. */
 	struct tfk_cursor records = tfk_decoded_cursor(pc->ctx, 2, record_at, pc->zbuf, got, pc->file.big_endian);
 	pf_walk_records(pc, &records, depth + 1);
@@ -283,7 +286,15 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 {
 	uint64_t pos = 0, len = stream->len;
 	struct tfk_finding *f;
+	/* At the top level, good_end follows the records that are whole and valid, up to the first that is not. */
+	bool track = depth == 0;
+	if (track) {
+		pc->lay.good_end = stream->origin;
+		pc->frozen = false;
+	}
 	while (pos < len) {
+		uint64_t errors_before = pc->ctx->faults[TFK_SEV_ERROR], extra = 0, t = 0;
+		bool have_t = false;
 		uint32_t type;
 		uint16_t misc, size;
 		uint64_t at = stream->origin + pos;
@@ -293,6 +304,7 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 			tfk_set_path(f, "record at +0x%llx of the %s", (unsigned long long)pos, depth ? "decoded block" : "data");
 			tfk_set_expected(f, "an 8-byte record header");
 			tfk_set_found(f, "%llu bytes left", (unsigned long long)(len - pos));
+			pc->frozen |= track;
 			return;
 		}
 		uint16_t min = min_size(type);
@@ -302,27 +314,29 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 			tfk_set_path(f, "record type %u at +0x%llx", type, (unsigned long long)pos);
 			tfk_set_expected(f, "a size of at least %u, a multiple of 8", min > 8 ? min : 8);
 			tfk_set_found(f, "%u", size);
+			pc->frozen |= track;
 			if (size < 8 || size % 8)
 				return; /* where the next record starts is unknown */
-			pos += size;
-			continue;
+			goto next;
 		}
 		if (size > len - pos) {
 			f = tfk_emit(pc->ctx, TFK_PERF_RECORD_OVERRUN, at, len - pos);
 			tfk_set_path(f, "record type %u at +0x%llx", type, (unsigned long long)pos);
 			tfk_set_expected(f, "%u bytes inside the %s", size, depth ? "decoded block" : "data section");
 			tfk_set_found(f, "%llu bytes left", (unsigned long long)(len - pos));
+			pc->frozen |= track;
 			return;
 		}
 		struct tfk_cursor rec;
 		tfk_cur_sub(stream, pos, size, &rec);
 		pc->records++;
-		uint64_t extra = oob_payload(&rec, type);
+		extra = oob_payload(&rec, type);
 		if (extra == UINT64_MAX || extra > len - pos - size) {
 			char found[80];
 			snprintf(found, sizeof(found), "%llu bytes, %llu left in the stream",
 				 (unsigned long long)(extra == UINT64_MAX ? 0 : extra), (unsigned long long)(len - pos - size));
 			bad_body(pc, at, type, "an out-of-band payload inside the stream", found);
+			pc->frozen |= track;
 			return;
 		}
 		if (!min) {
@@ -330,12 +344,10 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 			tfk_set_path(f, "record at +0x%llx", (unsigned long long)pos);
 			tfk_set_expected(f, "a kernel (1-%d) or perf (64-%d) record type", PF_REC_KERNEL_MAX, PF_REC_USER_MAX);
 			tfk_set_found(f, "type %u, %u bytes (skipped)", type, size);
-			pos += size;
-			continue;
+			goto next;
 		}
 		bool unknown_id = false;
-		uint64_t id = 0, t = 0;
-		bool have_t = false;
+		uint64_t id = 0;
 		if (type == PF_REC_SAMPLE) {
 			pc->samples++;
 			const struct pf_attr *a = record_attr(pc, &rec, size, true, &unknown_id, &id);
@@ -410,8 +422,7 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 				hdr = 16;
 				if (data_size > size - 16u) {
 					bad_body(pc, at, type, "a data size inside the record", "a larger one");
-					pos += size;
-					continue;
+					goto next;
 				}
 			}
 			tfk_cur_sub(&rec, hdr, data_size, &payload);
@@ -419,7 +430,16 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 		}
 		if (have_t)
 			saw_time(pc, t, at);
+next:
 		pos += size + extra;
+		if (track && !pc->frozen) {
+			if (pc->ctx->faults[TFK_SEV_ERROR] == errors_before) {
+				pc->lay.good_end = stream->origin + pos;
+				pc->lay.samples_kept = pc->samples;
+			} else {
+				pc->frozen = true;
+			}
+		}
 	}
 }
 

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Repairing perf.data (spec 1.10) from the layout the checker reports: the header, attrs and
+ * ids are kept as they are (with attr_size, data.size and the magic rewritten), the data is
+ * cut after its last whole, valid record, and only the feature sections that parsed are
+ * written back, in bit order, behind a rebuilt table. The output is never larger than the
+ * input, but for a COMPRESSED feature rebuilt when the compressed records kept lost theirs.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "perf_write.h"
+
+#define COMPRESSED_BIT 27
+#define COMPRESSED_LEN 20
+
+static void put32(uint8_t *p, uint32_t v, bool be)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (be ? 8 * (3 - i) : 8 * i));
+}
+
+static void put64(uint8_t *p, uint64_t v, bool be)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (be ? 8 * (7 - i) : 8 * i));
+}
+
+int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *L, struct rp_blob *out,
+		  uint32_t *features_dropped)
+{
+	memset(out, 0, sizeof(*out));
+	*features_dropped = 0;
+	if (L->good_end < L->data_offset || L->good_end > size || (!L->pipe && !L->attrs_ok))
+		return -1;
+	size_t need = (size_t)L->good_end;
+	uint64_t bits[4] = { 0 };
+	uint32_t kept = 0;
+	bool have_comp = false, synth_comp = false;
+	if (!L->pipe) {
+		for (uint32_t i = 0; i < L->nfeatures; i++) {
+			if (!L->features[i].ok || L->features[i].bit >= 256) {
+				(*features_dropped)++;
+				continue;
+			}
+			have_comp |= L->features[i].bit == COMPRESSED_BIT;
+			need += 16 + (size_t)L->features[i].size;
+			kept++;
+		}
+		if (need > size) { /* never grow the file: then the features go */
+			*features_dropped += kept;
+			kept = 0;
+			have_comp = false;
+			need = (size_t)L->good_end;
+		}
+		/*
+		 * perf cannot decode COMPRESSED records without the COMPRESSED feature (a killed
+		 * perf record -z never wrote it): describe what the data holds. These 36 bytes are
+		 * the one thing repair adds, and only when the records kept need them.
+		 */
+		synth_comp = L->compressed && !have_comp && L->good_end > L->data_offset;
+		if (synth_comp)
+			need += 16 + COMPRESSED_LEN;
+	}
+	out->data = malloc(need ? need : 1);
+	if (!out->data)
+		return -1;
+	out->len = need;
+	out->cap = need;
+	memcpy(out->data, in, (size_t)L->good_end);
+	bool be = L->big_endian;
+	memcpy(out->data, be ? "2ELIFREP" : "PERFILE2", 8);
+	if (L->pipe) {
+		put64(out->data + 8, 16, be);
+		return 0;
+	}
+	put64(out->data + 8, L->header_size == 72 ? 72 : 104, be);
+	if (L->attr_size_proven)
+		put64(out->data + 16, L->attr_size_proven, be);
+	put64(out->data + 48, L->good_end - L->data_offset, be);
+	size_t table = (size_t)L->good_end, at = table + 16ull * (kept + synth_comp), k = 0;
+	for (uint32_t i = 0; i <= L->nfeatures && (kept || synth_comp); i++) {
+		const uint64_t bit = i < L->nfeatures ? L->features[i].bit : 256;
+		if (synth_comp && bit > COMPRESSED_BIT) {
+			/* In bit order: version 1, zstd, level 1, ratio 1, a buffer for the largest block. */
+			uint64_t mmap_len = L->decoded_max > 0xffffff00u ? 0xffffff00u : (L->decoded_max + 4095) / 4096 * 4096;
+			uint32_t v[5] = { 1, 1, 1, 1, (uint32_t)mmap_len };
+			put64(out->data + table + 16 * k, at, be);
+			put64(out->data + table + 16 * k + 8, COMPRESSED_LEN, be);
+			for (int w = 0; w < 5; w++)
+				put32(out->data + at + 4 * w, v[w], be);
+			at += COMPRESSED_LEN;
+			bits[COMPRESSED_BIT / 64] |= 1ull << (COMPRESSED_BIT % 64);
+			k++;
+			synth_comp = false;
+		}
+		if (i == L->nfeatures || !L->features[i].ok || bit >= 256 || !kept)
+			continue;
+		put64(out->data + table + 16 * k, at, be);
+		put64(out->data + table + 16 * k + 8, L->features[i].size, be);
+		memcpy(out->data + at, in + L->features[i].offset, (size_t)L->features[i].size);
+		at += (size_t)L->features[i].size;
+		bits[bit / 64] |= 1ull << (bit % 64);
+		k++;
+	}
+	if (L->header_size != 72)
+		for (int w = 0; w < 4; w++)
+			put64(out->data + 72 + 8 * w, bits[w], be);
+	return 0;
+}
