@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Writes the fuzzing dictionaries (AFL++ / libFuzzer -dict format) from the library's own
- * constants: trace.dat's tokens (tracedat_tokens.h) for the trace harnesses, the fault
+ * constants: trace.dat's tokens (tracedat_tokens.h) and perf.data's for the trace harnesses, the fault
  * catalog's codes and the bytes the sinks must escape for the sinks harness.
  * usage: gen_dict DIR   (writes DIR/check.dict, repair.dict, format.dict, sinks.dict)
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "formats/perf/perf.h"
 #include "formats/tracedat/tracedat_tokens.h"
 #include "tracefsck/catalog.h"
 
@@ -63,6 +64,8 @@ int main(int argc, char **argv)
 			sinks_tokens(&o);
 		else
 			td_dictionary(token, &o);
+		if (strcmp(names[i], "check") == 0 || strcmp(names[i], "repair") == 0)
+			pf_dictionary(token, &o);
 		if (fclose(o.f) != 0) {
 			perror(path);
 			return 1;

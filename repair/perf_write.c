@@ -98,7 +98,8 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 			continue;
 		put64(out->data + table + 16 * k, at, be);
 		put64(out->data + table + 16 * k + 8, L->features[i].size, be);
-		memcpy(out->data + at, in + L->features[i].offset, (size_t)L->features[i].size);
+		if (L->features[i].size) /* an empty section may point anywhere: nothing to copy */
+			memcpy(out->data + at, in + L->features[i].offset, (size_t)L->features[i].size);
 		at += (size_t)L->features[i].size;
 		bits[bit / 64] |= 1ull << (bit % 64);
 		k++;

@@ -83,12 +83,17 @@ struct pf_check {
 	bool frozen;                /* a damaged record ended the good part of the data */
 };
 
+/* The fuzzing dictionary's perf.data tokens: magics, header sizes, record types. */
+typedef void (*pf_token_fn)(void *user, const char *label, const void *bytes, size_t len);
+void pf_dictionary(pf_token_fn emit, void *user);
+
 /* Note a byte range for the overlap check. */
 void pf_claim(struct pf_check *pc, uint64_t start, uint64_t size, const char *label);
 /* The attr a sample or record belongs to (NULL: none could be found, already reported). */
 const struct pf_attr *pf_attr_by_id(struct pf_check *pc, uint64_t id);
 void pf_add_id(struct pf_check *pc, uint64_t id, uint32_t attr);
 
+const char *pf_feature_name(unsigned bit);
 /* Feature payload (bit) held by view, at file offset view->origin. */
 void pf_check_feature(struct pf_check *pc, unsigned bit, const struct tfk_cursor *view);
 /* Walk a record stream (the data section, a decoded COMPRESSED block, a pipe). */

@@ -3,6 +3,7 @@
  * perf.data entry point: sniffing (file, pipe, legacy, either byte order), the file header,
  * the attrs and their ids, the feature table and the order of the passes.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,30 @@
 #include "../formats.h"
 #include "../tracedat/tracedat_compress.h"
 #include "perf.h"
+#include "tracefsck/sink.h"
+
+/* One structure for the map (tracefsck describe). */
+__attribute__((format(printf, 7, 8))) static void pf_item(const struct pf_check *pc, enum tfk_item_kind kind,
+							   uint64_t offset, uint64_t length, uint32_t id, const char *name,
+							   const char *fmt, ...)
+{
+	if (!pc->ctx->obs || !pc->ctx->obs->item)
+		return;
+	struct tfk_item it;
+	memset(&it, 0, sizeof(it));
+	it.kind = kind;
+	it.offset = offset;
+	it.length = length;
+	it.id = id;
+	tfk_sanitize(it.name, sizeof(it.name), name, strlen(name));
+	char tmp[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	tfk_sanitize(it.detail, sizeof(it.detail), tmp, strlen(tmp));
+	pc->ctx->obs->item(pc->ctx->obs->user, &it);
+}
 
 static const char magic_le[8] = { 'P', 'E', 'R', 'F', 'I', 'L', 'E', '2' };
 static const char magic_be[8] = { '2', 'E', 'L', 'I', 'F', 'R', 'E', 'P' };
@@ -81,8 +106,8 @@ void pf_claim(struct pf_check *pc, uint64_t start, uint64_t size, const char *la
 /* Is [offset, offset + size) inside the file? If not, say so for what. */
 static bool section_in_file(struct pf_check *pc, uint64_t field_at, uint64_t offset, uint64_t size, const char *what)
 {
-	if (tfk_range_fits(offset, size, pc->size))
-		return true;
+	if (size == 0 || tfk_range_fits(offset, size, pc->size))
+		return true; /* nothing is read from an empty section, wherever it points */
 	struct tfk_finding *f = tfk_emit(pc->ctx, TFK_PERF_SECTION_OUT_OF_FILE, field_at, 16);
 	tfk_set_path(f, "%s", what);
 	tfk_set_expected(f, "a range inside the file (size 0x%llx)", (unsigned long long)pc->size);
@@ -313,6 +338,8 @@ static void check_features(struct pf_check *pc, const uint64_t bits[4])
 				pf_check_feature(pc, bit, &view);
 			}
 		}
+		pf_item(pc, TFK_ITEM_SECTION, off, size, bit, pf_feature_name(bit), "feature %u, %llu bytes%s", bit,
+			(unsigned long long)size, pc->ctx->faults[TFK_SEV_ERROR] == errors_before ? "" : " (damaged)");
 		if (pc->lay.nfeatures < TFK_PERF_MAX_FEATURES) {
 			uint32_t i = pc->lay.nfeatures++;
 			pc->lay.features[i].bit = (uint16_t)bit;
@@ -365,7 +392,16 @@ static void check_file(struct pf_check *pc, uint64_t header_size)
 		for (int w = 0; w < 4; w++)
 			tfk_cur_u64_at(&pc->file, 72 + 8u * w, &bits[w]);
 	pf_claim(pc, 0, header_size == 72 ? 72 : PF_HEADER_SIZE, "file header");
+	pf_item(pc, TFK_ITEM_FILE, 0, header_size, 0, "file header",
+		"perf.data, %s-endian, attr_size %llu, data at 0x%llx size %llu, features 0x%llx", pc->file.big_endian ? "big" : "little",
+		(unsigned long long)attr_size, (unsigned long long)pc->data_offset, (unsigned long long)pc->data_size,
+		(unsigned long long)bits[0]);
 	check_attrs(pc, attr_size, attrs_off, attrs_size);
+	for (size_t i = 0; i < pc->nattrs; i++)
+		pf_item(pc, TFK_ITEM_SECTION, pc->attrs[i].at, pc->attrs[i].size, (uint32_t)i, "attr",
+			"type %u, size %u, sample_type 0x%llx, read_format 0x%llx, flags 0x%llx", pc->attrs[i].type,
+			pc->attrs[i].size, (unsigned long long)pc->attrs[i].sample_type,
+			(unsigned long long)pc->attrs[i].read_format, (unsigned long long)pc->attrs[i].flags);
 
 	/* Features first: the COMPRESSED feature says how compressed records decode. */
 	bool killed = pc->data_size == 0 && pc->data_offset < pc->size && pc->data_offset >= PF_HEADER_SIZE &&
@@ -404,6 +440,9 @@ static void check_file(struct pf_check *pc, uint64_t header_size)
 	uint64_t errors_before = pc->ctx->faults[TFK_SEV_ERROR];
 	pf_walk_records(pc, &data, 0);
 	pc->lay.data_intact = !killed && data_size == pc->data_size && pc->ctx->faults[TFK_SEV_ERROR] == errors_before;
+	pf_item(pc, TFK_ITEM_SECTION, pc->data_offset, data_size, 0, "data",
+		"%llu records, %llu samples; whole and valid up to 0x%llx%s", (unsigned long long)pc->records,
+		(unsigned long long)pc->samples, (unsigned long long)pc->lay.good_end, killed ? " (data.size 0: killed)" : "");
 	pf_finish_records(pc);
 }
 
@@ -468,6 +507,26 @@ static void pf_check(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 	free(pc.ranges);
 	free(pc.zbuf);
 	td_decode_state_free(pc.zstate);
+}
+
+void pf_dictionary(pf_token_fn emit, void *user)
+{
+	emit(user, "perf_magic_le", magic_le, 8);
+	emit(user, "perf_magic_be", magic_be, 8);
+	emit(user, "perf_magic_v1", magic_v1, 8);
+	static const uint8_t sizes[] = { PF_HEADER_SIZE, PF_PIPE_HEADER_SIZE, 72 };
+	for (size_t i = 0; i < sizeof(sizes); i++) {
+		uint8_t le[8] = { sizes[i] }, be[8] = { 0, 0, 0, 0, 0, 0, 0, sizes[i] };
+		emit(user, "perf_header_size_le", le, 8);
+		emit(user, "perf_header_size_be", be, 8);
+	}
+	static const uint8_t types[] = { 1, 3, 9, 10, PF_REC_HEADER_ATTR, PF_REC_TRACING_DATA, PF_REC_FINISHED_ROUND,
+					 PF_REC_AUXTRACE, PF_REC_HEADER_FEATURE, PF_REC_COMPRESSED, PF_REC_COMPRESSED2 };
+	for (size_t i = 0; i < sizeof(types); i++) {
+		uint8_t le[4] = { types[i] }, be[4] = { 0, 0, 0, types[i] };
+		emit(user, "perf_record_type_le", le, 4);
+		emit(user, "perf_record_type_be", be, 4);
+	}
 }
 
 const struct tfk_format tfk_format_perf = {

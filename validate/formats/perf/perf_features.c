@@ -20,6 +20,11 @@ static const char *const feature_names[] = {
 };
 #define NFEATURES (sizeof(feature_names) / sizeof(feature_names[0]))
 
+const char *pf_feature_name(unsigned bit)
+{
+	return bit < NFEATURES ? feature_names[bit] : "unknown feature";
+}
+
 /* One feature being parsed: the view, a position, and the first failure. */
 struct fp {
 	struct pf_check *pc;
