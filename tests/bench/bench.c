@@ -53,7 +53,7 @@ static uint64_t summary_events(const char *path)
 static void row(const char *what, const struct bench_result *r, uint64_t bytes, uint64_t events)
 {
 	double mbs = (double)bytes / 1e6 / r->wall;
-	printf("  %-34s %8.3f s %9.0f MB/s", what, r->wall, mbs);
+	printf("  %-40s %8.3f s %9.0f MB/s", what, r->wall, mbs);
 	if (events)
 		printf(" %10.1f M events/s", (double)events / 1e6 / r->wall);
 	else
@@ -102,14 +102,14 @@ static void bench_file(const struct opts *o, const char *path, bool zstd_list)
 	row("cat FILE > /dev/null", &cat, bytes, 0);
 	row("tracefsck check", &check, bytes, events);
 	row("tracefsck check --no-libtraceevent", &notep, bytes, events);
-	row("tracefsck repair --dry-run (full scan)", &repair, bytes, events);
+	row("tracefsck repair --dry-run (clean file)", &repair, bytes, events);
 	if (run_reader)
 		row("trace-cmd report > /dev/null", &reader, bytes, events);
 	double decode = 0;
 	uint64_t decoded = 0;
 	bool zstd = zstd_list && bench_zstd_decode_only(path, &decode, &decoded) == 0;
 	if (zstd)
-		printf("  %-34s %8.3f s %9.0f MB/s (decoded %.1f MiB)\n", "decode the zstd chunks alone", decode,
+		printf("  %-40s %8.3f s %9.0f MB/s (decoded %.1f MiB)\n", "decode the zstd chunks alone", decode,
 		       (double)bytes / 1e6 / decode, (double)decoded / 1048576.0);
 
 	printf("  ratios:\n");
