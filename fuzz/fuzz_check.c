@@ -2,7 +2,9 @@
 /*
  * Fuzz harness: check any bytes as a trace. Oracles (always on, also in release builds):
  * the report stays within its limits, the verdict agrees with the counts, checking is
- * deterministic, and both sinks render ASCII-only output whose JSON has one summary.
+ * deterministic, a policy that disables a code removes exactly its findings (and re-grades
+ * another, the input's last byte choosing the level), and both sinks render ASCII-only
+ * output whose JSON has one summary.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -57,6 +59,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(a.count == b.count && a.total == b.total);
 	FUZZ_ASSERT(a.count == 0 || memcmp(a.findings, b.findings, a.count * sizeof(*a.findings)) == 0);
 	tfk_report_free(&b);
+
+	/* A policy that switches off the first code found moves exactly its findings out of the counts. */
+	if (a.count) {
+		struct tfk_policy *pol = tfk_policy_new();
+		FUZZ_ASSERT(pol && tfk_policy_disable(pol, a.findings[0].fault->id) == 1);
+		enum tfk_severity sev = size && (data[size - 1] & 1) ? TFK_SEV_NOTE : TFK_SEV_ERROR;
+		const struct tfk_fault *regrade = a.count > 1 ? a.findings[a.count - 1].fault : NULL;
+		if (regrade && regrade != a.findings[0].fault)
+			FUZZ_ASSERT(tfk_policy_set_severity(pol, regrade->id, sev) == 1);
+		struct tfk_limits with = lim;
+		with.policy = pol;
+		tfk_check_buffer(data, size, &with, &b);
+		FUZZ_ASSERT(b.total + b.disabled == a.total && b.disabled > 0);
+		for (size_t i = 0; i < b.count; i++) {
+			FUZZ_ASSERT(b.findings[i].fault != a.findings[0].fault);
+			if (b.findings[i].fault == regrade && regrade != a.findings[0].fault)
+				FUZZ_ASSERT(b.findings[i].severity == sev);
+		}
+		tfk_report_free(&b);
+		tfk_policy_free(pol);
+	}
 
 	struct sink_check text = { 0 }, json = { 0 };
 	FUZZ_ASSERT(tfk_sink_text(&a, "fuzz.dat", NULL, sink, &text) == 0);

@@ -62,6 +62,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	tfk_ctx_init(&ctx, &lim, &r);
 
 	char *name = piece(&data, &size);
+	/* Policy text from the user: only the three level names parse, and nothing else matches a code. */
+	enum tfk_severity sev;
+	bool named = tfk_severity_from_name(name, &sev);
+	FUZZ_ASSERT(named == (strcmp(name, "note") == 0 || strcmp(name, "warning") == 0 || strcmp(name, "error") == 0));
+	struct tfk_policy *pol = tfk_policy_new();
+	FUZZ_ASSERT(pol);
+	unsigned hits = tfk_policy_disable(pol, name);
+	FUZZ_ASSERT(hits == 0 || tfk_catalog_find(name) || (strlen(name) > 2 && strcmp(name + strlen(name) - 2, ".*") == 0));
+	tfk_policy_free(pol);
 	for (unsigned i = 0; size > 0 && i < 32; i++) {
 		char *path = piece(&data, &size), *expected = piece(&data, &size);
 		size_t n = size < 40 ? size : 40;

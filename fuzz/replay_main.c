@@ -10,7 +10,29 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fuzz_assert.h"
+#include "tracefsck/tracefsck.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/*
+ * A file checked by path (mapped, walked pages handed back to the kernel) says exactly what
+ * the same bytes checked in memory say: the oracle for the file entry point.
+ */
+static void same_by_path(const char *path, const uint8_t *data, size_t size)
+{
+	struct tfk_limits lim = tfk_limits_default();
+	lim.parser_timeout_ms = 0;
+	lim.max_decoded = 16u << 20;
+	struct tfk_report a, b;
+	tfk_check_file(path, &lim, &a);
+	tfk_check_buffer(data, size, &lim, &b);
+	FUZZ_ASSERT(a.count == b.count && a.total == b.total && a.stats.events == b.stats.events);
+	for (size_t i = 0; i < a.count; i++)
+		FUZZ_ASSERT(a.findings[i].fault == b.findings[i].fault && a.findings[i].offset == b.findings[i].offset);
+	tfk_report_free(&a);
+	tfk_report_free(&b);
+}
 
 #define REPLAY_MAX_INPUT (64u << 20)
 
@@ -31,6 +53,8 @@ static int replay_file(const char *path)
 	memcpy(exact, buf, n);
 	free(buf);
 	LLVMFuzzerTestOneInput(exact, n);
+	if (n < REPLAY_MAX_INPUT)
+		same_by_path(path, exact, n);
 	free(exact);
 	return 0;
 }

@@ -7,7 +7,7 @@ out=build/coverage
 cmake -S . -B "$out" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DTFK_BUILD_TESTS=OFF -DTFK_WERROR=OFF \
 	-DCMAKE_C_FLAGS="-fprofile-instr-generate -fcoverage-mapping" >/dev/null && cmake --build "$out" -j2 >/dev/null || exit 1
 rm -f "$out"/*.profraw
-dirs=${*:-corpus/tracedat corpus/tracedat-fuzz corpus/perf corpus/regress}
+dirs=${*:-$(awk '$1 == "check" { for (i = 2; i <= NF; i++) printf "corpus/%s ", $i }' corpus/MANIFEST)}
 for h in check repair; do
 	LLVM_PROFILE_FILE="$out/$h-%p.profraw" "$out/fuzz/fuzz_${h}_replay" $dirs >/dev/null
 done
