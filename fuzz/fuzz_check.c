@@ -3,8 +3,9 @@
  * Fuzz harness: check any bytes as a trace. Oracles (always on, also in release builds):
  * the report stays within its limits, the verdict agrees with the counts, checking is
  * deterministic, a policy that disables a code removes exactly its findings (and re-grades
- * another, the input's last byte choosing the level), and both sinks render ASCII-only
- * output whose JSON has one summary.
+ * another, the input's last byte choosing the level), a failed allocation is reported and
+ * never leaves a clean verdict, and both sinks render ASCII-only output whose JSON has one
+ * summary.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -79,6 +80,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		tfk_report_free(&b);
 		tfk_policy_free(pol);
+	}
+
+	/* Allocation N fails (N from the input's second-to-last byte): reported, never a crash, never clean. */
+	if (size >= 2) {
+		struct tfk_limits starved = lim;
+		starved.fail_alloc_after = 1 + data[size - 2] % 16;
+		tfk_check_buffer(data, size, &starved, &b);
+		FUZZ_ASSERT(b.count <= lim.max_findings);
+		if (b.internal_error)
+			FUZZ_ASSERT(tfk_report_verdict(&b) != TFK_VERDICT_CLEAN || b.incomplete || b.by_severity[TFK_SEV_ERROR]);
+		tfk_report_free(&b);
 	}
 
 	struct sink_check text = { 0 }, json = { 0 };

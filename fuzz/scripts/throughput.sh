@@ -1,0 +1,28 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Executions per second of every harness on its seed corpus (one core each, one after the
+# other), with and without sanitizers. usage: fuzz/scripts/throughput.sh [SECONDS]
+set -u
+secs=${1:-30}
+export ASAN_OPTIONS="${ASAN_OPTIONS:-quarantine_size_mb=16:detect_leaks=0}"
+cmake --preset fuzz >/dev/null && cmake --build --preset fuzz -j2 >/dev/null || exit 1
+plain=build/fuzz-plain
+cmake -S . -B "$plain" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTFK_FUZZ=ON -DTFK_SANITIZE=OFF \
+	-DTFK_BUILD_TESTS=OFF >/dev/null && cmake --build "$plain" -j2 >/dev/null || exit 1
+printf '%-8s %16s %16s\n' harness "ASan+UBSan" "no sanitizer"
+for h in $(awk '/^[a-z]/ { print $1 }' corpus/MANIFEST); do
+	line=$(printf '%-8s' "$h")
+	for build in build/fuzz "$plain"; do
+		work=$(mktemp -d)
+		for d in $(awk -v h="$h" '$1 == h { for (i = 2; i <= NF; i++) printf "corpus/%s ", $i }' corpus/MANIFEST); do
+			cp "$d"/* "$work/" 2>/dev/null
+		done
+		rm -f "$work/README.md"
+		"$build/fuzz/fuzz_$h" -seed=1 -max_total_time="$secs" -timeout=5 -rss_limit_mb=512 -max_len=70000 \
+			-dict="build/fuzz/fuzz/$h.dict" -print_final_stats=1 "$work" > "$work.log" 2>&1
+		rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$work.log")
+		line="$line $(printf '%16s' "${rate:-failed}")"
+		rm -rf "$work" "$work.log"
+	done
+	printf '%s\n' "$line"
+done
