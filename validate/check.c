@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Entry points: pick the format by sniffing, run its checker, map files read-only. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -11,6 +14,7 @@
 #include "context.h"
 #include "cursor.h"
 #include "formats/formats.h"
+#include "formats/perf/perf.h"
 #include "tracefsck/check.h"
 
 static const struct tfk_format *const all_formats[] = {
@@ -93,6 +97,123 @@ static void io_error(struct tfk_report *report, const struct tfk_limits *limits,
 	report->not_checked = true;
 }
 
+/* A read-only mapping of one file of a directory (data is NULL for an empty file). */
+struct mapped {
+	const uint8_t *data;
+	size_t size;
+	char name[32];
+};
+
+static int map_at(const char *dir, const char *name, struct mapped *m)
+{
+	char path[4096];
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
+		return -1;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	m->size = (size_t)st.st_size;
+	m->data = NULL;
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	if (m->size) {
+		void *p = mmap(NULL, m->size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED) {
+			close(fd);
+			return -1;
+		}
+		m->data = p;
+	}
+	close(fd);
+	return 0;
+}
+
+/* "data.N": its N, or -1. */
+static long stream_number(const char *name)
+{
+	if (strncmp(name, "data.", 5) != 0 || !name[5])
+		return -1;
+	char *end;
+	long n = strtol(name + 5, &end, 10);
+	return *end || n < 0 ? -1 : n;
+}
+
+static int cmp_stream(const void *a, const void *b)
+{
+	long x = stream_number(((const struct mapped *)a)->name), y = stream_number(((const struct mapped *)b)->name);
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * perf record --threads writes a directory: "data" holds the header, attrs and features,
+ * each data.N a stream of records. Returns -1 when path is not such a directory.
+ */
+static int check_perf_dir(const char *path, const struct tfk_limits *limits, const struct tfk_observer *observer,
+			  struct tfk_report *report)
+{
+	struct tfk_limits defaults = tfk_limits_default();
+	if (!limits)
+		limits = &defaults;
+	struct mapped header;
+	if (map_at(path, "data", &header) != 0)
+		return -1;
+	struct tfk_cursor hc = tfk_cur_make(header.data, header.size, 0, false);
+	if (tfk_format_perf.sniff(&hc) < TFK_SNIFF_DAMAGED) {
+		if (header.data)
+			munmap((void *)header.data, header.size);
+		return -1;
+	}
+	size_t cap = limits->max_cpus, n = 0;
+	struct mapped *streams = calloc(cap ? cap : 1, sizeof(*streams));
+	bool too_many = false;
+	DIR *d = opendir(path);
+	struct dirent *e;
+	while (streams && d && (e = readdir(d)) != NULL) {
+		if (stream_number(e->d_name) < 0)
+			continue;
+		if (n == cap) {
+			too_many = true;
+			break;
+		}
+		if (map_at(path, e->d_name, &streams[n]) == 0)
+			n++;
+	}
+	if (d)
+		closedir(d);
+	if (n > 1)
+		qsort(streams, n, sizeof(*streams), cmp_stream);
+	struct tfk_cursor *cursors = calloc(n ? n : 1, sizeof(*cursors));
+	const char **names = calloc(n ? n : 1, sizeof(*names));
+	report_reset(report, header.size);
+	struct tfk_ctx ctx;
+	tfk_ctx_init(&ctx, limits, report);
+	ctx.obs = observer;
+	if (!streams || !cursors || !names) {
+		report->internal_error = report->incomplete = true;
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			cursors[i] = tfk_cur_make(streams[i].data, streams[i].size, 0, false);
+			names[i] = streams[i].name;
+			report->stats.file_size += streams[i].size;
+		}
+		if (too_many)
+			tfk_limit_hit(&ctx, 0, "data.N streams in a perf.data directory", cap + 1, cap);
+		pf_check_dir(&ctx, &hc, cursors, names, n);
+	}
+	for (size_t i = 0; streams && i < n; i++)
+		if (streams[i].data)
+			munmap((void *)streams[i].data, streams[i].size);
+	if (header.data)
+		munmap((void *)header.data, header.size);
+	free(streams);
+	free(cursors);
+	free(names);
+	return 0;
+}
+
 void tfk_check_file(const char *path, const struct tfk_limits *limits, struct tfk_report *report)
 {
 	tfk_check_file_observed(path, limits, NULL, report);
@@ -113,9 +234,15 @@ void tfk_check_file_observed(const char *path, const struct tfk_limits *limits, 
 		io_error(report, limits, "stat", e);
 		return;
 	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		if (check_perf_dir(path, limits, observer, report) != 0)
+			io_error(report, limits, "a directory that is not a perf.data directory", EISDIR);
+		return;
+	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		io_error(report, limits, "not a regular file", S_ISDIR(st.st_mode) ? EISDIR : EINVAL);
+		io_error(report, limits, "not a regular file", EINVAL);
 		return;
 	}
 	size_t size = (size_t)st.st_size;

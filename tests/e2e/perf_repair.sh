@@ -43,6 +43,30 @@ if command -v perf >/dev/null 2>&1; then
 	[ -s "$work/damaged/real.killed.data" ] || rm -f "$work/damaged/real.killed.data"
 fi
 
+# Directory mode (perf record --threads): "data" plus data.N streams, checked as one trace.
+if command -v perf >/dev/null 2>&1 &&
+	perf record --threads -o "$work/threads.data" -- sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done' >/dev/null 2>&1 &&
+	[ -d "$work/threads.data" ]; then
+	$wrap "$bin" check --json "$work/threads.data" > "$work/threads.check"; rc=$?
+	got=$(sed -n 's/.*"type":"summary".*"events":\([0-9]*\).*/\1/p' "$work/threads.check")
+	want=$(perf script -G -i "$work/threads.data" 2>/dev/null | grep -c .)
+	if [ "$rc" = 0 ] && grep -q '"format":"perf.data directory"' "$work/threads.check" && [ "$got" = "$want" ]; then
+		echo "ok: perf record --threads directory: clean, $got samples as perf script"
+	else
+		bad "perf.data directory: exit $rc, $got samples, perf script $want"; cat "$work/threads.check"
+	fi
+	last=$(ls "$work/threads.data" | grep '^data\.' | while read -r f; do [ -s "$work/threads.data/$f" ] && echo "$f"; done | tail -1)
+	if [ -n "$last" ]; then
+		printf '\001\000\000\000\000\000\003\000' >> "$work/threads.data/$last" # a record of size 3
+		$wrap "$bin" check "$work/threads.data" > "$work/threads.bad"; rc=$?
+		if [ "$rc" = 4 ] && grep -q "\[$last: record type 1 at" "$work/threads.bad"; then
+			echo "ok: damage in $last is reported with its stream's name"
+		else
+			bad "damaged $last: exit $rc"; cat "$work/threads.bad"
+		fi
+	fi
+fi
+
 for d in "$work"/damaged/*.data; do
 	cases=$((cases + 1))
 	n=$(basename "$d" .data) out="$work/$n.fixed.data"

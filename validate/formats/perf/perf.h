@@ -78,6 +78,7 @@ struct pf_check {
 	uint64_t round_max, prev_round_max, flushed_to;
 	uint64_t late_records, first_late_at, first_late_time, first_late_limit;
 	uint64_t records, samples;
+	const char *where;          /* "" for the file, "data.N: " for a directory's streams */
 	/* for repair: the data up to good_end is whole and valid */
 	struct tfk_perf_layout lay;
 	bool frozen;                /* a damaged record ended the good part of the data */
@@ -100,6 +101,9 @@ void pf_check_feature(struct pf_check *pc, unsigned bit, const struct tfk_cursor
 void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int depth);
 /* Read a perf_event_attr at view offset 0 into a; false when it is too short. */
 bool pf_read_attr(struct pf_check *pc, const struct tfk_cursor *view, struct pf_attr *a, const char *where);
+/* A perf.data directory (perf record --threads): the header file, then each data.N stream. */
+void pf_check_dir(struct tfk_ctx *ctx, const struct tfk_cursor *header, const struct tfk_cursor *streams,
+		  const char *const *names, size_t n);
 /* After the walk: findings gathered over the whole stream. */
 void pf_finish_records(struct pf_check *pc);
 

@@ -446,13 +446,15 @@ static void check_file(struct pf_check *pc, uint64_t header_size)
 	pf_finish_records(pc);
 }
 
-static void pf_check(struct tfk_ctx *ctx, const struct tfk_cursor *file)
+static void pf_check_run(struct tfk_ctx *ctx, const struct tfk_cursor *file, const struct tfk_cursor *streams,
+			 const char *const *names, size_t nstreams)
 {
 	struct pf_check pc;
 	memset(&pc, 0, sizeof(pc));
 	pc.ctx = ctx;
 	pc.file = *file;
 	pc.size = file->len;
+	pc.where = "";
 	const uint8_t *m;
 	struct tfk_finding *f;
 	tfk_cur_bytes_at(file, 0, 8, &m); /* the sniff proved 8 bytes */
@@ -494,6 +496,22 @@ static void pf_check(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 		}
 		check_file(&pc, header_size);
 	}
+	/* Directory mode: every data.N is a record stream of the same attrs, in the header's byte order. */
+	for (size_t i = 0; i < nstreams; i++) {
+		char where[80];
+		snprintf(where, sizeof(where), "%s: ", names[i]);
+		pc.where = where;
+		pc.round_max = pc.prev_round_max = pc.flushed_to = pc.late_records = 0;
+		struct tfk_cursor st = streams[i];
+		st.big_endian = pc.file.big_endian;
+		pf_walk_records(&pc, &st, 0);
+		pf_finish_records(&pc);
+		pc.where = "";
+	}
+	if (nstreams) {
+		ctx->report->stats.format = "perf.data directory";
+		pc.lay.attrs_ok = false; /* repair works on one file; a directory is not one */
+	}
 	ctx->report->stats.events = pc.samples;
 	pc.lay.big_endian = be;
 	pc.lay.pipe = pc.pipe;
@@ -527,6 +545,17 @@ void pf_dictionary(pf_token_fn emit, void *user)
 		emit(user, "perf_record_type_le", le, 4);
 		emit(user, "perf_record_type_be", be, 4);
 	}
+}
+
+static void pf_check(struct tfk_ctx *ctx, const struct tfk_cursor *file)
+{
+	pf_check_run(ctx, file, NULL, NULL, 0);
+}
+
+void pf_check_dir(struct tfk_ctx *ctx, const struct tfk_cursor *header, const struct tfk_cursor *streams,
+		  const char *const *names, size_t n)
+{
+	pf_check_run(ctx, header, streams, names, n);
 }
 
 const struct tfk_format tfk_format_perf = {

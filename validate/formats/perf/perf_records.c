@@ -211,7 +211,7 @@ static bool walk_sample(struct pf_check *pc, const struct tfk_cursor *rec, uint1
 static void bad_body(struct pf_check *pc, uint64_t at, uint32_t type, const char *expected, const char *found)
 {
 	struct tfk_finding *f = tfk_emit(pc->ctx, TFK_PERF_RECORD_BAD_BODY, at, 0);
-	tfk_set_path(f, "record type %u", type);
+	tfk_set_path(f, "%srecord type %u", pc->where, type);
 	tfk_set_expected(f, "%s", expected);
 	tfk_set_found(f, "%s", found);
 }
@@ -232,7 +232,7 @@ static void walk_compressed(struct pf_check *pc, const struct tfk_cursor *payloa
 	struct tfk_finding *f;
 	if (depth >= MAX_DEPTH) {
 		f = tfk_emit(pc->ctx, TFK_PERF_RECORD_UNKNOWN_TYPE, record_at, 8);
-		tfk_set_path(f, "decoded block");
+		tfk_set_path(f, "%sdecoded block", pc->where);
 		tfk_set_expected(f, "no COMPRESSED record inside a decoded block");
 		tfk_set_found(f, "one (skipped)");
 		return;
@@ -256,7 +256,7 @@ static void walk_compressed(struct pf_check *pc, const struct tfk_cursor *payloa
 	enum td_decode_status st = td_decode_chunk(&pc->zstate, TD_CODEC_ZSTD, src, payload->len, pc->zbuf, cap, &got);
 	if (st != TD_DECODE_OK && st != TD_DECODE_SHORT) {
 		f = tfk_emit(pc->ctx, TFK_PERF_COMPRESSED_CORRUPT, record_at, payload->len + (payload->origin - record_at));
-		tfk_set_path(f, "compressed record");
+		tfk_set_path(f, "%scompressed record", pc->where);
 		tfk_set_expected(f, "zstd frames decoding to at most %llu bytes", (unsigned long long)cap);
 		tfk_set_found(f, "%s after %zu bytes", st == TD_DECODE_LONG ? "more data" : "a decoding error", got);
 	}
@@ -301,7 +301,7 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 		if (!tfk_cur_u32_at(stream, pos, &type) || !tfk_cur_u16_at(stream, pos + 4, &misc) ||
 		    !tfk_cur_u16_at(stream, pos + 6, &size)) {
 			f = tfk_emit(pc->ctx, TFK_PERF_RECORD_OVERRUN, at, len - pos);
-			tfk_set_path(f, "record at +0x%llx of the %s", (unsigned long long)pos, depth ? "decoded block" : "data");
+			tfk_set_path(f, "%srecord at +0x%llx of the %s", pc->where, (unsigned long long)pos, depth ? "decoded block" : "data");
 			tfk_set_expected(f, "an 8-byte record header");
 			tfk_set_found(f, "%llu bytes left", (unsigned long long)(len - pos));
 			pc->frozen |= track;
@@ -311,7 +311,7 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 		bool unaligned_ok = type == PF_REC_TRACING_DATA || type == PF_REC_HEADER_FEATURE || type == PF_REC_COMPRESSED;
 		if (size < 8 || (min && size < min) || (size % 8 && !unaligned_ok)) {
 			f = tfk_emit(pc->ctx, TFK_PERF_RECORD_BAD_SIZE, at + 6, 2);
-			tfk_set_path(f, "record type %u at +0x%llx", type, (unsigned long long)pos);
+			tfk_set_path(f, "%srecord type %u at +0x%llx", pc->where, type, (unsigned long long)pos);
 			tfk_set_expected(f, "a size of at least %u, a multiple of 8", min > 8 ? min : 8);
 			tfk_set_found(f, "%u", size);
 			pc->frozen |= track;
@@ -321,7 +321,7 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 		}
 		if (size > len - pos) {
 			f = tfk_emit(pc->ctx, TFK_PERF_RECORD_OVERRUN, at, len - pos);
-			tfk_set_path(f, "record type %u at +0x%llx", type, (unsigned long long)pos);
+			tfk_set_path(f, "%srecord type %u at +0x%llx", pc->where, type, (unsigned long long)pos);
 			tfk_set_expected(f, "%u bytes inside the %s", size, depth ? "decoded block" : "data section");
 			tfk_set_found(f, "%llu bytes left", (unsigned long long)(len - pos));
 			pc->frozen |= track;
@@ -341,7 +341,7 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 		}
 		if (!min) {
 			f = tfk_emit(pc->ctx, TFK_PERF_RECORD_UNKNOWN_TYPE, at, size);
-			tfk_set_path(f, "record at +0x%llx", (unsigned long long)pos);
+			tfk_set_path(f, "%srecord at +0x%llx", pc->where, (unsigned long long)pos);
 			tfk_set_expected(f, "a kernel (1-%d) or perf (64-%d) record type", PF_REC_KERNEL_MAX, PF_REC_USER_MAX);
 			tfk_set_found(f, "type %u, %u bytes (skipped)", type, size);
 			goto next;
@@ -353,12 +353,12 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 			const struct pf_attr *a = record_attr(pc, &rec, size, true, &unknown_id, &id);
 			if (unknown_id) {
 				f = tfk_emit(pc->ctx, TFK_PERF_SAMPLE_UNKNOWN_ID, at, size);
-				tfk_set_path(f, "sample at +0x%llx", (unsigned long long)pos);
+				tfk_set_path(f, "%ssample at +0x%llx", pc->where, (unsigned long long)pos);
 				tfk_set_expected(f, "an id listed in an attr's ids (%zu ids)", pc->nids);
 				tfk_set_found(f, "id %llu", (unsigned long long)id);
 			} else if (a && !walk_sample(pc, &rec, size, a, &t, &have_t)) {
 				f = tfk_emit(pc->ctx, TFK_PERF_SAMPLE_OVERRUN, at, size);
-				tfk_set_path(f, "sample at +0x%llx", (unsigned long long)pos);
+				tfk_set_path(f, "%ssample at +0x%llx", pc->where, (unsigned long long)pos);
 				tfk_set_expected(f, "the fields of sample_type 0x%llx inside the record", (unsigned long long)a->sample_type);
 				tfk_set_found(f, "%u bytes", size);
 			}
@@ -448,7 +448,7 @@ void pf_finish_records(struct pf_check *pc)
 	if (!pc->late_records)
 		return;
 	struct tfk_finding *f = tfk_emit(pc->ctx, TFK_PERF_TIME_OUT_OF_ORDER, pc->first_late_at, 0);
-	tfk_set_path(f, "data");
+	tfk_set_path(f, "%sdata", pc->where);
 	tfk_set_expected(f, "times >= %llu, flushed when the round before last ended",
 			 (unsigned long long)pc->first_late_limit);
 	tfk_set_found(f, "%llu (%llu such records)", (unsigned long long)pc->first_late_time,
