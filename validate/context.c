@@ -65,6 +65,29 @@ fail:
 	return 0;
 }
 
+void tfk_observe_item(const struct tfk_ctx *ctx, enum tfk_item_kind kind, uint64_t offset, uint64_t length,
+		      uint32_t id, const char *name, const char *fmt, va_list ap)
+{
+	if (!ctx->obs || !ctx->obs->item)
+		return;
+	struct tfk_item it;
+	memset(&it, 0, sizeof(it));
+	it.kind = kind;
+	it.offset = offset;
+	it.length = length;
+	it.id = id;
+	if (offset & TFK_DECODED_BIT) {
+		unsigned slot = (unsigned)((offset & ~TFK_DECODED_BIT) >> TFK_DECODED_SLOT_SHIFT);
+		it.decoded = true;
+		it.offset = slot < TFK_DECODED_SLOTS ? ctx->decoded_at[slot] : 0;
+	}
+	tfk_sanitize(it.name, sizeof(it.name), name, strlen(name));
+	char tmp[256];
+	vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	tfk_sanitize(it.detail, sizeof(it.detail), tmp, strlen(tmp));
+	ctx->obs->item(ctx->obs->user, &it);
+}
+
 void tfk_release(struct tfk_ctx *ctx, const uint8_t *p, uint64_t len)
 {
 	if (!ctx->map || !p || p < ctx->map || (uint64_t)(p - ctx->map) > ctx->map_size ||

@@ -10,6 +10,7 @@
 #include "cursor.h"
 #include "faults.h"
 #include "tracefsck/check.h"
+#include "tracefsck/observer.h"
 
 #define TFK_DECODED_SLOTS 4
 
@@ -69,6 +70,11 @@ void tfk_limit_hit(struct tfk_ctx *ctx, uint64_t offset, const char *what, uint6
  * Anything else (a caller's buffer, decoded data) is left alone.
  */
 void tfk_release(struct tfk_ctx *ctx, const uint8_t *p, uint64_t len);
+
+/* Tell the observer (if it wants items) about one structure of the map; names are sanitised. */
+__attribute__((format(printf, 7, 0))) void tfk_observe_item(const struct tfk_ctx *ctx, enum tfk_item_kind kind,
+							    uint64_t offset, uint64_t length, uint32_t id,
+							    const char *name, const char *fmt, va_list ap);
 
 /* Mark the check incomplete (a part was skipped) without a finding of its own. */
 void tfk_mark_incomplete(struct tfk_ctx *ctx);

@@ -18,22 +18,10 @@ __attribute__((format(printf, 7, 8))) static void pf_item(const struct pf_check 
 							   uint64_t offset, uint64_t length, uint32_t id, const char *name,
 							   const char *fmt, ...)
 {
-	if (!pc->ctx->obs || !pc->ctx->obs->item)
-		return;
-	struct tfk_item it;
-	memset(&it, 0, sizeof(it));
-	it.kind = kind;
-	it.offset = offset;
-	it.length = length;
-	it.id = id;
-	tfk_sanitize(it.name, sizeof(it.name), name, strlen(name));
-	char tmp[256];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	tfk_observe_item(pc->ctx, kind, offset, length, id, name, fmt, ap);
 	va_end(ap);
-	tfk_sanitize(it.detail, sizeof(it.detail), tmp, strlen(tmp));
-	pc->ctx->obs->item(pc->ctx->obs->user, &it);
 }
 
 static const char magic_le[8] = { 'P', 'E', 'R', 'F', 'I', 'L', 'E', '2' };

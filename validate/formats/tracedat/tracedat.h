@@ -168,6 +168,9 @@ bool td_check_event_systems(struct td_check *td, const struct tfk_cursor *src, u
 /* a size-prefixed text (size field of width 4 or 8 bytes): kallsyms, printk, cmdlines */
 bool td_check_text_blob(struct td_check *td, const struct tfk_cursor *src, uint64_t *pos, unsigned width,
 			const char *what, enum tfk_meta_kind kind);
+/* Free what a check allocated in td. */
+void td_check_release(struct td_check *td);
+
 /* Parse header_page text into td->hp_*; reports header-page.invalid. */
 void td_parse_header_page(struct td_check *td, const struct tfk_cursor *text);
 void td_check_header_event(struct td_check *td, const struct tfk_cursor *text);

@@ -5,12 +5,10 @@
  *   magic(10) "0.6\0" endian(1) long_size(1) page_size(u32) header_page header_event
  *   ftrace formats, event systems, kallsyms, printk, saved cmdlines (0.6 and later)
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "tracedat.h"
 #include "tracedat_bundle.h"
-#include "tracedat_compress.h"
 
 void td_check_tracing_bundle(struct tfk_ctx *ctx, const struct tfk_cursor *blob, const char *where)
 {
@@ -73,14 +71,5 @@ void td_check_tracing_bundle(struct tfk_ctx *ctx, const struct tfk_cursor *blob,
 	    td_check_text_blob(&td, &td.file, &pos, 4, "printk formats", TFK_META_PRINTK) && cmdlines)
 		td_check_text_blob(&td, &td.file, &pos, 8, "saved cmdlines", TFK_META_CMDLINES);
 	td_guarded_parse(&td);
-	free(td.instances);
-	free(td.ranges);
-	free(td.sections);
-	free(td.buffer_opts);
-	free(td.chunk_buf);
-	td_decode_state_free(td.decode_state);
-	free(td.event_index);
-	free(td.events);
-	free(td.fmt_text);
-	free(td.fmt_refs);
+	td_check_release(&td);
 }

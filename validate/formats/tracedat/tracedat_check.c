@@ -169,27 +169,10 @@ void td_obs_geometry(const struct td_check *td)
 void td_obs_item(const struct td_check *td, enum tfk_item_kind kind, uint64_t offset, uint64_t length, uint32_t id,
 		 const char *name, const char *fmt, ...)
 {
-	if (!td_obs(td) || !td_obs(td)->item)
-		return;
-	struct tfk_item it;
-	memset(&it, 0, sizeof(it));
-	it.kind = kind;
-	it.offset = offset;
-	it.length = length;
-	it.id = id;
-	if (offset & TFK_DECODED_BIT) {
-		unsigned slot = (unsigned)((offset & ~TFK_DECODED_BIT) >> TFK_DECODED_SLOT_SHIFT);
-		it.decoded = true;
-		it.offset = slot < TFK_DECODED_SLOTS ? td->ctx->decoded_at[slot] : 0;
-	}
-	tfk_sanitize(it.name, sizeof(it.name), name, strlen(name));
-	char tmp[256];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	tfk_observe_item(td->ctx, kind, offset, length, id, name, fmt, ap);
 	va_end(ap);
-	tfk_sanitize(it.detail, sizeof(it.detail), tmp, strlen(tmp));
-	td_obs(td)->item(td_obs(td)->user, &it);
 }
 
 void td_settle_geometry(struct td_check *td)
@@ -286,16 +269,21 @@ static void td_check(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 	}
 	td_guarded_parse(&td);
 out:
-	free(td.instances);
-	free(td.ranges);
-	free(td.sections);
-	free(td.buffer_opts);
-	free(td.chunk_buf);
-	td_decode_state_free(td.decode_state);
-	free(td.event_index);
-	free(td.events);
-	free(td.fmt_text);
-	free(td.fmt_refs);
+	td_check_release(&td);
+}
+
+void td_check_release(struct td_check *td)
+{
+	free(td->instances);
+	free(td->ranges);
+	free(td->sections);
+	free(td->buffer_opts);
+	free(td->chunk_buf);
+	td_decode_state_free(td->decode_state);
+	free(td->event_index);
+	free(td->events);
+	free(td->fmt_text);
+	free(td->fmt_refs);
 }
 
 const struct tfk_format tfk_format_tracedat = {
