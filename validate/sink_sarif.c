@@ -90,8 +90,10 @@ int tfk_sink_sarif(const struct tfk_report *const *reports, const char *const *n
 	tfk_line_reset(&l);
 	tfk_line_printf(&l, "{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\","
 			    "\"runs\":[{\"tool\":{\"driver\":{\"name\":\"tracefsck\",\"semanticVersion\":\"%s\","
-			    "\"version\":\"%s\",\"rules\":[\n",
+			    "\"version\":\"%s\",\"informationUri\":",
 			TRACEFSCK_VERSION, TRACEFSCK_VERSION);
+	tfk_line_json_str(&l, TFK_INFORMATION_URI, strlen(TFK_INFORMATION_URI));
+	tfk_line_printf(&l, ",\"rules\":[\n");
 	if (flush(&l, write, user))
 		return -1;
 	for (size_t i = 0; i < ncat; i++) {

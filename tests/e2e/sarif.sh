@@ -33,6 +33,7 @@ print("validator: %d errors, %d warnings %s" % (len(errors), len(levels.get("war
 doc = json.load(open(sys.argv[2]))
 run = doc["runs"][0]
 assert doc["version"] == "2.1.0"
+assert doc["runs"][0]["tool"]["driver"]["informationUri"].startswith(("file:///", "https://"))
 rules = run["tool"]["driver"]["rules"]
 assert len(rules) > 40, len(rules)
 results = run["results"]
