@@ -58,7 +58,7 @@ static void print_salvage(const char *in, const struct tfk_repair_report *rep)
 	char safe[256];
 	tfk_sanitize(safe, sizeof(safe), in, strlen(in));
 	if (rep->before.stats.format && strncmp(rep->before.stats.format, "perf.data", 9) == 0) {
-		printf("%s: salvage: kept %" PRIu64 " of %" PRIu64 " samples (every whole record before the first damaged one); "
+		printf("%s: salvage: kept %" PRIu64 " of %" PRIu64 " samples (damaged records left out, the data cut where the next record cannot be found); "
 		       "%u feature section%s dropped%s\n",
 		       safe, events, rep->before.stats.events, rep->options_dropped, rep->options_dropped == 1 ? "" : "s",
 		       rep->metadata_lost ? "; TRACING_DATA was lost, and perf refuses tracepoint events without it" : "");

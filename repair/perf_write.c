@@ -2,7 +2,8 @@
 /*
  * Repairing perf.data (spec 1.10) from the layout the checker reports: the header, attrs and
  * ids are kept as they are (with attr_size, data.size and the magic rewritten), the data is
- * cut after its last whole, valid record, and only the feature sections that parsed are
+ * cut after the last record that can be located, damaged records before it are left out
+ * (their sizes still led to the next record), and only the feature sections that parsed are
  * written back, in bit order, behind a rebuilt table. The output is never larger than the
  * input, but for a COMPRESSED feature rebuilt when the compressed records kept lost theirs.
  */
@@ -33,7 +34,16 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 	*features_dropped = 0;
 	if (L->good_end < L->data_offset || L->good_end > size || (!L->pipe && !L->attrs_ok))
 		return -1;
-	size_t need = (size_t)L->good_end;
+	/* The data kept: up to good_end, less the damaged records whose size still located the next. */
+	uint64_t dropped = 0;
+	for (uint32_t i = 0; i < L->ndrops; i++) {
+		if (L->drops[i].offset < L->data_offset || L->drops[i].size > L->good_end - L->drops[i].offset ||
+		    (i && L->drops[i].offset < L->drops[i - 1].offset + L->drops[i - 1].size))
+			return -1; /* not what the checker reports: refuse rather than guess */
+		dropped += L->drops[i].size;
+	}
+	const size_t data_end = (size_t)(L->good_end - dropped);
+	size_t need = data_end;
 	uint64_t bits[4] = { 0 };
 	uint32_t kept = 0;
 	bool have_comp = false, synth_comp = false;
@@ -51,14 +61,14 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 			*features_dropped += kept;
 			kept = 0;
 			have_comp = false;
-			need = (size_t)L->good_end;
+			need = data_end;
 		}
 		/*
 		 * perf cannot decode COMPRESSED records without the COMPRESSED feature (a killed
 		 * perf record -z never wrote it): describe what the data holds. These 36 bytes are
 		 * the one thing repair adds, and only when the records kept need them.
 		 */
-		synth_comp = L->compressed && !have_comp && L->good_end > L->data_offset;
+		synth_comp = L->compressed && !have_comp && data_end > L->data_offset;
 		if (synth_comp)
 			need += 16 + COMPRESSED_LEN;
 	}
@@ -67,7 +77,15 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 		return -1;
 	out->len = need;
 	out->cap = need;
-	memcpy(out->data, in, (size_t)L->good_end);
+	size_t from = (size_t)L->data_offset, to = from;
+	memcpy(out->data, in, from);
+	for (uint32_t i = 0; i <= L->ndrops; i++) {
+		size_t until = i < L->ndrops ? (size_t)L->drops[i].offset : (size_t)L->good_end;
+		memcpy(out->data + to, in + from, until - from);
+		to += until - from;
+		if (i < L->ndrops)
+			from = until + (size_t)L->drops[i].size;
+	}
 	bool be = L->big_endian;
 	memcpy(out->data, be ? "2ELIFREP" : "PERFILE2", 8);
 	if (L->pipe) {
@@ -77,8 +95,8 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 	put64(out->data + 8, L->header_size == 72 ? 72 : 104, be);
 	if (L->attr_size_proven)
 		put64(out->data + 16, L->attr_size_proven, be);
-	put64(out->data + 48, L->good_end - L->data_offset, be);
-	size_t table = (size_t)L->good_end, at = table + 16ull * (kept + synth_comp), k = 0;
+	put64(out->data + 48, data_end - L->data_offset, be);
+	size_t table = data_end, at = table + 16ull * (kept + synth_comp), k = 0;
 	for (uint32_t i = 0; i <= L->nfeatures && (kept || synth_comp); i++) {
 		const uint64_t bit = i < L->nfeatures ? L->features[i].bit : 256;
 		if (synth_comp && bit > COMPRESSED_BIT) {

@@ -28,6 +28,15 @@ static bool perf_tracing_lost(const struct tfk_perf_layout *L)
 	return true;
 }
 
+/* Bytes of records repair keeps: the data up to good_end less the records it leaves out. */
+static uint64_t perf_kept_bytes(const struct tfk_perf_layout *L)
+{
+	uint64_t n = L->good_end - L->data_offset;
+	for (uint32_t i = 0; i < L->ndrops && i < TFK_PERF_MAX_DROPS; i++)
+		n = L->drops[i].size < n ? n - L->drops[i].size : 0;
+	return n;
+}
+
 /* The new perf.data from the layout, or -1 when it cannot be repaired. */
 static int repair_perf(const uint8_t *in, size_t size, const struct rp_model *m, struct tfk_repair_report *rep,
 		       struct rp_blob *result)
@@ -111,7 +120,7 @@ recheck:
 		for (size_t i = 0; i < rep->ncpus; i++)
 			events_in += rep->cpus[i].events_kept;
 		bool had_data = rep->before.stats.pages > 0;
-		bool none_kept = m.have_perf ? m.perf.good_end == m.perf.data_offset : had_data && events_in == 0;
+		bool none_kept = m.have_perf ? perf_kept_bytes(&m.perf) == 0 : had_data && events_in == 0;
 		rep->outcome = none_kept ? TFK_REPAIR_NOTHING_SALVAGED : TFK_REPAIR_DONE;
 	}
 	rep->metadata_lost = m.have_perf ? perf_tracing_lost(&m.perf) : !m.have_header_page || !m.have_header_event;

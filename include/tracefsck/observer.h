@@ -80,6 +80,7 @@ struct tfk_item {
 };
 
 #define TFK_PERF_MAX_FEATURES 64
+#define TFK_PERF_MAX_DROPS 256
 
 /* perf.data: where its parts are and which of them the check found whole (for repair). */
 struct tfk_perf_layout {
@@ -89,8 +90,13 @@ struct tfk_perf_layout {
 	uint64_t attr_size_proven;   /* attr.size + 16 of the attrs, when they all agree; else 0 */
 	bool attrs_ok;               /* attrs and ids whole, inside the file, before the data */
 	uint64_t data_offset, data_size;
-	uint64_t good_end;           /* file offset after the last whole, valid record of the data */
-	uint64_t samples_kept;       /* samples before good_end */
+	uint64_t good_end;           /* file offset where the data stops being usable (the last record it can locate) */
+	uint64_t samples_kept;       /* samples before good_end, those in dropped records not counted */
+	/* Damaged records before good_end whose size could still be trusted: repair leaves them out. */
+	uint32_t ndrops;
+	struct {
+		uint64_t offset, size;
+	} drops[TFK_PERF_MAX_DROPS];
 	bool data_intact;            /* the data walked to its declared end without an error */
 	bool tracepoints;            /* an attr is a tracepoint: perf needs TRACING_DATA to read it */
 	bool compressed;             /* the data holds COMPRESSED records */

@@ -246,7 +246,7 @@ static void test_perf_killed_and_truncated(void **state)
 	tdw_free(&b);
 }
 
-static void test_perf_bad_record_cut(void **state)
+static void test_perf_bad_record_dropped(void **state)
 {
 	(void)state;
 	struct tdw_buf b;
@@ -255,9 +255,17 @@ static void test_perf_bad_record_cut(void **state)
 	tdw_put64(&b, L.sample[5] + 8 + 40, 1ull << 40, false); /* sample 5's callchain overruns */
 	struct repaired r;
 	repair(&b, &r);
+	assert_repaired(&r, 11); /* its size still finds sample 6: only sample 5 is left out */
+	assert_int_equal(r.len, b.len - (L.sample[6] - L.sample[5]));
+	assert_int_equal(r.rep.options_dropped, 0); /* the features move up behind the shorter data */
+	release(&r);
+	tdw_free(&b);
+
+	/* A size that cannot be trusted: the data is cut there. */
+	perf_fixture(pdw_default_spec(), &b, &L);
+	tdw_put16(&b, L.sample[5] + 6, 3, false);
+	repair(&b, &r);
 	assert_repaired(&r, 5);
-	/* the features survive the cut: they move up behind the shorter data */
-	assert_int_equal(r.rep.options_dropped, 0);
 	release(&r);
 	tdw_free(&b);
 }
@@ -409,7 +417,7 @@ int main(void)
 		cmocka_unit_test(test_table_rebuilt_from_a_page_scan),
 		cmocka_unit_test(test_zeroed_table_rebuilt),
 		cmocka_unit_test(test_perf_killed_and_truncated),
-		cmocka_unit_test(test_perf_bad_record_cut),
+		cmocka_unit_test(test_perf_bad_record_dropped),
 		cmocka_unit_test(test_perf_header_fixes),
 		cmocka_unit_test(test_perf_compressed_killed),
 		cmocka_unit_test(test_bad_metadata_lines_dropped),

@@ -290,10 +290,12 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 	bool track = depth == 0;
 	if (track) {
 		pc->lay.good_end = stream->origin;
+		pc->lay.samples_kept = 0;
+		pc->lay.ndrops = 0;
 		pc->frozen = false;
 	}
 	while (pos < len) {
-		uint64_t errors_before = pc->ctx->faults[TFK_SEV_ERROR], extra = 0, t = 0;
+		uint64_t errors_before = pc->ctx->faults[TFK_SEV_ERROR], samples_before = pc->samples, extra = 0, t = 0;
 		bool have_t = false;
 		uint32_t type;
 		uint16_t misc, size;
@@ -314,10 +316,11 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 			tfk_set_path(f, "%srecord type %u at +0x%llx", pc->where, type, (unsigned long long)pos);
 			tfk_set_expected(f, "a size of at least %u, a multiple of 8", min > 8 ? min : 8);
 			tfk_set_found(f, "%u", size);
-			pc->frozen |= track;
-			if (size < 8 || size % 8)
+			if (size < 8 || size % 8) {
+				pc->frozen |= track;
 				return; /* where the next record starts is unknown */
-			goto next;
+			}
+			goto next; /* too small for its type, but the next record is still found */
 		}
 		if (size > len - pos) {
 			f = tfk_emit(pc->ctx, TFK_PERF_RECORD_OVERRUN, at, len - pos);
@@ -435,7 +438,12 @@ next:
 		if (track && !pc->frozen) {
 			if (pc->ctx->faults[TFK_SEV_ERROR] == errors_before) {
 				pc->lay.good_end = stream->origin + pos;
-				pc->lay.samples_kept = pc->samples;
+				pc->lay.samples_kept += pc->samples - samples_before;
+			} else if (pc->lay.ndrops < TFK_PERF_MAX_DROPS) {
+				/* Damaged inside, but its size led to the next record: repair leaves just it out. */
+				pc->lay.drops[pc->lay.ndrops].offset = at;
+				pc->lay.drops[pc->lay.ndrops++].size = size + extra;
+				pc->lay.good_end = stream->origin + pos;
 			} else {
 				pc->frozen = true;
 			}
