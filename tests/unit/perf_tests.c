@@ -234,6 +234,22 @@ static void test_record_codes(void **state)
 	px_free(x);
 
 	x = px_default();
+	tdw_put32(&x->b, x->L.sample[2], 9 | (1u << 22), false); /* a flipped bit in the type */
+	pcheck(x);
+	assert_code_at(&x->r, "perf.record.bad-type", x->L.sample[2]);
+	assert_int_equal(x->r.stats.events, 11);
+	px_free(x);
+
+	/* A record whose sample_id names no attr (two attrs, so the id decides). */
+	struct pdw_spec two = pdw_default_spec();
+	two.nattrs = 2;
+	x = px_build(two);
+	tdw_put64(&x->b, x->L.comm + 64 - 8, 4242, false); /* the COMM's IDENTIFIER, last of its 64 bytes */
+	pcheck(x);
+	assert_code_at(&x->r, "perf.sample.unknown-id", x->L.comm);
+	px_free(x);
+
+	x = px_default();
 	memset(x->b.data + x->L.comm + 16, 'A', 8); /* comm without its NUL */
 	pcheck(x);
 	assert_code_at(&x->r, "perf.record.bad-body", x->L.comm + 16);

@@ -53,12 +53,10 @@ static const struct pf_attr *record_attr(struct pf_check *pc, const struct tfk_c
 	*unknown = false;
 	if (pc->nattrs == 0)
 		return NULL;
-	bool same = true;
-	for (size_t i = 1; i < pc->nattrs && same; i++)
-		same = pc->attrs[i].sample_type == pc->attrs[0].sample_type && pc->attrs[i].flags == pc->attrs[0].flags;
-	if (pc->nattrs == 1 || same)
-		return &pc->attrs[0];
+	/* As perf: one attr needs no id; with several, the id in the record (if it has one) decides. */
 	const struct pf_attr *a0 = &pc->attrs[0];
+	if (pc->nattrs == 1 || pc->nids == 0 || (!sample && !(a0->flags & PF_FLAG_SAMPLE_ID_ALL)))
+		return a0;
 	uint64_t st = a0->sample_type, id;
 	uint64_t at;
 	if (st & PF_S_IDENTIFIER) {
@@ -79,6 +77,8 @@ static const struct pf_attr *record_attr(struct pf_check *pc, const struct tfk_c
 	if (!tfk_cur_u64_at(rec, at, &id))
 		return NULL;
 	*id_out = id;
+	if (id == 0)
+		return a0; /* records perf synthesises itself carry id 0, meaning the first attr */
 	const struct pf_attr *a = pf_attr_by_id(pc, id);
 	*unknown = a == NULL;
 	return a;
@@ -268,6 +268,29 @@ static void walk_compressed(struct pf_check *pc, const struct tfk_cursor *payloa
 	pf_walk_records(pc, &records, depth + 1);
 }
 
+/* ID_INDEX: u64 nr, nr x {id, idx, cpu, tid}; perf refuses the file when an id is unknown. */
+static void check_id_index(struct pf_check *pc, const struct tfk_cursor *rec, uint32_t type)
+{
+	uint64_t nr = 0;
+	char found[96];
+	tfk_cur_u64_at(rec, 8, &nr);
+	if (nr > (rec->len - 16) / 32) {
+		snprintf(found, sizeof(found), "%llu entries in %llu bytes", (unsigned long long)nr,
+			 (unsigned long long)(rec->len - 16));
+		bad_body(pc, rec->origin, type, "entries of 32 bytes that fit the record", found);
+		return;
+	}
+	for (uint64_t i = 0; i < nr && pc->nids; i++) {
+		uint64_t id = 0;
+		tfk_cur_u64_at(rec, 16 + 32 * i, &id);
+		if (!pf_attr_by_id(pc, id)) {
+			snprintf(found, sizeof(found), "entry %llu: id %llu", (unsigned long long)i, (unsigned long long)id);
+			bad_body(pc, rec->origin + 16 + 32 * i, type, "ids that the attrs list", found);
+			return;
+		}
+	}
+}
+
 /* Out-of-band payloads follow some records: how many bytes, or UINT64_MAX when unreadable. */
 static uint64_t oob_payload(const struct tfk_cursor *rec, uint32_t type)
 {
@@ -342,6 +365,13 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 			pc->frozen |= track;
 			return;
 		}
+		if (!min && type >= 128) {
+			f = tfk_emit(pc->ctx, TFK_PERF_RECORD_BAD_TYPE, at, 4);
+			tfk_set_path(f, "%srecord at +0x%llx", pc->where, (unsigned long long)pos);
+			tfk_set_expected(f, "a record type below 128 (kernel 1-63, perf 64-127)");
+			tfk_set_found(f, "type %u (0x%x), %u bytes (skipped)", type, type, size);
+			goto next;
+		}
 		if (!min) {
 			f = tfk_emit(pc->ctx, TFK_PERF_RECORD_UNKNOWN_TYPE, at, size);
 			tfk_set_path(f, "%srecord at +0x%llx", pc->where, (unsigned long long)pos);
@@ -368,7 +398,12 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 		} else if (type <= PF_REC_KERNEL_MAX) {
 			const struct pf_attr *a = record_attr(pc, &rec, size, false, &unknown_id, &id);
 			uint32_t tr = trailer_size(a);
-			if (a && (uint32_t)min + tr > size) {
+			if (unknown_id) {
+				f = tfk_emit(pc->ctx, TFK_PERF_SAMPLE_UNKNOWN_ID, at, size);
+				tfk_set_path(f, "%srecord type %u at +0x%llx, its sample_id", pc->where, type, (unsigned long long)pos);
+				tfk_set_expected(f, "an id listed in an attr's ids (%zu ids)", pc->nids);
+				tfk_set_found(f, "id %llu", (unsigned long long)id);
+			} else if (a && (uint32_t)min + tr > size) {
 				char exp[80], found[32];
 				snprintf(exp, sizeof(exp), "%u bytes: its fields and a %u-byte sample_id trailer", min + tr, tr);
 				snprintf(found, sizeof(found), "%u bytes", size);
@@ -387,6 +422,8 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 			}
 		} else if (type == PF_REC_FINISHED_ROUND) {
 			round_ends(pc);
+		} else if (type == PF_REC_ID_INDEX) {
+			check_id_index(pc, &rec, type);
 		} else if (type == PF_REC_HEADER_ATTR && pc->pipe) {
 			struct tfk_cursor body;
 			tfk_cur_sub(&rec, 8, size - 8u, &body);
