@@ -8,13 +8,15 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-quarantine_size_mb=16:detect_leaks=0}"
 cmake --preset fuzz >/dev/null && cmake --build --preset fuzz -j2 >/dev/null || exit 1
 plain=build/fuzz-plain
 cmake -S . -B "$plain" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTFK_FUZZ=ON -DTFK_SANITIZE=OFF \
-	-DTFK_BUILD_TESTS=OFF >/dev/null && cmake --build "$plain" -j2 >/dev/null || exit 1
+	-DTFK_BUILD_TESTS=OFF >/dev/null && cmake --build "$plain" -j2 --target fuzz_check fuzz_repair fuzz_format fuzz_sinks >/dev/null || exit 1
+# (only the libFuzzer binaries: without a sanitizer runtime, the replay builds lack the coverage hooks)
 printf '%-8s %16s %16s\n' harness "ASan+UBSan" "no sanitizer"
 for h in $(awk '/^[a-z]/ { print $1 }' corpus/MANIFEST); do
 	line=$(printf '%-8s' "$h")
 	for build in build/fuzz "$plain"; do
 		work=$(mktemp -d)
-		for d in $(awk -v h="$h" '$1 == h { for (i = 2; i <= NF; i++) printf "corpus/%s ", $i }' corpus/MANIFEST); do
+		# The seeds: every folder of the harness but the fuzz-grown ones and the regressions.
+		for d in $(awk -v h="$h" '$1 == h { for (i = 2; i <= NF; i++) if ($i !~ /-fuzz$|^regress$/) printf "corpus/%s ", $i }' corpus/MANIFEST); do
 			cp "$d"/* "$work/" 2>/dev/null
 		done
 		rm -f "$work/README.md"

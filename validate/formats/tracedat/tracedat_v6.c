@@ -126,7 +126,7 @@ static bool format_blobs(struct td_check *td, const struct tfk_cursor *src, uint
 
 bool td_check_ftrace_formats(struct td_check *td, const struct tfk_cursor *src, uint64_t *pos)
 {
-	uint32_t count;
+	uint32_t count = 0; /* printed below even when it could not be read */
 	uint64_t start = *pos;
 	bool ok = read_u32(td, src, pos, &count, "ftrace format count") &&
 		  format_blobs(td, src, pos, count, "ftrace format", TFK_META_FTRACE_FORMAT, "ftrace");
@@ -137,7 +137,7 @@ bool td_check_ftrace_formats(struct td_check *td, const struct tfk_cursor *src, 
 
 bool td_check_event_systems(struct td_check *td, const struct tfk_cursor *src, uint64_t *pos)
 {
-	uint32_t nsys, count;
+	uint32_t nsys = 0, count = 0;
 	uint64_t nsys_off = src->origin + *pos;
 	uint32_t cap = td->ctx->limits->max_format_blobs;
 	if (!read_u32(td, src, pos, &nsys, "event system count"))
