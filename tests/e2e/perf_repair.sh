@@ -73,7 +73,7 @@ for d in "$work"/damaged/*.data; do
 	$wrap "$bin" repair "$d" -o "$out" > "$work/$n.log" 2>&1; rc=$?
 	case $rc in
 	0) continue ;;          # nothing to repair
-	4) grep -q "salvage: kept 0 " "$work/$n.log" || bad "$n: exit 4 without an empty salvage"
+	4) grep -q "salvage: kept 0 \|cannot be repaired" "$work/$n.log" || bad "$n: exit 4 without an empty salvage"
 	   echo "ok: $n: nothing left to salvage (exit 4)"; continue ;;
 	1) ;;
 	*) bad "$n: repair exit $rc"; cat "$work/$n.log"; continue ;;
