@@ -88,6 +88,13 @@ struct rp_model {
 	size_t input_size;
 };
 
+/* A number of width bytes at p, in the file's byte order. */
+static inline void rp_put_num(uint8_t *p, uint64_t v, unsigned width, bool be)
+{
+	for (unsigned i = 0; i < width; i++)
+		p[i] = (uint8_t)(v >> (be ? 8 * (width - 1 - i) : 8 * i));
+}
+
 /* Where a kept page's bytes are. */
 static inline const uint8_t *rp_page_bytes(const struct rp_cpu *c, const struct rp_page *p)
 {

@@ -15,16 +15,16 @@
 #define COMPRESSED_BIT 27
 #define COMPRESSED_LEN 20
 
-static void put32(uint8_t *p, uint32_t v, bool be)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (be ? 8 * (3 - i) : 8 * i));
-}
-
 static void put64(uint8_t *p, uint64_t v, bool be)
 {
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (be ? 8 * (7 - i) : 8 * i));
+	rp_put_num(p, v, 8, be);
+}
+
+/* A feature the checker parsed whole, whose bytes lie in the input (an empty one may point anywhere). */
+static bool feature_kept(const struct tfk_perf_layout *L, uint32_t i, size_t size)
+{
+	const uint64_t off = L->features[i].offset, len = L->features[i].size;
+	return L->features[i].ok && L->features[i].bit < 256 && (!len || (off <= size && len <= size - off));
 }
 
 int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *L, struct rp_blob *out,
@@ -49,7 +49,7 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 	bool have_comp = false, synth_comp = false;
 	if (!L->pipe) {
 		for (uint32_t i = 0; i < L->nfeatures; i++) {
-			if (!L->features[i].ok || L->features[i].bit >= 256) {
+			if (!feature_kept(L, i, size)) {
 				(*features_dropped)++;
 				continue;
 			}
@@ -106,13 +106,13 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 			put64(out->data + table + 16 * k, at, be);
 			put64(out->data + table + 16 * k + 8, COMPRESSED_LEN, be);
 			for (int w = 0; w < 5; w++)
-				put32(out->data + at + 4 * w, v[w], be);
+				rp_put_num(out->data + at + 4 * w, v[w], 4, be);
 			at += COMPRESSED_LEN;
 			bits[COMPRESSED_BIT / 64] |= 1ull << (COMPRESSED_BIT % 64);
 			k++;
 			synth_comp = false;
 		}
-		if (i == L->nfeatures || !L->features[i].ok || bit >= 256 || !kept)
+		if (i == L->nfeatures || !feature_kept(L, i, size) || !kept)
 			continue;
 		put64(out->data + table + 16 * k, at, be);
 		put64(out->data + table + 16 * k + 8, L->features[i].size, be);

@@ -45,8 +45,7 @@ static void num_at(struct out *o, size_t at, uint64_t v, unsigned width)
 {
 	if (o->oom)
 		return;
-	for (unsigned i = 0; i < width; i++)
-		o->b->data[at + i] = (uint8_t)(v >> (o->be ? 8 * (width - 1 - i) : 8 * i));
+	rp_put_num(o->b->data + at, v, width, o->be);
 }
 
 static void num(struct out *o, uint64_t v, unsigned width)

@@ -97,37 +97,72 @@ static void io_error(struct tfk_report *report, const struct tfk_limits *limits,
 	report->not_checked = true;
 }
 
-/* A read-only mapping of one file of a directory (data is NULL for an empty file). */
+/* A read-only mapping of one file (data is NULL for an empty file). */
 struct mapped {
 	const uint8_t *data;
 	size_t size;
 	char name[32];
 };
 
+enum map_result { MAP_OK, MAP_DIRECTORY, MAP_ERROR };
+
+/* Map path read-only; on MAP_ERROR *what and *err say which step failed and why. */
+static enum map_result map_path(const char *path, struct mapped *m, const char **what, int *err)
+{
+	memset(m, 0, sizeof(*m));
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		*what = "open";
+		*err = errno;
+		return MAP_ERROR;
+	}
+	struct stat st;
+	enum map_result r = MAP_OK;
+	if (fstat(fd, &st) != 0) {
+		*what = "stat";
+		*err = errno;
+		r = MAP_ERROR;
+	} else if (S_ISDIR(st.st_mode)) {
+		r = MAP_DIRECTORY;
+	} else if (!S_ISREG(st.st_mode)) {
+		*what = "not a regular file";
+		*err = EINVAL;
+		r = MAP_ERROR;
+	} else if ((m->size = (size_t)st.st_size) != 0) {
+		void *p = mmap(NULL, m->size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED) {
+			*what = "mmap";
+			*err = errno;
+			r = MAP_ERROR;
+		} else {
+			m->data = p;
+		}
+	}
+	close(fd);
+	return r;
+}
+
+static void unmap(struct mapped *m)
+{
+	if (m->data)
+		munmap((void *)m->data, m->size);
+	m->data = NULL;
+}
+
+/* One regular file of a directory, mapped; -1 if it is missing or not one. */
 static int map_at(const char *dir, const char *name, struct mapped *m)
 {
 	char path[4096];
+	const char *what;
+	int err;
 	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
 		return -1;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		if (fd >= 0)
-			close(fd);
+	enum map_result r = map_path(path, m, &what, &err);
+	if (r != MAP_OK) {
+		unmap(m);
 		return -1;
 	}
-	m->size = (size_t)st.st_size;
-	m->data = NULL;
 	snprintf(m->name, sizeof(m->name), "%s", name);
-	if (m->size) {
-		void *p = mmap(NULL, m->size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (p == MAP_FAILED) {
-			close(fd);
-			return -1;
-		}
-		m->data = p;
-	}
-	close(fd);
 	return 0;
 }
 
@@ -162,8 +197,7 @@ static int check_perf_dir(const char *path, const struct tfk_limits *limits, con
 		return -1;
 	struct tfk_cursor hc = tfk_cur_make(header.data, header.size, 0, false);
 	if (tfk_format_perf.sniff(&hc) < TFK_SNIFF_DAMAGED) {
-		if (header.data)
-			munmap((void *)header.data, header.size);
+		unmap(&header);
 		return -1;
 	}
 	size_t cap = limits->max_cpus, n = 0;
@@ -204,10 +238,8 @@ static int check_perf_dir(const char *path, const struct tfk_limits *limits, con
 		pf_check_dir(&ctx, &hc, cursors, names, n);
 	}
 	for (size_t i = 0; streams && i < n; i++)
-		if (streams[i].data)
-			munmap((void *)streams[i].data, streams[i].size);
-	if (header.data)
-		munmap((void *)header.data, header.size);
+		unmap(&streams[i]);
+	unmap(&header);
 	free(streams);
 	free(cursors);
 	free(names);
@@ -222,45 +254,24 @@ void tfk_check_file(const char *path, const struct tfk_limits *limits, struct tf
 void tfk_check_file_observed(const char *path, const struct tfk_limits *limits, const struct tfk_observer *observer,
 			     struct tfk_report *report)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		io_error(report, limits, "open", errno);
+	struct mapped m;
+	const char *what = "";
+	int err = 0;
+	switch (map_path(path, &m, &what, &err)) {
+	case MAP_ERROR:
+		io_error(report, limits, what, err);
 		return;
-	}
-	struct stat st;
-	if (fstat(fd, &st) != 0) {
-		int e = errno;
-		close(fd);
-		io_error(report, limits, "stat", e);
-		return;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		close(fd);
+	case MAP_DIRECTORY:
 		if (check_perf_dir(path, limits, observer, report) != 0)
 			io_error(report, limits, "a directory that is not a perf.data directory", EISDIR);
 		return;
+	case MAP_OK:
+		break;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		io_error(report, limits, "not a regular file", EINVAL);
-		return;
-	}
-	size_t size = (size_t)st.st_size;
-	if (size == 0) {
-		close(fd);
-		tfk_check_buffer_observed(NULL, 0, limits, observer, report);
-		return;
-	}
-	void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-	int e = errno;
-	close(fd);
-	if (map == MAP_FAILED) {
-		io_error(report, limits, "mmap", e);
-		return;
-	}
-	madvise(map, size, MADV_SEQUENTIAL);
-	check_bytes(map, size, limits, observer, report, true);
-	munmap(map, size);
+	if (m.data)
+		madvise((void *)m.data, m.size, MADV_SEQUENTIAL);
+	check_bytes(m.data, m.size, limits, observer, report, m.data != NULL);
+	unmap(&m);
 }
 
 enum tfk_verdict tfk_report_verdict(const struct tfk_report *report)

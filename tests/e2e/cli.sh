@@ -167,4 +167,20 @@ fi
 expect 0 "explain" "$bin" explain tracedat.cpu.overlap
 has "Repair: clip-range" "explain shows the repair action"
 expect 16 "explain unknown code" "$bin" explain tracedat.nope
+
+# A perf.data directory (perf record --threads): the header file "data" and its data.N streams.
+# Made from a fixture: data.0 repeats the header file's records.
+"$make" perf-le "$work/perf-le.data" || exit 1
+dir="$work/threads.perf"
+rm -rf "$dir" && mkdir -p "$dir" && cp "$work/perf-le.data" "$dir/data"
+$wrap "$bin" describe "$work/perf-le.data" > "$work/out"
+off=$(sed -n 's/.*data at 0x\([0-9a-f]*\) size \([0-9]*\).*/\1/p' "$work/out")
+len=$(sed -n 's/.*data at 0x\([0-9a-f]*\) size \([0-9]*\).*/\2/p' "$work/out")
+tail -c +$((0x$off + 1)) "$work/perf-le.data" | head -c "$len" > "$dir/data.0"
+: > "$dir/data.1" # an empty stream, as perf leaves for a thread without samples
+expect 0 "perf.data directory" "$bin" check --json "$dir"
+has '"format":"perf.data directory".*"events":24,' "directory: the header file's 12 samples and data.0's 12"
+printf '\011\000\000\000\000\000\003\000' >> "$dir/data.0" # a sample of size 3
+expect 4 "perf.data directory with a damaged stream" "$bin" check "$dir"
+has "\[data.0: record type 9 at +0x$(printf '%x' "$len")\]: error perf.record.bad-size" "the finding names its stream and place"
 exit $fail

@@ -94,6 +94,8 @@ void pf_claim(struct pf_check *pc, uint64_t start, uint64_t size, const char *la
 /* The attr a sample or record belongs to (NULL: none could be found, already reported). */
 const struct pf_attr *pf_attr_by_id(struct pf_check *pc, uint64_t id);
 void pf_add_id(struct pf_check *pc, uint64_t id, uint32_t attr);
+/* Room for one more attr at pc->attrs[pc->nattrs] (capped by the limits), or NULL. */
+struct pf_attr *pf_new_attr(struct pf_check *pc);
 
 const char *pf_feature_name(unsigned bit);
 /* Feature payload (bit) held by view, at file offset view->origin. */

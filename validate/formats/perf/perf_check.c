@@ -181,7 +181,7 @@ bool pf_read_attr(struct pf_check *pc, const struct tfk_cursor *view, struct pf_
 	return true;
 }
 
-static struct pf_attr *new_attr(struct pf_check *pc)
+struct pf_attr *pf_new_attr(struct pf_check *pc)
 {
 	if (pc->nattrs >= pc->ctx->limits->max_buffers * 16u) {
 		tfk_limit_hit(pc->ctx, 0, "event attributes", pc->nattrs + 1, pc->nattrs);
@@ -219,7 +219,9 @@ static void check_attrs_body(struct pf_check *pc, uint64_t attr_size, uint64_t o
 	}
 	/* attr_size disagreeing with the attrs themselves: walk by what the first attr says. */
 	uint32_t first = 0;
-	if (tfk_cur_u32_at(&pc->file, offset + 4, &first) && first >= PF_ATTR_MIN && first % 8 == 0 &&
+	struct tfk_cursor attrs;
+	if (tfk_cur_sub(&pc->file, offset, size, &attrs) == TFK_SUB_OK && tfk_cur_u32_at(&attrs, 4, &first) &&
+	    first >= PF_ATTR_MIN && first % 8 == 0 &&
 	    first + 16ull != attr_size && size % (first + 16ull) == 0) {
 		f = tfk_emit(pc->ctx, TFK_PERF_ATTR_BAD_SIZE, 16, 8);
 		tfk_set_path(f, "file header attr_size");
@@ -244,7 +246,7 @@ static void check_attrs_body(struct pf_check *pc, uint64_t attr_size, uint64_t o
 		snprintf(where, sizeof(where), "attr %llu", (unsigned long long)i);
 		struct tfk_cursor entry;
 		tfk_cur_sub(&pc->file, offset + i * attr_size, attr_size, &entry);
-		struct pf_attr *a = new_attr(pc);
+		struct pf_attr *a = pf_new_attr(pc);
 		if (!a)
 			return;
 		if (!pf_read_attr(pc, &entry, a, where))
@@ -347,9 +349,10 @@ static bool feature_table_fits(const struct pf_check *pc, const uint64_t bits[4]
 	unsigned n = 0;
 	for (int w = 0; w < 4; w++)
 		n += (unsigned)__builtin_popcountll(bits[w]);
-	uint64_t table = pc->data_offset, end = table + 16ull * n;
+	uint64_t table = pc->data_offset;
 	if (n == 0 || !tfk_range_fits(table, 16ull * n, pc->size))
 		return false;
+	uint64_t end = table + 16ull * n;
 	for (unsigned k = 0; k < n; k++) {
 		uint64_t off = 0, size = 0;
 		tfk_cur_u64_at(&pc->file, table + 16ull * k, &off);

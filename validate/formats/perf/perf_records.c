@@ -427,12 +427,11 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 		} else if (type == PF_REC_HEADER_ATTR && pc->pipe) {
 			struct tfk_cursor body;
 			tfk_cur_sub(&rec, 8, size - 8u, &body);
-			void *arr = pc->attrs;
-			if (tfk_grow(pc->ctx, &arr, &pc->attrs_cap, pc->nattrs + 1, sizeof(*pc->attrs))) {
-				pc->attrs = arr;
+			struct pf_attr *a = pf_new_attr(pc);
+			if (a) {
 				char where[48];
 				snprintf(where, sizeof(where), "HEADER_ATTR at +0x%llx", (unsigned long long)pos);
-				if (pf_read_attr(pc, &body, &pc->attrs[pc->nattrs], where)) {
+				if (pf_read_attr(pc, &body, a, where)) {
 					uint32_t index = (uint32_t)pc->nattrs++;
 					for (uint64_t k = pc->attrs[index].size; k + 8 <= body.len; k += 8) {
 						uint64_t v;

@@ -168,6 +168,8 @@ bool td_check_event_systems(struct td_check *td, const struct tfk_cursor *src, u
 /* a size-prefixed text (size field of width 4 or 8 bytes): kallsyms, printk, cmdlines */
 bool td_check_text_blob(struct td_check *td, const struct tfk_cursor *src, uint64_t *pos, unsigned width,
 			const char *what, enum tfk_meta_kind kind);
+/* A check of file starting from nothing known. */
+void td_check_init(struct td_check *td, struct tfk_ctx *ctx, const struct tfk_cursor *file);
 /* Free what a check allocated in td. */
 void td_check_release(struct td_check *td);
 

@@ -13,11 +13,7 @@
 void td_check_tracing_bundle(struct tfk_ctx *ctx, const struct tfk_cursor *blob, const char *where)
 {
 	struct td_check td;
-	memset(&td, 0, sizeof(td));
-	td.ctx = ctx;
-	td.file = *blob;
-	td.size = blob->len;
-	td.top_tag_offset = UINT64_MAX;
+	td_check_init(&td, ctx, blob);
 	struct tfk_finding *f;
 
 	const uint8_t *magic;

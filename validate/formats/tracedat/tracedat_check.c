@@ -241,14 +241,19 @@ void td_check_ranges(struct td_check *td, bool trailing)
 	}
 }
 
+void td_check_init(struct td_check *td, struct tfk_ctx *ctx, const struct tfk_cursor *file)
+{
+	memset(td, 0, sizeof(*td));
+	td->ctx = ctx;
+	td->file = *file;
+	td->size = file->len;
+	td->top_tag_offset = UINT64_MAX;
+}
+
 static void td_check(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 {
 	struct td_check td;
-	memset(&td, 0, sizeof(td));
-	td.ctx = ctx;
-	td.file = *file;
-	td.size = file->len;
-	td.top_tag_offset = UINT64_MAX;
+	td_check_init(&td, ctx, file);
 
 	uint64_t pos;
 	if (!td_check_initial(&td, &pos))
