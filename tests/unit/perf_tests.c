@@ -307,6 +307,17 @@ static void test_compressed_corrupt(void **state)
 	px_free(x);
 }
 
+/* Exchange two {offset, size} entries of the feature table (after the bits were changed). */
+static void swap_entries(struct px *x, unsigned i, unsigned j)
+{
+	for (unsigned w = 0; w < 16; w += 8) {
+		uint64_t a = tdw_get64(&x->b, x->L.feature_table + 16 * i + w, false);
+		uint64_t b = tdw_get64(&x->b, x->L.feature_table + 16 * j + w, false);
+		tdw_put64(&x->b, x->L.feature_table + 16 * i + w, b, false);
+		tdw_put64(&x->b, x->L.feature_table + 16 * j + w, a, false);
+	}
+}
+
 /* The perf 6.1 crashers of the spec (1.9): each is an ordinary finding here. */
 static void test_perf_crashers(void **state)
 {
@@ -332,29 +343,21 @@ static void test_perf_crashers(void **state)
 	uint64_t bits;
 	memcpy(&bits, x->b.data + 72, 8);
 	tdw_put64(&x->b, 72, (bits & ~(1ull << 7)) | (1ull << 12), false);
-	/* Table order by bit: 3, 11, 12, 21: swap entries 1 (old 7) and 2 (11). */
-	uint64_t e1o = tdw_get64(&x->b, x->L.feature_table + 16, false), e1s = tdw_get64(&x->b, x->L.feature_table + 24, false);
-	uint64_t e2o = tdw_get64(&x->b, x->L.feature_table + 32, false), e2s = tdw_get64(&x->b, x->L.feature_table + 40, false);
-	tdw_put64(&x->b, x->L.feature_table + 16, e2o, false);
-	tdw_put64(&x->b, x->L.feature_table + 24, e2s, false);
-	tdw_put64(&x->b, x->L.feature_table + 32, e1o, false);
-	tdw_put64(&x->b, x->L.feature_table + 40, e1s, false);
-	memcpy(x->b.data + e1o, desc, 8);
+	/* Table order by bit: 3, 11, 12, 21: NRCPUS's section moves from entry 1 to entry 2. */
+	uint64_t nrcpus = tdw_get64(&x->b, x->L.feature_table + 16, false);
+	swap_entries(x, 1, 2);
+	memcpy(x->b.data + nrcpus, desc, 8);
 	pcheck(x);
-	assert_code_at(&x->r, "perf.feature.bad-payload", e1o);
+	assert_code_at(&x->r, "perf.feature.bad-payload", nrcpus);
 	px_free(x);
 
 	/* An oversized BUILD_ID record (a smashed stack in perf): size past its section. */
 	x = px_default();
 	memcpy(&bits, x->b.data + 72, 8);
 	tdw_put64(&x->b, 72, (bits & ~(1ull << 7)) | (1ull << 2), false);
-	/* bit 2 sorts first: entries become 2, 3, 11, 21; move NRCPUS's section to the front. */
+	/* bit 2 sorts first: entries become 2, 3, 11, 21; NRCPUS's 8-byte section moves to the front. */
 	uint64_t nro = tdw_get64(&x->b, x->L.feature_table + 16, false);
-	uint64_t e0o = tdw_get64(&x->b, x->L.feature_table, false), e0s = tdw_get64(&x->b, x->L.feature_table + 8, false);
-	tdw_put64(&x->b, x->L.feature_table + 16, e0o, false);
-	tdw_put64(&x->b, x->L.feature_table + 24, e0s, false);
-	tdw_put64(&x->b, x->L.feature_table, nro, false);
-	tdw_put64(&x->b, x->L.feature_table + 8, 8, false);
+	swap_entries(x, 0, 1);
 	tdw_put16(&x->b, nro + 6, 4000, false); /* the record's size, inside an 8-byte section */
 	pcheck(x);
 	assert_code_at(&x->r, "perf.feature.bad-payload", nro);
