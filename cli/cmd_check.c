@@ -138,20 +138,22 @@ static const char *option_value(const char *name, int argc, char **argv, int *i,
 	return argv[++*i];
 }
 
-/* -j N: 1 to 64 threads; 0 means one per online CPU. */
-static int parse_jobs(const char *v, int *jobs)
+static int online_cpus(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	return cpus < 1 ? 1 : cpus > 64 ? 64 : (int)cpus;
+}
+
+/* -j N (files at once) and --threads N (threads per file): 1 to 64; 0 means one per online CPU. */
+static int parse_count(const char *v, int *count, const char *what)
 {
 	char *end;
 	long n = strtol(v, &end, 10);
 	if (*v == '\0' || *end != '\0' || n < 0 || n > 64) {
-		fprintf(stderr, "tracefsck check: -j takes a number of jobs from 0 (one per CPU) to 64, not '%s'\n", v);
+		fprintf(stderr, "tracefsck check: %s takes a number from 0 (one per CPU) to 64, not '%s'\n", what, v);
 		return -1;
 	}
-	if (n == 0) {
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		n = cpus < 1 ? 1 : cpus > 64 ? 64 : cpus;
-	}
-	*jobs = (int)n;
+	*count = n == 0 ? online_cpus() : (int)n;
 	return 0;
 }
 
@@ -159,7 +161,7 @@ int cmd_check(int argc, char **argv)
 {
 	bool json = false, quiet = false, fail_on_warning = false, files_only = false, no_tep = false;
 	bool sarif = false, github = false;
-	int nfiles = 0, jobs = 1;
+	int nfiles = 0, jobs = 1, threads = -1;
 	const char **files = calloc((size_t)argc, sizeof(*files));
 	struct tfk_policy *policy = tfk_policy_new();
 	if (!files || !policy) {
@@ -188,10 +190,12 @@ int cmd_check(int argc, char **argv)
 		else if (strcmp(a, "--no-libtraceevent") == 0)
 			no_tep = true;
 		else if (a[1] == 'j' && a[2] >= '0' && a[2] <= '9')
-			bad = parse_jobs(a + 2, &jobs); /* -jN */
+			bad = parse_count(a + 2, &jobs, "-j"); /* -jN */
 		else if ((v = option_value("-j", argc, argv, &i, &missing)) ||
 			 (v = option_value("--jobs", argc, argv, &i, &missing)))
-			bad = parse_jobs(v, &jobs);
+			bad = parse_count(v, &jobs, "-j");
+		else if ((v = option_value("--threads", argc, argv, &i, &missing)))
+			bad = parse_count(v, &threads, "--threads");
 		else if ((v = option_value("--fail-on", argc, argv, &i, &missing)))
 			bad = cli_policy_fail_on(v, &fail_on_warning, "--fail-on");
 		else if ((v = option_value("--disable", argc, argv, &i, &missing)))
@@ -228,6 +232,10 @@ int cmd_check(int argc, char **argv)
 	if (no_tep)
 		limits.parser_timeout_ms = 0;
 	limits.policy = policy;
+	/* One file at a time: its CPUs are walked on every core (up to 8); several: one thread each. */
+	if (threads < 0)
+		threads = jobs > 1 ? 1 : online_cpus() < 8 ? online_cpus() : 8;
+	limits.threads = (uint32_t)threads;
 	struct run run = {
 		.opt = { .min_severity = quiet ? TFK_SEV_ERROR : TFK_SEV_NOTE },
 		.json = json, .sarif = sarif, .github = github, .fail_on_warning = fail_on_warning,

@@ -2,7 +2,7 @@
 /*
  * Fuzz harness: check any bytes as a trace. Oracles (always on, also in release builds):
  * the report stays within its limits, the verdict agrees with the counts, checking is
- * deterministic, a policy that disables a code removes exactly its findings (and re-grades
+ * deterministic and the same when CPUs are walked on worker threads, a policy that disables a code removes exactly its findings (and re-grades
  * another, the input's last byte choosing the level), a failed allocation is reported and
  * never leaves a clean verdict, and both sinks render ASCII-only output whose JSON has one
  * summary.
@@ -56,8 +56,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(memchr(f->path, 0, sizeof(f->path)) && memchr(f->found, 0, sizeof(f->found)));
 	}
 
-	tfk_check_buffer(data, size, &lim, &b);
-	FUZZ_ASSERT(a.count == b.count && a.total == b.total);
+	struct tfk_limits threaded = lim;
+	threaded.threads = 3;
+	tfk_check_buffer(data, size, &threaded, &b);
+	FUZZ_ASSERT(a.count == b.count && a.total == b.total && a.disabled == b.disabled);
+	FUZZ_ASSERT(memcmp(a.by_severity, b.by_severity, sizeof(a.by_severity)) == 0);
+	FUZZ_ASSERT(memcmp(&a.stats, &b.stats, sizeof(a.stats)) == 0);
 	FUZZ_ASSERT(a.count == 0 || memcmp(a.findings, b.findings, a.count * sizeof(*a.findings)) == 0);
 	tfk_report_free(&b);
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Installs what is missing, then builds and runs the whole test suite:
 #   gcc debug build + ctest, clang and release builds (warnings are errors), ASan+UBSan build + ctest,
-#   Valgrind memcheck over the unit and end-to-end tests, a short libFuzzer run per harness.
+#   Valgrind memcheck over the unit and end-to-end tests, ThreadSanitizer over the threaded CPU
+#   walks, a short libFuzzer run per harness.
 set -u
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh || exit 1
@@ -20,6 +21,7 @@ step "build release" build release
 step "build asan" build asan
 step "tests (ASan + UBSan)" ctest --preset asan
 step "valgrind memcheck" ./scripts/valgrind.sh build/debug
+step "ThreadSanitizer (CPUs walked on worker threads)" ./scripts/tsan.sh
 step "fuzz smoke (libFuzzer, 5000 inputs per harness)" ./fuzz/scripts/ci-smoke.sh 120 5000
 echo
 echo "steps: $passed passed, $failed failed"

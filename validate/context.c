@@ -137,17 +137,24 @@ struct tfk_finding *tfk_emit(struct tfk_ctx *ctx, enum tfk_fault_code code, uint
 	return f;
 }
 
-void tfk_count_only(struct tfk_ctx *ctx, enum tfk_fault_code code)
+void tfk_count_only_n(struct tfk_ctx *ctx, enum tfk_fault_code code, uint64_t n)
 {
 	const struct tfk_fault *fault = tfk_fault_get(code);
 	enum tfk_severity sev;
-	ctx->faults[fault->severity]++;
+	if (ctx->counted)
+		ctx->counted[code] += n;
+	ctx->faults[fault->severity] += n;
 	if (!tfk_policy_reports(ctx->limits->policy, fault, &sev)) {
-		ctx->report->disabled++;
+		ctx->report->disabled += n;
 		return;
 	}
-	ctx->report->total++;
-	ctx->report->by_severity[sev]++;
+	ctx->report->total += n;
+	ctx->report->by_severity[sev] += n;
+}
+
+void tfk_count_only(struct tfk_ctx *ctx, enum tfk_fault_code code)
+{
+	tfk_count_only_n(ctx, code, 1);
 }
 
 struct tfk_finding *tfk_emit_nooffset(struct tfk_ctx *ctx, enum tfk_fault_code code)

@@ -27,6 +27,7 @@ struct tfk_ctx {
 	/* A file mapping tfk_check_file made: walked ranges may be handed back to the kernel. */
 	const uint8_t *map;
 	size_t map_size, sys_page;
+	uint64_t *counted;      /* when set: tfk_count_only tallies by code here too (a prewalk's replay) */
 };
 
 /*
@@ -53,6 +54,8 @@ struct tfk_finding *tfk_emit(struct tfk_ctx *ctx, enum tfk_fault_code code, uint
 struct tfk_finding *tfk_emit_nooffset(struct tfk_ctx *ctx, enum tfk_fault_code code);
 /* Count a fault without listing it (one of many alike, summarised elsewhere). */
 void tfk_count_only(struct tfk_ctx *ctx, enum tfk_fault_code code);
+/* The same, n times over. */
+void tfk_count_only_n(struct tfk_ctx *ctx, enum tfk_fault_code code, uint64_t n);
 
 __attribute__((format(printf, 2, 3))) void tfk_set_path(struct tfk_finding *f, const char *fmt, ...);
 __attribute__((format(printf, 2, 3))) void tfk_set_expected(struct tfk_finding *f, const char *fmt, ...);

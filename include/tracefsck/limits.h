@@ -24,6 +24,8 @@ struct tfk_limits {
 	uint32_t parser_timeout_ms; /* event formats go to libtraceevent in a child process; one format
 	                               taking longer than this is a hang. 0 = do not run libtraceevent */
 	const struct tfk_policy *policy; /* codes disabled or re-graded (policy.h); NULL = the catalog */
+	uint32_t threads;           /* threads walking the CPUs of one buffer at once; 0 or 1 = the
+	                               caller's thread only. The report is the same either way */
 	uint64_t fail_alloc_after;  /* testing: allocations after this many fail; 0 = never */
 	uint32_t parser_crash_at;   /* testing: the parser child dies (SIGSEGV) on the Nth format; 0 = never */
 	uint32_t parser_hang_at;    /* testing: the parser child hangs on the Nth format; 0 = never */

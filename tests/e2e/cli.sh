@@ -69,6 +69,12 @@ expect 12 "-j 2 --json" "$bin" check -j 2 --json "$@"
 [ "$(grep -c '"type":"summary"' "$work/out")" = 6 ] && echo "ok: six summaries with -j 2" || { echo "FAIL: summaries with -j 2"; fail=1; }
 expect 16 "-j with a bad count" "$bin" check -j 65 "$work/clean.dat"
 expect 16 "-j without a count" "$bin" check "$work/clean.dat" -j
+# --threads: the CPUs of a buffer walked side by side; the output does not change.
+for t in 1 2 0; do
+	expect 12 "--threads $t over several files" "$bin" check --threads "$t" "$@"
+	if cmp -s "$work/j1.out" "$work/out"; then echo "ok: --threads $t output identical to -j 1"; else echo "FAIL: --threads $t output differs"; diff "$work/j1.out" "$work/out"; fail=1; fi
+done
+expect 16 "--threads with a bad count" "$bin" check --threads many "$work/clean.dat"
 set --
 expect 8 "missing file" "$bin" check "$work/no-such-file"
 has "core.input.io-error" "io error reported"

@@ -55,6 +55,8 @@ struct td_buffer_opt {
 };
 
 #define TD_MAX_DYN 8
+/* The kernel's PID_MAX_LIMIT: no pid in a record is above it (-1 is the idle task's). */
+#define TD_PID_MAX_LIMIT 4194304u
 #define TD_MAX_COMMON 8
 
 /* What the page walk needs of one event format. */
@@ -123,6 +125,7 @@ struct td_check {
 	size_t derailed_from;       /* sections walked before an implausible header (0: none met) */
 	bool unsupported_reported;
 	uint8_t *chunk_buf;         /* reused for every decoded CPU chunk */
+	struct td_prewalk *prewalk; /* CPUs being walked ahead, or NULL */
 	void *decode_state;         /* the codec context reused for every chunk */
 	size_t chunk_cap;
 
@@ -201,6 +204,18 @@ void td_set_found_target(const struct td_check *td, struct tfk_finding *f, uint6
 /* Check the data of a BUFFER section no option reaches, as far as it describes itself. */
 void td_scan_orphan_buffer(struct td_check *td, const struct td_section *s);
 
+/* Labels of buffers in paths: "" or "buffer NAME " */
+#define TD_LABEL_MAX 80
+
+/* One CPU's uncompressed pages, walked whole: what td_walk_range needs and a prewalk matches on. */
+struct td_walk_range {
+	struct tfk_cursor data;     /* whole pages */
+	const char *buffer;         /* "" or "buffer NAME " */
+	uint32_t cpu;
+	uint64_t item_offset, item_length; /* the CPU's range, for the structural map */
+	bool unobserved;            /* findings only: the pages are not the CPU's (a misaligned entry) */
+};
+
 /* The page walk of one CPU; its state carries over between chunks of compressed data. */
 struct td_cpu_walk {
 	struct td_check *td;
@@ -221,10 +236,6 @@ struct td_cpu_walk {
 	const uint8_t *rel_start; /* walked bytes not yet handed back (tfk_release) */
 	uint64_t rel_len;
 	bool unobserved;          /* findings only: the pages are not the CPU's (a misaligned table entry) */
-	uint64_t page_first_ts, page_last_ts, page_payload; /* data events of the page being walked */
-	uint64_t page_events_base;
-	uint64_t page_bad_record;  /* position of the first damaged record in the page, or UINT64_MAX */
-	uint64_t page_events_good; /* data events of the page before that record */
 	struct tfk_page_info last;/* what the last walked page turned out to be */
 };
 
@@ -251,10 +262,19 @@ void td_cpu_walk_begin(struct td_cpu_walk *w, struct td_check *td, const char *b
 /* Walk every whole page of data (a view of raw or decoded ring pages). */
 void td_cpu_walk_pages(struct td_cpu_walk *w, const struct tfk_cursor *data);
 void td_cpu_walk_end(struct td_cpu_walk *w);
-/* All three for one contiguous view. */
-void td_walk_cpu(struct td_check *td, const struct tfk_cursor *data, const char *buffer_name, uint32_t cpu);
-/* The same, for findings only: the observer is not told (the view is not really this CPU's). */
-void td_walk_cpu_unobserved(struct td_check *td, const struct tfk_cursor *data, const char *buffer_name, uint32_t cpu);
+/* All three for one range: its walk from a prewalk when one took it, else walked now. */
+void td_walk_range(struct td_check *td, const struct td_walk_range *r);
+/* All three for one range, on this thread. */
+void td_walk_range_here(struct td_check *td, const struct td_walk_range *r);
+
+/*
+ * Walk the ranges a buffer's entry loop is about to ask td_walk_range for on worker threads
+ * (tracedat_prewalk.c). Nothing happens unless limits.threads > 1 and nobody observes.
+ * td_prewalk_take answers one range from its finished walk; td_prewalk_finish ends it.
+ */
+void td_prewalk_start(struct td_check *td, const struct td_walk_range *ranges, size_t n);
+bool td_prewalk_take(struct td_check *td, const struct td_walk_range *r);
+void td_prewalk_finish(struct td_check *td);
 
 /* Helpers */
 bool td_add_range(struct td_check *td, uint64_t start, uint64_t end, bool is_cpu_data, const char *fmt, ...)

@@ -142,6 +142,24 @@ static bool plausible_page_size(const struct td_check *td, uint32_t ps)
 	return ps >= 1024 && ps <= td->ctx->limits->max_page_size && (ps & (ps - 1)) == 0;
 }
 
+/* The whole pages an uncompressed CPU entry locates; false when it locates none to walk. */
+static bool raw_cpu_range(const struct buf_ctx *b, uint32_t cpu, uint64_t offset, uint64_t size,
+			  struct td_walk_range *r)
+{
+	const struct td_check *td = b->td;
+	uint64_t end;
+	if (!tfk_add_u64(offset, size, &end) || offset >= td->size)
+		return false;
+	memset(r, 0, sizeof(*r));
+	tfk_cur_sub(&td->file, offset, size, &r->data);
+	r->buffer = b->label;
+	r->cpu = cpu;
+	r->item_offset = offset;
+	r->item_length = r->data.len;
+	r->data.len -= r->data.len % td->geo.page_size;
+	return true;
+}
+
 static void check_cpu_entry(struct buf_ctx *b, uint64_t entry_at, uint32_t cpu, uint64_t offset, uint64_t size)
 {
 	struct td_check *td = b->td;
@@ -188,14 +206,17 @@ static void check_cpu_entry(struct buf_ctx *b, uint64_t entry_at, uint32_t cpu, 
 	td_add_range(td, offset, end, true, "%scpu%u data", b->label, cpu);
 	td->ctx->report->stats.cpus++;
 
+	struct td_walk_range r;
+	if (!b->compressed) {
+		if (raw_cpu_range(b, cpu, offset, size, &r))
+			td_walk_range(td, &r);
+		return;
+	}
 	struct td_cpu_walk w;
 	td_cpu_walk_begin(&w, td, b->label, cpu);
 	w.item_offset = offset;
 	w.item_length = data.len;
-	if (!b->compressed) {
-		data.len -= data.len % ps;
-		td_cpu_walk_pages(&w, &data);
-	} else if (td->codec == TD_CODEC_UNKNOWN) {
+	if (td->codec == TD_CODEC_UNKNOWN) {
 		tfk_mark_incomplete(td->ctx);
 	} else {
 		uint64_t used = check_chunks(b, &data, &w, what);
@@ -242,6 +263,35 @@ static void check_buffer_text(struct buf_ctx *b, const struct td_section *s)
 	tfk_cur_sub(&td->file, s->offset + SECTION_HEADER, s->avail, &data);
 	check_chunks(b, &data, NULL, "latency text");
 	td->ctx->report->stats.buffers++;
+}
+
+/*
+ * Hand the raw CPU ranges the entry loop will walk to worker threads (when there are any):
+ * the same entries, skipped by the same rules. seen is the loop's, and is left all zero.
+ */
+static void walk_ahead(const struct buf_ctx *b, struct tfk_cursor c, uint32_t n, uint8_t *seen)
+{
+	struct td_check *td = b->td;
+	const uint32_t cap = td->ctx->limits->max_cpus;
+	if (td->ctx->limits->threads < 2 || td_obs(td) || n < 2)
+		return;
+	struct td_walk_range *ahead = calloc(n < cap ? n : cap, sizeof(*ahead));
+	if (!ahead)
+		return;
+	size_t k = 0;
+	for (uint32_t i = 0; i < n && k < cap; i++) {
+		uint32_t cpu = 0;
+		uint64_t offset = 0, size = 0;
+		if (!tfk_cur_u32(&c, &cpu) || !tfk_cur_u64(&c, &offset) || !tfk_cur_u64(&c, &size))
+			break;
+		if (cpu >= cap || (td->have_cpucount && cpu >= td->cpucount) || seen[cpu])
+			continue;
+		seen[cpu] = 1;
+		k += raw_cpu_range(b, cpu, offset, size, &ahead[k]);
+	}
+	memset(seen, 0, cap);
+	td_prewalk_start(td, ahead, k);
+	free(ahead);
 }
 
 void td_check_buffer_v7(struct td_check *td, const struct td_buffer_opt *opt)
@@ -320,6 +370,8 @@ void td_check_buffer_v7(struct td_check *td, const struct td_buffer_opt *opt)
 	uint8_t *seen = tfk_calloc(td->ctx, cap, 1);
 	if (!seen)
 		goto out;
+	if (!b.compressed)
+		walk_ahead(&b, c, n, seen);
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t entry_at = tfk_cur_abs(&c);
 		uint32_t cpu = 0;
@@ -349,6 +401,7 @@ void td_check_buffer_v7(struct td_check *td, const struct td_buffer_opt *opt)
 	}
 	free(seen);
 out:
+	td_prewalk_finish(td);
 	td->geo.page_size = saved_ps;
 }
 

@@ -88,6 +88,25 @@ static uint32_t table_cpus(struct td_check *td, uint64_t table, bool top, bool *
 	return count;
 }
 
+/* The whole pages a CPU's table entry locates; false when it locates none to walk. */
+static bool cpu_range(const struct td_check *td, uint32_t cpu, uint64_t offset, uint64_t size, const char *buffer,
+		      struct td_walk_range *r)
+{
+	const uint32_t ps = td->geo.page_size;
+	uint64_t end;
+	if (size == 0 || !tfk_add_u64(offset, size, &end) || offset >= td->size)
+		return false;
+	memset(r, 0, sizeof(*r));
+	tfk_cur_sub(&td->file, offset, size, &r->data);
+	r->data.len -= r->data.len % ps; /* a partial or truncated last page is reported apart */
+	r->buffer = buffer;
+	r->cpu = cpu;
+	r->item_offset = r->data.origin;
+	r->item_length = r->data.len;
+	r->unobserved = offset % ps != 0;
+	return true;
+}
+
 /* Returns false when the table entry cannot locate the CPU's pages (out of file, misaligned). */
 static bool check_cpu(struct td_check *td, uint64_t entry, uint32_t cpu, uint64_t offset, uint64_t size,
 		      const char *buffer)
@@ -131,12 +150,9 @@ static bool check_cpu(struct td_check *td, uint64_t entry, uint32_t cpu, uint64_
 		end = td->size;
 	}
 	td_add_range(td, offset, end, true, "%scpu%u data", buffer, cpu);
-	/* Whole pages only: a partial or truncated last page is already reported. */
-	data.len -= data.len % ps;
-	if (usable)
-		td_walk_cpu(td, &data, buffer, cpu);
-	else
-		td_walk_cpu_unobserved(td, &data, buffer, cpu);
+	struct td_walk_range r;
+	if (cpu_range(td, cpu, offset, size, buffer, &r))
+		td_walk_range(td, &r);
 	return usable;
 }
 
@@ -263,6 +279,19 @@ void td_check_flyrecord(struct td_check *td, uint64_t pos, const char *name)
 	uint32_t *lost = tfk_calloc(td->ctx, fit ? fit : 1, sizeof(*lost));
 	uint32_t *empty = tfk_calloc(td->ctx, fit ? fit : 1, sizeof(*empty));
 	uint32_t nused = 0, nlost = 0, nempty = 0;
+	/* Every range the loop below walks, handed to worker threads first (when there are any). */
+	struct td_walk_range *ahead = td->ctx->limits->threads > 1 && !td_obs(td) ? calloc(fit ? fit : 1, sizeof(*ahead)) : NULL;
+	if (ahead) {
+		size_t n = 0;
+		for (uint32_t cpu = 0; cpu < fit; cpu++) {
+			uint64_t offset = 0, size = 0;
+			tfk_cur_u64_at(&td->file, pos + 16ull * cpu, &offset);
+			tfk_cur_u64_at(&td->file, pos + 16ull * cpu + 8, &size);
+			n += cpu_range(td, cpu, offset, size, buffer, &ahead[n]);
+		}
+		td_prewalk_start(td, ahead, n);
+		free(ahead);
+	}
 	for (uint32_t cpu = 0; cpu < fit; cpu++) {
 		uint64_t entry = pos + 16ull * cpu, offset = 0, size = 0;
 		tfk_cur_u64_at(&td->file, entry, &offset);
@@ -279,6 +308,7 @@ void td_check_flyrecord(struct td_check *td, uint64_t pos, const char *name)
 			lost[nlost++] = cpu;
 		}
 	}
+	td_prewalk_finish(td);
 	/*
 	 * Entries that say "no data" are a CPU that recorded nothing, or a table that was zeroed:
 	 * when pages lie in the data area outside every range, those CPUs may own them.

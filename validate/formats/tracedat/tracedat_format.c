@@ -18,7 +18,6 @@
 #include "tracedat_tokens.h"
 
 #define MAX_FIELDS 256
-#define PID_MAX_LIMIT 4194304
 
 struct field {
 	uint32_t offset, size;
@@ -427,9 +426,9 @@ bool td_check_record(struct td_cpu_walk *w, const struct tfk_cursor *area, uint6
 	}
 	uint32_t pid;
 	if (e->has_pid && tfk_cur_u32_at(area, payload + e->pid_offset, &pid) && (int32_t)pid != -1 &&
-	    ((int32_t)pid < 0 || pid > PID_MAX_LIMIT)) {
+	    ((int32_t)pid < 0 || pid > TD_PID_MAX_LIMIT)) {
 		f = fault(w, TFK_TRACEDAT_EVENT_BAD_PID, event_at, len);
-		tfk_set_expected(f, "a pid from 0 to %u", PID_MAX_LIMIT);
+		tfk_set_expected(f, "a pid from 0 to %u", TD_PID_MAX_LIMIT);
 		tfk_set_found(f, "%d", (int32_t)pid);
 	}
 	return true;

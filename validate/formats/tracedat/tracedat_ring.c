@@ -59,44 +59,96 @@ static bool all_zero(const struct tfk_cursor *page, uint64_t from, uint64_t *fir
 	return true;
 }
 
-/* Walk the events of the committed area; returns the running timestamp after the last one. */
-static uint64_t walk_events(struct td_cpu_walk *w, const struct tfk_cursor *area, uint64_t ts, uint64_t *stopped)
+/*
+ * The common case of td_check_record, inlined into the walk: true when the record is certainly
+ * sound (a known, valid format; long enough; dynamic fields inside; a plausible pid). Anything
+ * else goes to td_check_record, which decides and reports.
+ */
+static inline __attribute__((always_inline)) bool record_quick_ok(const struct td_check *td, const struct tfk_cursor *area, uint64_t payload,
+				   uint64_t len)
 {
-	const bool be = area->big_endian;
-	const uint64_t len = area->len;
-	uint64_t pos = 0;
+	uint16_t id;
+	if (len < 2 || !tfk_cur_u16_at(area, payload, &id))
+		return false;
+	uint32_t idx = td->event_index[id];
+	if (!idx)
+		return false;
+	const struct td_event_fmt *e = &td->events[idx - 1];
+	if (!e->valid)
+		return true;
+	if (len < e->fixed)
+		return false;
+	for (unsigned i = 0, n = e->ndyn; i < n; i++) {
+		uint32_t loc;
+		if (!tfk_cur_u32_at(area, payload + e->dyn[i].offset, &loc))
+			return false;
+		uint64_t start = (loc & 0xffff) + (e->dyn[i].relative ? e->dyn[i].offset + 4u : 0u), size = loc >> 16;
+		if (start + size > len)
+			return false;
+		uint8_t last;
+		if (e->dyn[i].string && size &&
+		    (!tfk_cur_u8_at(area, payload + start + size - 1, &last) || last != 0))
+			return false;
+	}
+	uint32_t pid;
+	/* -1 (idle) wraps to 0; every other negative pid lands above the limit */
+	return !e->has_pid || (tfk_cur_u32_at(area, payload + e->pid_offset, &pid) && pid + 1u <= TD_PID_MAX_LIMIT + 1u);
+}
+
+/* What one page's events added up to. */
+struct page_sum {
+	uint64_t events, first_ts, last_ts, payload;
+	uint64_t bad_record;  /* position of the first damaged record, or UINT64_MAX */
+	uint64_t events_good; /* data events before that record */
+};
+
+/*
+ * Walk the events of the committed area; returns the running timestamp after the last one.
+ * Written once, instantiated for each byte order (be is a constant in each), with the page's
+ * view and counters in locals so that the loop keeps them in registers.
+ */
+static inline __attribute__((always_inline)) uint64_t walk_events_bo(struct td_cpu_walk *w,
+								     const struct tfk_cursor *area_in, uint64_t ts,
+								     uint64_t *stopped, struct page_sum *sum, const bool be)
+{
+	/* const: calls that see its address cannot change it, so be stays a constant in the reads */
+	const struct tfk_cursor area = { area_in->base, area_in->len, 0, area_in->origin, be };
+	const uint64_t len = area.len;
+	const struct td_check *td = w->td;
+	const bool records = td->event_index != NULL;
+	uint64_t pos = 0, events = 0, first_ts = 0, last_ts = 0, payload = 0;
 	struct tfk_finding *f;
 
 	*stopped = 0;
 	while (pos < len) {
 		*stopped = pos;
 		uint32_t word, a0 = 0;
-		uint64_t at = area->origin + pos;
-		if (!tfk_cur_u32_at(area, pos, &word)) {
+		uint64_t at = area.origin + pos;
+		if (!tfk_cur_u32_at(&area, pos, &word)) {
 			f = page_fault(w, TFK_TRACEDAT_PAGE_EVENT_OVERRUN, at, len - pos);
 			tfk_set_expected(f, "an event header of 4 bytes");
 			tfk_set_found(f, "%llu bytes left of the committed data", (unsigned long long)(len - pos));
-			return ts;
+			goto out;
 		}
 		unsigned type_len = be ? word >> 27 : word & 0x1f;
 		uint32_t delta = be ? word & 0x7ffffff : word >> 5;
-		uint64_t size;
+		uint64_t size, hdr = 4;
 		bool data = false;
 
 		if (type_len >= 1 && type_len <= TL_DATA_MAX) {
 			size = 4 + 4ull * type_len;
 			data = true;
-			if (type_len <= 2) {
+			if (__builtin_expect(type_len <= 2, 0)) {
 				f = page_fault(w, TFK_TRACEDAT_PAGE_ODD_EVENT_SIZE, at, size);
 				tfk_set_expected(f, "type_len 0 or 3..28");
 				tfk_set_found(f, "type_len %u", type_len);
 			}
 		} else {
-			if (!tfk_cur_u32_at(area, pos + 4, &a0)) {
+			if (!tfk_cur_u32_at(&area, pos + 4, &a0)) {
 				f = page_fault(w, TFK_TRACEDAT_PAGE_EVENT_OVERRUN, at, len - pos);
 				tfk_set_expected(f, "8 bytes for a type_len %u event header", type_len);
 				tfk_set_found(f, "%llu bytes left of the committed data", (unsigned long long)(len - pos));
-				return ts;
+				goto out;
 			}
 			switch (type_len) {
 			case 0:
@@ -104,9 +156,10 @@ static uint64_t walk_events(struct td_cpu_walk *w, const struct tfk_cursor *area
 					f = page_fault(w, TFK_TRACEDAT_PAGE_BAD_EVENT, at, 8);
 					tfk_set_expected(f, "a length word of at least 8, a multiple of 4");
 					tfk_set_found(f, "%u", a0);
-					return ts;
+					goto out;
 				}
 				size = 4ull + a0;
+				hdr = 8;
 				data = true;
 				break;
 			case TL_PADDING:
@@ -115,13 +168,13 @@ static uint64_t walk_events(struct td_cpu_walk *w, const struct tfk_cursor *area
 					tfk_set_expected(f, "null padding only after the committed data");
 					tfk_set_found(f, "null padding at +0x%llx of 0x%llx committed bytes",
 						      (unsigned long long)pos, (unsigned long long)len);
-					return ts;
+					goto out;
 				}
 				if (a0 < 4 || a0 % 4) {
 					f = page_fault(w, TFK_TRACEDAT_PAGE_BAD_EVENT, at, 8);
 					tfk_set_expected(f, "a discarded-event length of at least 4, a multiple of 4");
 					tfk_set_found(f, "%u", a0);
-					return ts;
+					goto out;
 				}
 				size = 4ull + a0;
 				break;
@@ -147,28 +200,41 @@ static uint64_t walk_events(struct td_cpu_walk *w, const struct tfk_cursor *area
 			tfk_set_expected(f, "an event within the %llu committed bytes", (unsigned long long)len);
 			tfk_set_found(f, "type_len %u event of %llu bytes at +0x%llx", type_len, (unsigned long long)size,
 				      (unsigned long long)pos);
-			return ts;
+			goto out;
 		}
 		if (data) {
 			ts += delta;
-			if (w->events == w->page_events_base)
-				w->page_first_ts = ts;
-			w->page_last_ts = ts;
-			w->page_payload += size - (type_len ? 4 : 8);
-			w->events++;
-			if (w->td->event_index) {
-				uint64_t hdr = type_len ? 4 : 8;
-				if (!td_check_record(w, area, pos + hdr, size - hdr, at, page_fault) &&
-				    w->page_bad_record == UINT64_MAX) {
-					w->page_bad_record = pos;
-					w->page_events_good = w->events - 1 - w->page_events_base;
-				}
+			if (!events)
+				first_ts = ts;
+			last_ts = ts;
+			payload += size - hdr;
+			events++;
+			if (records && !record_quick_ok(td, &area, pos + hdr, size - hdr) &&
+			    !td_check_record(w, &area, pos + hdr, size - hdr, at, page_fault) &&
+			    sum->bad_record == UINT64_MAX) {
+				sum->bad_record = pos;
+				sum->events_good = events - 1;
 			}
 		}
 		pos += size;
 	}
 	*stopped = len;
+out:
+	sum->events = events;
+	sum->first_ts = first_ts;
+	sum->last_ts = last_ts;
+	sum->payload = payload;
 	return ts;
+}
+
+static uint64_t walk_events(struct td_cpu_walk *w, const struct tfk_cursor *area, uint64_t ts, uint64_t *stopped,
+			    struct page_sum *sum)
+{
+	sum->bad_record = UINT64_MAX;
+	sum->events_good = 0;
+	if (area->big_endian)
+		return walk_events_bo(w, area, ts, stopped, sum, true);
+	return walk_events_bo(w, area, ts, stopped, sum, false);
 }
 
 static void observe_page(struct td_cpu_walk *w, const struct tfk_cursor *page, const struct tfk_page_info *info)
@@ -283,21 +349,20 @@ static void walk_page(struct td_cpu_walk *w, const struct tfk_cursor *page)
 	}
 	struct tfk_cursor area;
 	tfk_cur_sub(page, g->data_offset, len, &area);
-	uint64_t events_before = w->events, stopped;
-	w->page_events_base = w->events;
-	w->page_first_ts = w->page_last_ts = w->page_payload = 0;
-	w->page_bad_record = UINT64_MAX;
-	w->last_ts = walk_events(w, &area, ts, &stopped);
+	uint64_t stopped;
+	struct page_sum sum;
+	w->last_ts = walk_events(w, &area, ts, &stopped, &sum);
 	w->have_ts = true;
-	info.events = w->events - events_before;
-	info.first_ts = w->page_first_ts;
-	info.last_ts = w->page_last_ts;
-	info.payload_bytes = w->page_payload;
-	if (w->page_bad_record < stopped) {
+	w->events += sum.events;
+	info.events = sum.events;
+	info.first_ts = sum.first_ts;
+	info.last_ts = sum.last_ts;
+	info.payload_bytes = sum.payload;
+	if (sum.bad_record < stopped) {
 		/* The structure walks on, but the page is only good up to its first damaged record;
 		 * the events counted for the observer stop there too. */
-		stopped = w->page_bad_record;
-		info.events = w->page_events_good;
+		stopped = sum.bad_record;
+		info.events = sum.events_good;
 	}
 	info.good_len = (uint32_t)stopped;
 	info.state = stopped == len ? TFK_PAGE_GOOD : stopped == 0 ? TFK_PAGE_BAD : TFK_PAGE_CLIPPED;
@@ -393,25 +458,25 @@ void td_cpu_walk_end(struct td_cpu_walk *w)
 	}
 }
 
-void td_walk_cpu(struct td_check *td, const struct tfk_cursor *data, const char *buffer, uint32_t cpu)
+void td_walk_range_here(struct td_check *td, const struct td_walk_range *r)
 {
 	struct td_cpu_walk w;
-	td_cpu_walk_begin(&w, td, buffer, cpu);
-	w.item_offset = data->origin;
-	w.item_length = data->len;
-	td_cpu_walk_pages(&w, data);
+	if (r->unobserved) {
+		walk_init(&w, td, r->buffer, r->cpu);
+		w.unobserved = true;
+	} else {
+		td_cpu_walk_begin(&w, td, r->buffer, r->cpu);
+	}
+	w.item_offset = r->item_offset;
+	w.item_length = r->item_length;
+	td_cpu_walk_pages(&w, &r->data);
 	td_cpu_walk_end(&w);
 }
 
-void td_walk_cpu_unobserved(struct td_check *td, const struct tfk_cursor *data, const char *buffer, uint32_t cpu)
+void td_walk_range(struct td_check *td, const struct td_walk_range *r)
 {
-	struct td_cpu_walk w;
-	walk_init(&w, td, buffer, cpu);
-	w.unobserved = true;
-	w.item_offset = data->origin;
-	w.item_length = data->len;
-	td_cpu_walk_pages(&w, data);
-	td_cpu_walk_end(&w);
+	if (!td_prewalk_take(td, r))
+		td_walk_range_here(td, r);
 }
 
 bool td_page_valid(struct td_check *td, const struct tfk_cursor *page, uint64_t *ts)

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Walking CPUs on worker threads (limits.threads) changes the time a check takes and nothing
+ * else: the same findings, in the same order, with the same counts, under every policy and cap.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tracedat_helpers.h"
+#include "tracefsck/policy.h"
+
+static void assert_same_report(const struct tfk_report *a, const struct tfk_report *b, const char *what)
+{
+	if (a->count != b->count || a->total != b->total || a->disabled != b->disabled ||
+	    memcmp(a->by_severity, b->by_severity, sizeof(a->by_severity)) != 0 || a->incomplete != b->incomplete ||
+	    a->internal_error != b->internal_error) {
+		dump(a);
+		dump(b);
+		fail_msg("%s: counts differ (%zu/%llu vs %zu/%llu findings)", what, a->count, (unsigned long long)a->total,
+			 b->count, (unsigned long long)b->total);
+	}
+	assert_int_equal(a->stats.pages, b->stats.pages);
+	assert_int_equal(a->stats.events, b->stats.events);
+	assert_int_equal(a->stats.events_lost, b->stats.events_lost);
+	assert_int_equal(a->stats.cpus, b->stats.cpus);
+	assert_int_equal(a->stats.buffers, b->stats.buffers);
+	for (size_t i = 0; i < a->count; i++) {
+		const struct tfk_finding *x = &a->findings[i], *y = &b->findings[i];
+		if (x->fault != y->fault || x->severity != y->severity || x->offset != y->offset || x->length != y->length ||
+		    x->has_offset != y->has_offset || strcmp(x->path, y->path) != 0 ||
+		    strcmp(x->expected, y->expected) != 0 || strcmp(x->found, y->found) != 0)
+			fail_msg("%s: finding %zu differs: %s at 0x%llx (%s) vs %s at 0x%llx (%s)", what, i, x->fault->id,
+				 (unsigned long long)x->offset, x->path, y->fault->id, (unsigned long long)y->offset, y->path);
+	}
+}
+
+/* Findings whose path names CPU c (walk findings of that CPU). */
+static size_t on_cpu(const struct tfk_report *r, unsigned c)
+{
+	char want[16];
+	snprintf(want, sizeof(want), "cpu%u ", c);
+	size_t n = 0;
+	for (size_t i = 0; i < r->count; i++)
+		n += strstr(r->findings[i].path, want) != NULL;
+	return n;
+}
+
+/* Damage pages of every CPU: bad commits, scribbled event headers, a zeroed page. */
+static void damage(struct fx *x)
+{
+	const uint32_t ps = x->spec.page_size;
+	uint32_t seed = 12345;
+	for (unsigned c = 0; c < x->spec.ncpus; c++) {
+		uint64_t start = x->L.cpu_offset[c], pages = x->L.cpu_size[c] / ps;
+		for (unsigned k = 0; k < 6 + c; k++) {
+			seed = seed * 1103515245u + 12345u;
+			uint64_t page = start + (uint64_t)(seed >> 8) % pages * ps;
+			switch (k % 3) {
+			case 0:
+				put_commit(x, page, 0x30000000ull | ps);
+				break;
+			case 1:
+				for (unsigned b = 0; b < 64; b++)
+					x->b.data[page + 16 + 40 + b] = (uint8_t)(seed >> (b % 24));
+				break;
+			default:
+				memset(x->b.data + page, 0, ps);
+				break;
+			}
+		}
+	}
+}
+
+static void check_with(const struct fx *x, struct tfk_limits lim, uint32_t threads, struct tfk_report *r)
+{
+	lim.threads = threads;
+	tfk_check_buffer(x->b.data, x->b.len, &lim, r);
+}
+
+static void compare_all(const struct fx *x, const char *name)
+{
+	struct tfk_policy *p = tfk_policy_new();
+	assert_non_null(p);
+	assert_true(tfk_policy_disable(p, "tracedat.page.bad-commit") == 1);
+	assert_true(tfk_policy_set_severity(p, "tracedat.page.*", TFK_SEV_NOTE) > 0);
+	struct tfk_limits variants[4];
+	for (int i = 0; i < 4; i++)
+		variants[i] = *fast_limits();
+	variants[1].max_findings = 7;     /* the cap falls inside a replayed walk */
+	variants[2].max_per_place = 1;    /* most findings only counted */
+	variants[3].policy = p;           /* disabled and re-graded at replay */
+	for (int i = 0; i < 4; i++) {
+		struct tfk_report one, many;
+		check_with(x, variants[i], 1, &one);
+		check_with(x, variants[i], 3, &many);
+		char what[64];
+		snprintf(what, sizeof(what), "%s, limits variant %d", name, i);
+		assert_same_report(&one, &many, what);
+		if (i == 0) {
+			/* the test means something only when several CPUs' walks found faults */
+			for (unsigned c = 0; c < x->spec.ncpus; c++)
+				if (on_cpu(&one, c) == 0) {
+					dump(&one);
+					fail_msg("%s: no finding on cpu%u", name, c);
+				}
+			assert_true(one.by_severity[TFK_SEV_ERROR] > 0);
+		}
+		tfk_report_free(&one);
+		tfk_report_free(&many);
+	}
+	tfk_policy_free(p);
+}
+
+static void test_v6_threads_change_nothing(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new();
+	x->spec.ncpus = 4;
+	x->spec.pages_per_cpu = 12;
+	x->spec.instance = "net";
+	x->spec.instance_pages = 3;
+	fx_build(x);
+	damage(x);
+	/* cpu3's entry points half a page off: its walk is findings only, as one thread does it */
+	tdw_put64(&x->b, x->L.table + 16 * 3, x->L.cpu_offset[3] + x->spec.page_size / 2, x->spec.big_endian);
+	compare_all(x, "v6");
+	fx_free(x);
+}
+
+static void test_v6_big_endian_threads_change_nothing(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new();
+	x->spec.ncpus = 3;
+	x->spec.pages_per_cpu = 10;
+	x->spec.big_endian = true;
+	x->spec.long_size = 4;
+	fx_build(x);
+	damage(x);
+	compare_all(x, "v6 big-endian");
+	fx_free(x);
+}
+
+static void test_v7_threads_change_nothing(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new();
+	x->spec.version = 7;
+	x->spec.codec = TDW_NONE;
+	x->spec.ncpus = 4;
+	x->spec.pages_per_cpu = 12;
+	fx_build(x);
+	damage(x);
+	compare_all(x, "v7 uncompressed");
+	fx_free(x);
+}
+
+/* Clean files: the same statistics, and clean, on any number of threads. */
+static void test_clean_file_on_threads(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new();
+	x->spec.ncpus = 8;
+	x->spec.pages_per_cpu = 5;
+	fx_build(x);
+	for (uint32_t t = 0; t <= 9; t += 3) {
+		struct tfk_report r;
+		check_with(x, *fast_limits(), t, &r);
+		assert_int_equal(r.total, 0);
+		assert_int_equal(r.stats.events, x->L.events);
+		assert_int_equal(r.stats.pages, 8 * 5);
+		assert_int_equal(r.stats.cpus, 8);
+		tfk_report_free(&r);
+	}
+	fx_free(x);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_v6_threads_change_nothing),
+		cmocka_unit_test(test_v6_big_endian_threads_change_nothing),
+		cmocka_unit_test(test_v7_threads_change_nothing),
+		cmocka_unit_test(test_clean_file_on_threads),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
