@@ -15,32 +15,26 @@
 #include "tracefsck/repair.h"
 #include "tracefsck/tracefsck.h"
 
-/* Write bytes to path through a temporary file in the same folder, fsync and rename. */
-static int write_atomically(const char *path, const uint8_t *data, size_t len)
+/* A temporary file beside path, to be renamed over it once complete; -1 on failure. */
+static int temp_beside(const char *path, char *tmp, size_t n)
 {
 	char *copy = strdup(path);
 	if (!copy)
 		return -1;
-	char tmp[4096];
-	snprintf(tmp, sizeof(tmp), "%s/.tracefsck-XXXXXX", dirname(copy));
+	snprintf(tmp, n, "%s/.tracefsck-XXXXXX", dirname(copy));
 	free(copy);
-	int fd = mkstemp(tmp);
-	if (fd < 0)
-		return -1;
-	size_t done = 0;
-	while (done < len) {
-		ssize_t n = write(fd, data + done, len - done);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		done += (size_t)n;
-	}
-	int ok = done == len && fchmod(fd, 0644) == 0 && fsync(fd) == 0;
+	return mkstemp(tmp);
+}
+
+/* Make the temporary file the output: permissions, on disk, renamed into place. */
+static int commit_temp(int fd, const char *tmp, const char *path)
+{
+	int ok = fchmod(fd, 0644) == 0 && fsync(fd) == 0;
 	ok = close(fd) == 0 && ok;
 	if (!ok || rename(tmp, path) != 0) {
+		int err = errno;
 		unlink(tmp);
+		errno = err;
 		return -1;
 	}
 	return 0;
@@ -116,56 +110,68 @@ int cmd_repair(int argc, char **argv)
 	if (in_place)
 		out = in;
 
-	struct cli_map map;
-	if (cli_map_file("repair", in, &map) != 0)
+	/* The output goes to a temporary file beside OUT, renamed over it only when complete. */
+	char tmp[4096];
+	int fd = -1;
+	if (!dry_run && (fd = temp_beside(out, tmp, sizeof(tmp))) < 0) {
+		fprintf(stderr, "tracefsck repair: cannot create a file beside %s: %s\n", out, strerror(errno));
 		return EXIT_OPERATIONAL;
-	const uint8_t *data = map.data;
-	size_t size = map.size;
-
+	}
 	struct tfk_repair_report rep;
-	uint8_t *result;
-	size_t result_len;
-	tfk_repair_buffer(data, size, NULL, &result, &result_len, &rep);
+	uint64_t written;
+	/* The re-check of the output walks its CPUs on every core (up to 8), as check does. */
+	struct tfk_limits limits = tfk_limits_default();
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	limits.threads = cpus < 1 ? 1 : cpus > 8 ? 8 : (uint32_t)cpus;
+	tfk_repair_file(in, fd, &limits, &written, &rep);
 	struct tfk_sink_options opt = { .min_severity = quiet ? TFK_SEV_ERROR : TFK_SEV_NOTE };
 	tfk_sink_text(&rep.before, in, &opt, cli_write_stdout, NULL);
 
 	int status = EXIT_CLEAN;
-	switch (rep.outcome) {
-	case TFK_REPAIR_NOTHING_TO_DO:
-		printf("%s: nothing to repair\n", in);
-		if (out && !in_place && !dry_run && write_atomically(out, data, size) != 0) {
-			fprintf(stderr, "tracefsck repair: cannot write %s: %s\n", out, strerror(errno));
-			status = EXIT_OPERATIONAL;
+	bool keep = false; /* the temporary file becomes OUT */
+	if (rep.write_error) {
+		fprintf(stderr, "tracefsck repair: cannot write %s: %s\n", out, strerror(rep.write_error));
+		status = EXIT_OPERATIONAL;
+	} else {
+		switch (rep.outcome) {
+		case TFK_REPAIR_NOTHING_TO_DO:
+			printf("%s: nothing to repair\n", in);
+			keep = !in_place && !dry_run;
+			break;
+		case TFK_REPAIR_UNSUPPORTED:
+			printf("%s: cannot be repaired (%s)\n", in,
+			       rep.before.not_checked ? "not a trace this build reads" : "no page layout could be proven");
+			status = rep.before.not_checked ? EXIT_OPERATIONAL : EXIT_FAULTS;
+			break;
+		case TFK_REPAIR_FAILED:
+			printf("%s: internal error: the repaired output does not check clean\n", in);
+			tfk_sink_text(&rep.after, "(repaired output)", NULL, cli_write_stdout, NULL);
+			status = EXIT_INTERNAL;
+			break;
+		case TFK_REPAIR_DONE:
+		case TFK_REPAIR_NOTHING_SALVAGED:
+			print_salvage(in, &rep);
+			status = rep.outcome == TFK_REPAIR_DONE ? EXIT_REPAIRED : EXIT_FAULTS;
+			if (dry_run)
+				printf("%s: dry run: %" PRIu64 " bytes would be written%s%s\n", in, written, out ? " to " : "",
+				       out ? out : "");
+			else
+				keep = true;
+			break;
 		}
-		break;
-	case TFK_REPAIR_UNSUPPORTED:
-		printf("%s: cannot be repaired (%s)\n", in,
-		       rep.before.not_checked ? "not a trace this build reads" : "no page layout could be proven");
-		status = rep.before.not_checked ? EXIT_OPERATIONAL : EXIT_FAULTS;
-		break;
-	case TFK_REPAIR_FAILED:
-		printf("%s: internal error: the repaired output does not check clean\n", in);
-		tfk_sink_text(&rep.after, "(repaired output)", NULL, cli_write_stdout, NULL);
-		status = EXIT_INTERNAL;
-		break;
-	case TFK_REPAIR_DONE:
-	case TFK_REPAIR_NOTHING_SALVAGED:
-		print_salvage(in, &rep);
-		status = rep.outcome == TFK_REPAIR_DONE ? EXIT_REPAIRED : EXIT_FAULTS;
-		if (dry_run) {
-			printf("%s: dry run: %zu bytes would be written%s%s\n", in, result_len, out ? " to " : "",
-			       out ? out : "");
-		} else if (write_atomically(out, result, result_len) != 0) {
-			fprintf(stderr, "tracefsck repair: cannot write %s: %s\n", out, strerror(errno));
-			status = EXIT_OPERATIONAL;
-		} else {
-			printf("%s: repaired file written to %s (%zu bytes), re-checked clean\n", in, out, result_len);
-		}
-		break;
 	}
-	free(result);
+	if (fd >= 0) {
+		if (!keep) {
+			close(fd);
+			unlink(tmp);
+		} else if (commit_temp(fd, tmp, out) != 0) {
+			fprintf(stderr, "tracefsck repair: cannot write %s: %s\n", out, strerror(errno));
+			status = EXIT_OPERATIONAL;
+		} else if (rep.outcome != TFK_REPAIR_NOTHING_TO_DO) {
+			printf("%s: repaired file written to %s (%" PRIu64 " bytes), re-checked clean\n", in, out, written);
+		}
+	}
 	tfk_repair_report_free(&rep);
-	cli_unmap(&map);
 	if (fflush(stdout) != 0)
 		status |= EXIT_OPERATIONAL;
 	return status;

@@ -231,6 +231,34 @@ static void note_loss(struct rp_cpu *c, uint64_t from, uint64_t to)
 	c->stats.lost_time_known = true;
 }
 
+/*
+ * Would rebuilding the page give its own bytes back (commit word, stored missed count, zeros
+ * after the data)? Then the writer keeps the input's page as it is instead of copying it.
+ */
+static bool page_is_rebuilt_page(const struct tfk_geometry *g, const uint8_t *page, uint32_t ps, const struct rp_page *p)
+{
+	const uint32_t d = g->data_offset, cw = g->commit_size;
+	uint8_t word[8];
+	if (cw > sizeof(word) || 8 + cw > ps || p->len > ps - d)
+		return false;
+	rp_put_num(word, p->commit, cw, g->big_endian);
+	if (memcmp(page + 8, word, cw) != 0)
+		return false;
+	uint64_t used = d + p->len;
+	if (p->commit & (1ull << 30)) {
+		if (cw > ps - used)
+			return false;
+		rp_put_num(word, p->missed_count, cw, g->big_endian);
+		if (memcmp(page + used, word, cw) != 0)
+			return false;
+		used += cw;
+	}
+	for (uint64_t i = used; i < ps; i++)
+		if (page[i])
+			return false;
+	return true;
+}
+
 static void on_page(void *user, const uint8_t *page, const struct tfk_page_info *info)
 {
 	struct rp_model *m = user;
@@ -306,6 +334,8 @@ static void on_page(void *user, const uint8_t *page, const struct tfk_page_info 
 	}
 	kept->commit = commit;
 	kept->len = (uint32_t)len;
+	kept->size = ps;
+	kept->verbatim = page_is_rebuilt_page(g, page, ps, kept);
 	c->pending_missed = info->state == TFK_PAGE_CLIPPED;
 	if (info->events)
 		c->last_ts = info->last_ts;

@@ -43,6 +43,8 @@ struct rp_page {
 	uint64_t commit;           /* the commit word to write: len and the kernel's loss flags */
 	uint64_t missed_count;     /* written after the data when commit has bit 30 */
 	uint32_t len;
+	uint32_t size;             /* the page size it was read with */
+	bool verbatim;             /* rebuilding it gives its own bytes: it can be kept as it is */
 };
 
 struct rp_cpu {
@@ -105,7 +107,8 @@ static inline const uint8_t *rp_page_bytes(const struct rp_cpu *c, const struct 
 struct tfk_observer rp_model_observer(struct rp_model *m);
 void rp_model_free(struct rp_model *m);
 
-/* Serialise the model as a trace.dat version 6 file. Returns 0, or -1 when out of memory. */
-int rp_write_v6(const struct rp_model *m, struct rp_blob *out);
+struct rp_out;
+/* Lay the model out as a trace.dat version 6 file. Returns 0, or -1 when out of memory. */
+int rp_write_v6(const struct rp_model *m, struct rp_out *out);
 
 #endif

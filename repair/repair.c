@@ -3,11 +3,17 @@
  * Repair: check the input while the observer builds the salvage model, write a new file from
  * the model, and re-check it. An output that does not re-check clean is an internal error.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "model.h"
+#include "output.h"
 #include "perf_write.h"
 #include "tracefsck/repair.h"
 
@@ -69,50 +75,62 @@ static void collect_stats(struct tfk_repair_report *rep, const struct rp_model *
 			rep->cpus[rep->ncpus++] = m->buffers[i].cpus[k].stats;
 }
 
-void tfk_repair_buffer(const uint8_t *in, size_t size, const struct tfk_limits *limits, uint8_t **out, size_t *out_len,
-		       struct tfk_repair_report *rep)
-{
+/* One repair: the model the input's check built, and the output laid out from it. */
+struct job {
 	struct rp_model m;
-	memset(rep, 0, sizeof(*rep));
-	memset(&m, 0, sizeof(m));
-	*out = NULL;
-	*out_len = 0;
+	struct rp_out out;         /* a trace.dat: segments */
+	struct rp_blob perf;       /* a perf.data: made whole */
+	bool laid_out;
+};
 
-	m.input = in;
-	m.input_size = size;
-	struct tfk_observer obs = rp_model_observer(&m);
-	tfk_check_buffer_observed(in, size, limits, &obs, &rep->before);
-	collect_stats(rep, &m);
+/*
+ * Check the input (a file mapping when mapped) while building the model, and lay out the
+ * output. False when there is nothing to write; rep->outcome then says why.
+ */
+static bool plan(const uint8_t *in, size_t size, const struct tfk_limits *limits, bool mapped, struct job *j,
+		 struct tfk_repair_report *rep)
+{
+	j->m.input = in;
+	j->m.input_size = size;
+	struct tfk_observer obs = rp_model_observer(&j->m);
+	if (mapped)
+		tfk_check_mapping(in, size, limits, &obs, &rep->before);
+	else
+		tfk_check_buffer_observed(in, size, limits, &obs, &rep->before);
+	collect_stats(rep, &j->m);
 	if (!repairable(&rep->before)) {
 		rep->outcome = TFK_REPAIR_UNSUPPORTED;
-		goto done;
+		return false;
 	}
 	if (tfk_report_verdict(&rep->before) == TFK_VERDICT_CLEAN) {
 		rep->outcome = TFK_REPAIR_NOTHING_TO_DO;
-		goto done;
+		return false;
 	}
-	struct rp_blob result;
-	if (m.have_perf) {
-		if (repair_perf(in, size, &m, rep, &result) != 0) {
+	if (j->m.have_perf) {
+		if (repair_perf(in, size, &j->m, rep, &j->perf) != 0) {
 			rep->outcome = TFK_REPAIR_UNSUPPORTED;
-			goto done;
+			return false;
 		}
-		goto recheck;
+		return j->laid_out = true;
 	}
-	if (!m.have_geometry || m.oom) {
+	if (!j->m.have_geometry || j->m.oom) {
 		/* Nothing about the ring pages could be proven: there is nothing to write. */
-		rep->outcome = m.oom ? TFK_REPAIR_FAILED : TFK_REPAIR_UNSUPPORTED;
-		goto done;
+		rep->outcome = j->m.oom ? TFK_REPAIR_FAILED : TFK_REPAIR_UNSUPPORTED;
+		return false;
 	}
-	if (m.geo.version == 7)
+	if (j->m.geo.version == 7)
 		snprintf(rep->converted, sizeof(rep->converted), "%s -> v6", rep->before.stats.format);
-
-	if (rp_write_v6(&m, &result) != 0) {
+	if (rp_write_v6(&j->m, &j->out) != 0) {
 		rep->outcome = TFK_REPAIR_FAILED;
-		goto done;
+		return false;
 	}
-recheck:
-	tfk_check_buffer(result.data, result.len, limits, &rep->after);
+	return j->laid_out = true;
+}
+
+/* After the re-check of the output (rep->after): the outcome and what the salvage report says. */
+static void conclude(const struct job *j, struct tfk_repair_report *rep)
+{
+	const struct rp_model *m = &j->m;
 	if (tfk_report_verdict(&rep->after) != TFK_VERDICT_CLEAN) {
 		rep->outcome = TFK_REPAIR_FAILED;
 	} else {
@@ -120,16 +138,149 @@ recheck:
 		for (size_t i = 0; i < rep->ncpus; i++)
 			events_in += rep->cpus[i].events_kept;
 		bool had_data = rep->before.stats.pages > 0;
-		bool none_kept = m.have_perf ? perf_kept_bytes(&m.perf) == 0 : had_data && events_in == 0;
+		bool none_kept = m->have_perf ? perf_kept_bytes(&m->perf) == 0 : had_data && events_in == 0;
 		rep->outcome = none_kept ? TFK_REPAIR_NOTHING_SALVAGED : TFK_REPAIR_DONE;
 	}
-	rep->metadata_lost = m.have_perf ? perf_tracing_lost(&m.perf) : !m.have_header_page || !m.have_header_event;
-	for (size_t i = 0; i < rep->before.count && !m.have_perf; i++)
+	rep->metadata_lost = m->have_perf ? perf_tracing_lost(&m->perf) : !m->have_header_page || !m->have_header_event;
+	for (size_t i = 0; i < rep->before.count && !m->have_perf; i++)
 		rep->options_dropped += strncmp(rep->before.findings[i].fault->id, "tracedat.option.", 16) == 0;
-	*out = result.data;
-	*out_len = result.len;
-done:
-	rp_model_free(&m);
+}
+
+static void job_free(struct job *j)
+{
+	rp_out_free(&j->out);
+	free(j->perf.data);
+	rp_model_free(&j->m);
+}
+
+void tfk_repair_buffer(const uint8_t *in, size_t size, const struct tfk_limits *limits, uint8_t **out, size_t *out_len,
+		       struct tfk_repair_report *rep)
+{
+	struct job j;
+	memset(rep, 0, sizeof(*rep));
+	memset(&j, 0, sizeof(j));
+	*out = NULL;
+	*out_len = 0;
+	if (plan(in, size, limits, false, &j, rep)) {
+		uint8_t *data = NULL;
+		size_t len = 0;
+		if (j.m.have_perf) {
+			data = j.perf.data;
+			len = j.perf.len;
+			j.perf.data = NULL;
+		} else if (rp_out_to_buffer(&j.out, &data) == 0) {
+			len = (size_t)j.out.len;
+		}
+		if (!data) {
+			rep->outcome = TFK_REPAIR_FAILED;
+		} else {
+			tfk_check_buffer(data, len, limits, &rep->after);
+			conclude(&j, rep);
+			*out = data;
+			*out_len = len;
+		}
+	}
+	job_free(&j);
+}
+
+static int write_all(int fd, const uint8_t *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Re-check what out_fd now holds, through a mapping of it. */
+static void recheck_fd(int fd, uint64_t len, const struct tfk_limits *limits, struct tfk_report *after)
+{
+	void *p = len && len <= SIZE_MAX ? mmap(NULL, (size_t)len, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
+	if (p == MAP_FAILED) {
+		tfk_check_buffer(NULL, 0, limits, after); /* not a trace: the outcome is FAILED */
+		return;
+	}
+	tfk_check_mapping(p, (size_t)len, limits, NULL, after);
+	munmap(p, (size_t)len);
+}
+
+/* Check the laid-out output without storing it. */
+static void recheck_view(const struct job *j, const uint8_t *in, size_t size, int in_fd,
+			 const struct tfk_limits *limits, struct tfk_report *after)
+{
+	if (j->m.have_perf) {
+		tfk_check_buffer(j->perf.data, j->perf.len, limits, after);
+		return;
+	}
+	const uint8_t *view = rp_out_view(&j->out, in, size, in_fd);
+	if (view) {
+		tfk_check_mapping(view, (size_t)j->out.len, limits, NULL, after);
+		rp_out_view_free(view, j->out.len);
+		return;
+	}
+	uint8_t *data; /* no memory file here: the plain way */
+	if (rp_out_to_buffer(&j->out, &data) == 0) {
+		tfk_check_buffer(data, (size_t)j->out.len, limits, after);
+		free(data);
+	} else {
+		tfk_check_buffer(NULL, 0, limits, after);
+	}
+}
+
+void tfk_repair_file(const char *path, int out_fd, const struct tfk_limits *limits, uint64_t *out_len,
+		     struct tfk_repair_report *rep)
+{
+	struct job j;
+	memset(rep, 0, sizeof(*rep));
+	memset(&j, 0, sizeof(j));
+	*out_len = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	void *in = MAP_FAILED;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX)
+		in = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (in == MAP_FAILED) {
+		/* Unreadable, empty, or a directory: the check says which; nothing can be written. */
+		tfk_check_file(path, limits, &rep->before);
+		rep->outcome = TFK_REPAIR_UNSUPPORTED;
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	const size_t size = (size_t)st.st_size;
+	const uint8_t *data = in;
+	if (plan(data, size, limits, true, &j, rep)) {
+		if (out_fd < 0) {
+			recheck_view(&j, data, size, fd, limits, &rep->after);
+			*out_len = j.m.have_perf ? j.perf.len : j.out.len;
+			conclude(&j, rep);
+		} else {
+			int rc = j.m.have_perf ? write_all(out_fd, j.perf.data, j.perf.len) : rp_out_to_fd(&j.out, out_fd);
+			*out_len = j.m.have_perf ? j.perf.len : j.out.len;
+			if (rc != 0) {
+				rep->outcome = TFK_REPAIR_FAILED;
+				rep->write_error = errno ? errno : EIO;
+			} else {
+				recheck_fd(out_fd, *out_len, limits, &rep->after);
+				conclude(&j, rep);
+			}
+		}
+	} else if (rep->outcome == TFK_REPAIR_NOTHING_TO_DO && out_fd >= 0) {
+		if (write_all(out_fd, data, size) != 0) {
+			rep->outcome = TFK_REPAIR_FAILED;
+			rep->write_error = errno ? errno : EIO;
+		}
+		*out_len = size;
+	}
+	job_free(&j);
+	munmap(in, size);
+	close(fd);
 }
 
 void tfk_repair_report_free(struct tfk_repair_report *rep)

@@ -8,72 +8,7 @@
 #include <string.h>
 
 #include "model.h"
-
-struct out {
-	struct rp_blob *b;
-	size_t cap;
-	bool be, oom;
-};
-
-static void reserve(struct out *o, size_t n)
-{
-	if (o->oom || o->b->len + n <= o->cap)
-		return;
-	size_t cap = o->cap ? o->cap : 1 << 16;
-	while (cap < o->b->len + n)
-		cap *= 2;
-	uint8_t *p = realloc(o->b->data, cap);
-	if (!p) {
-		o->oom = true;
-		return;
-	}
-	o->b->data = p;
-	o->cap = cap;
-}
-
-static void put(struct out *o, const void *p, size_t n)
-{
-	reserve(o, n);
-	if (o->oom)
-		return;
-	if (n)
-		memcpy(o->b->data + o->b->len, p, n);
-	o->b->len += n;
-}
-
-static void num_at(struct out *o, size_t at, uint64_t v, unsigned width)
-{
-	if (o->oom)
-		return;
-	rp_put_num(o->b->data + at, v, width, o->be);
-}
-
-static void num(struct out *o, uint64_t v, unsigned width)
-{
-	size_t at = o->b->len;
-	reserve(o, width);
-	if (o->oom)
-		return;
-	o->b->len += width;
-	num_at(o, at, v, width);
-}
-
-static void zeros_to(struct out *o, size_t at)
-{
-	if (at <= o->b->len)
-		return;
-	reserve(o, at - o->b->len);
-	if (o->oom)
-		return;
-	memset(o->b->data + o->b->len, 0, at - o->b->len);
-	o->b->len = at;
-}
-
-static void sized(struct out *o, const struct rp_blob *b, unsigned width)
-{
-	num(o, b->len, width);
-	put(o, b->data, b->len);
-}
+#include "output.h"
 
 static size_t align_up(size_t x, size_t a)
 {
@@ -132,27 +67,28 @@ static const struct rp_cpu *find_cpu(const struct rp_buffer *b, uint32_t cpu)
 }
 
 /*
- * One kept page, rebuilt at the file's page size: the timestamp and header bytes, the commit
- * word, the valid data, the stored missed count, zeros. extra_flags are ORed into the commit.
+ * One kept page at the file's page size: the input's own bytes when they are what the page
+ * must hold, else rebuilt: the timestamp and header bytes, the commit word, the valid data,
+ * the stored missed count, zeros. extra_flags are ORed into the commit.
  */
-static void put_page(struct out *o, const struct tfk_geometry *g, const uint8_t *src, const struct rp_page *p,
+static void put_page(struct rp_out *o, const struct tfk_geometry *g, const uint8_t *src, const struct rp_page *p,
 		     uint64_t extra_flags)
 {
 	const uint32_t ps = g->page_size, d = g->data_offset, cw = g->commit_size;
-	size_t start = o->b->len;
-	reserve(o, ps);
-	if (o->oom)
+	if (p->verbatim && !extra_flags && p->size == ps) {
+		rp_out_keep(o, src, ps);
 		return;
-	memset(o->b->data + start, 0, ps);
-	memcpy(o->b->data + start, src, 8); /* timestamp */
-	o->b->len = start + 8;
-	num(o, p->commit | extra_flags, cw);
+	}
+	uint8_t *page = rp_out_space(o, ps);
+	if (!page)
+		return;
+	memcpy(page, src, 8); /* timestamp */
+	rp_put_num(page + 8, p->commit | extra_flags, cw, o->be);
 	if (d > 8 + cw)
-		memcpy(o->b->data + start + 8 + cw, src + 8 + cw, d - 8 - cw);
-	memcpy(o->b->data + start + d, src + d, p->len);
+		memcpy(page + 8 + cw, src + 8 + cw, d - 8 - cw);
+	memcpy(page + d, src + d, p->len);
 	if (p->commit & (1ull << 30))
-		num_at(o, start + d + p->len, p->missed_count, cw);
-	o->b->len = start + ps;
+		rp_put_num(page + d + p->len, p->missed_count, cw, o->be);
 }
 
 /*
@@ -160,7 +96,7 @@ static void put_page(struct out *o, const struct tfk_geometry *g, const uint8_t 
  * instance may have used another. Smaller pages are zero-padded; a larger page is kept
  * when its data fits the file's page, else dropped with the loss flagged on the next page.
  */
-static void put_pages(struct out *o, const struct rp_model *m, const struct rp_cpu *cpu)
+static void put_pages(struct rp_out *o, const struct rp_model *m, const struct rp_cpu *cpu)
 {
 	const struct tfk_geometry *g = &m->geo;
 	bool missed = false;
@@ -176,98 +112,99 @@ static void put_pages(struct out *o, const struct rp_model *m, const struct rp_c
 	}
 }
 
-static void flyrecord(struct out *o, const struct rp_model *m, const struct rp_buffer *b, uint32_t ncpus)
+static void flyrecord(struct rp_out *o, const struct rp_model *m, const struct rp_buffer *b, uint32_t ncpus)
 {
-	put(o, "flyrecord", 10);
-	size_t table = o->b->len;
+	rp_out_put(o, "flyrecord", 10);
+	size_t table = rp_out_mark(o);
 	for (uint32_t c = 0; c < ncpus; c++) {
-		num(o, 0, 8);
-		num(o, 0, 8);
+		rp_out_num(o, 0, 8);
+		rp_out_num(o, 0, 8);
 	}
 	const char *clock = b->clock[0] ? b->clock : m->trace_clock[0] ? m->trace_clock : "local";
 	char trailer[40];
 	int n = snprintf(trailer, sizeof(trailer), "[%s]", clock);
-	num(o, (uint64_t)n, 8);
-	put(o, trailer, (size_t)n);
+	rp_out_num(o, (uint64_t)n, 8);
+	rp_out_put(o, trailer, (size_t)n);
 	for (uint32_t c = 0; c < ncpus; c++) {
-		zeros_to(o, align_up(o->b->len, m->geo.page_size));
+		rp_out_zeros_to(o, align_up(o->len, m->geo.page_size));
 		const struct rp_cpu *cpu = find_cpu(b, c);
-		size_t off = o->b->len;
+		uint64_t off = o->len;
 		if (cpu)
 			put_pages(o, m, cpu);
-		num_at(o, table + 16 * c, off, 8);
-		num_at(o, table + 16 * c + 8, o->b->len - off, 8);
+		rp_out_patch(o, table + 16 * c, off, 8);
+		rp_out_patch(o, table + 16 * c + 8, o->len - off, 8);
 	}
 }
 
-int rp_write_v6(const struct rp_model *m, struct rp_blob *result)
+static void sized(struct rp_out *o, const struct rp_blob *b, unsigned width)
 {
-	struct out o = { result, 0, m->geo.big_endian, false };
+	rp_out_num(o, b->len, width);
+	rp_out_put(o, b->data, b->len);
+}
+
+int rp_write_v6(const struct rp_model *m, struct rp_out *result)
+{
+	struct rp_out *o = result;
 	const struct tfk_geometry *g = &m->geo;
 	char text[512];
 	memset(result, 0, sizeof(*result));
-
-	/* Room for every kept page up front: the output is written once, never moved. */
-	size_t pages = 0;
-	for (size_t i = 0; i < m->nbuffers; i++)
-		for (size_t k = 0; k < m->buffers[i].ncpus; k++)
-			pages += m->buffers[i].cpus[k].npages;
-	if (pages <= SIZE_MAX / g->page_size - (1u << 20))
-		reserve(&o, pages * g->page_size + (1u << 20));
-	put(&o, "\x17\x08\x44tracing", 10);
-	put(&o, "6", 2);
+	o->be = g->big_endian;
+	rp_out_put(o, "\x17\x08\x44tracing", 10);
+	rp_out_put(o, "6", 2);
 	uint8_t b = g->big_endian ? 1 : 0;
-	put(&o, &b, 1);
+	rp_out_put(o, &b, 1);
 	b = g->long_size == 4 ? 4 : 8;
-	put(&o, &b, 1);
-	num(&o, g->page_size, 4);
+	rp_out_put(o, &b, 1);
+	rp_out_num(o, g->page_size, 4);
 
-	put(&o, "header_page", 12);
+	rp_out_put(o, "header_page", 12);
 	if (m->have_header_page) {
-		sized(&o, &m->header_page, 8);
+		sized(o, &m->header_page, 8);
 	} else {
 		default_header_page(g, text, sizeof(text));
 		struct rp_blob t = { (uint8_t *)text, strlen(text), 0 };
-		sized(&o, &t, 8);
+		sized(o, &t, 8);
 	}
-	put(&o, "header_event", 13);
+	rp_out_put(o, "header_event", 13);
 	if (m->have_header_event) {
-		sized(&o, &m->header_event, 8);
+		sized(o, &m->header_event, 8);
 	} else {
 		struct rp_blob t = { (uint8_t *)(uintptr_t)default_header_event, strlen(default_header_event), 0 };
-		sized(&o, &t, 8);
+		sized(o, &t, 8);
 	}
-	num(&o, m->ftrace.n, 4);
+	rp_out_num(o, m->ftrace.n, 4);
 	for (size_t i = 0; i < m->ftrace.n; i++)
-		sized(&o, &m->ftrace.items[i], 8);
-	num(&o, m->nsystems, 4);
+		sized(o, &m->ftrace.items[i], 8);
+	rp_out_num(o, m->nsystems, 4);
 	for (size_t i = 0; i < m->nsystems; i++) {
-		put(&o, m->systems[i].name.data, m->systems[i].name.len);
-		put(&o, "", 1);
-		num(&o, m->systems[i].formats.n, 4);
+		rp_out_put(o, m->systems[i].name.data, m->systems[i].name.len);
+		rp_out_put(o, "", 1);
+		rp_out_num(o, m->systems[i].formats.n, 4);
 		for (size_t k = 0; k < m->systems[i].formats.n; k++)
-			sized(&o, &m->systems[i].formats.items[k], 8);
+			sized(o, &m->systems[i].formats.items[k], 8);
 	}
-	sized(&o, &m->kallsyms, 4);
-	sized(&o, &m->printk, 4);
-	sized(&o, &m->cmdlines, 8);
+	sized(o, &m->kallsyms, 4);
+	sized(o, &m->printk, 4);
+	sized(o, &m->cmdlines, 8);
 
 	uint32_t ncpus = cpu_count(m);
-	num(&o, ncpus, 4);
-	put(&o, "options  ", 10);
+	rp_out_num(o, ncpus, 4);
+	rp_out_put(o, "options  ", 10);
 	for (size_t i = 0; i < m->noptions; i++) {
 		if (!keep_option(m->options[i].id))
 			continue;
-		num(&o, m->options[i].id, 2);
-		sized(&o, &m->options[i].payload, 4);
+		rp_out_num(o, m->options[i].id, 2);
+		sized(o, &m->options[i].payload, 4);
 	}
-	num(&o, 8, 2);
-	num(&o, 4, 4);
-	num(&o, ncpus, 4);
+	rp_out_num(o, 8, 2);
+	rp_out_num(o, 4, 4);
+	rp_out_num(o, ncpus, 4);
 	/* One BUFFER option per instance: offset patched once its flyrecord block is placed. */
 	size_t *patch = calloc(m->nbuffers ? m->nbuffers : 1, sizeof(*patch));
-	if (!patch)
+	if (!patch) {
+		rp_out_free(result);
 		return -1;
+	}
 	/*
 	 * v6 latency text runs to the end of the file, so it cannot share a file with ring
 	 * pages: when any flyrecord buffer survives, latency buffers are left out.
@@ -285,38 +222,37 @@ int rp_write_v6(const struct rp_model *m, struct rp_blob *result)
 			continue;
 		}
 		size_t nlen = strlen(buf->name);
-		num(&o, 3, 2);
-		num(&o, 8 + nlen + 1, 4);
-		patch[i] = o.b->len;
-		num(&o, 0, 8);
-		put(&o, buf->name, nlen + 1);
+		rp_out_num(o, 3, 2);
+		rp_out_num(o, 8 + nlen + 1, 4);
+		patch[i] = rp_out_mark(o);
+		rp_out_num(o, 0, 8);
+		rp_out_put(o, buf->name, nlen + 1);
 	}
-	num(&o, 0, 2);
+	rp_out_num(o, 0, 2);
 
 	if (top && top->latency) {
-		put(&o, "latency  ", 10);
-		put(&o, top->latency_text.data, top->latency_text.len);
+		rp_out_put(o, "latency  ", 10);
+		rp_out_put(o, top->latency_text.data, top->latency_text.len);
 	} else {
 		struct rp_buffer empty;
 		memset(&empty, 0, sizeof(empty));
-		flyrecord(&o, m, top ? top : &empty, ncpus);
+		flyrecord(o, m, top ? top : &empty, ncpus);
 	}
 	for (size_t i = 0; i < m->nbuffers; i++) {
 		const struct rp_buffer *buf = &m->buffers[i];
 		if (buf == top || (buf->latency && (have_flyrecord || top)))
 			continue;
-		num_at(&o, patch[i], o.b->len, 8);
+		rp_out_patch(o, patch[i], o->len, 8);
 		if (buf->latency) {
-			put(&o, "latency  ", 10);
-			put(&o, buf->latency_text.data, buf->latency_text.len);
+			rp_out_put(o, "latency  ", 10);
+			rp_out_put(o, buf->latency_text.data, buf->latency_text.len);
 		} else {
-			flyrecord(&o, m, buf, ncpus);
+			flyrecord(o, m, buf, ncpus);
 		}
 	}
 	free(patch);
-	if (o.oom) {
-		free(result->data);
-		memset(result, 0, sizeof(*result));
+	if (o->oom) {
+		rp_out_free(result);
 		return -1;
 	}
 	return 0;

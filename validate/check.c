@@ -82,6 +82,14 @@ void tfk_check_buffer_observed(const uint8_t *data, size_t size, const struct tf
 	check_bytes(data, size, limits, observer, report, false);
 }
 
+void tfk_check_mapping(const uint8_t *data, size_t size, const struct tfk_limits *limits,
+		       const struct tfk_observer *observer, struct tfk_report *report)
+{
+	if (data)
+		madvise((void *)data, size, MADV_SEQUENTIAL);
+	check_bytes(data, size, limits, observer, report, data != NULL);
+}
+
 static void io_error(struct tfk_report *report, const struct tfk_limits *limits, const char *what, int err)
 {
 	struct tfk_limits defaults = tfk_limits_default();
@@ -268,9 +276,7 @@ void tfk_check_file_observed(const char *path, const struct tfk_limits *limits, 
 	case MAP_OK:
 		break;
 	}
-	if (m.data)
-		madvise((void *)m.data, m.size, MADV_SEQUENTIAL);
-	check_bytes(m.data, m.size, limits, observer, report, m.data != NULL);
+	tfk_check_mapping(m.data, m.size, limits, observer, report);
 	unmap(&m);
 }
 

@@ -56,6 +56,13 @@ void tfk_check_buffer_observed(const uint8_t *data, size_t size, const struct tf
 			       const struct tfk_observer *observer, struct tfk_report *report);
 void tfk_check_file_observed(const char *path, const struct tfk_limits *limits, const struct tfk_observer *observer,
 			     struct tfk_report *report);
+/*
+ * Check a read-only mapping of a file that the caller made (and unmaps). Walked pages are
+ * handed back to the kernel as the check goes (madvise), so resident memory stays flat; they
+ * fault back in from the page cache if read again. Anonymous memory must not be passed here.
+ */
+void tfk_check_mapping(const uint8_t *data, size_t size, const struct tfk_limits *limits,
+		       const struct tfk_observer *observer, struct tfk_report *report);
 
 enum tfk_verdict tfk_report_verdict(const struct tfk_report *report);
 const char *tfk_verdict_name(enum tfk_verdict verdict);

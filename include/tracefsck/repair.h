@@ -41,6 +41,7 @@ struct tfk_repair_report {
 	bool metadata_lost;           /* formats, kallsyms, ... that could not be kept */
 	uint32_t options_dropped;
 	char converted[32];           /* e.g. "trace.dat v7 (zstd) -> v6", or "" */
+	int write_error;              /* tfk_repair_file: errno of a failed write to out_fd, else 0 */
 };
 
 /*
@@ -49,6 +50,17 @@ struct tfk_repair_report {
  */
 void tfk_repair_buffer(const uint8_t *in, size_t size, const struct tfk_limits *limits, uint8_t **out, size_t *out_len,
 		       struct tfk_repair_report *report);
+
+/*
+ * Repair the trace in the file at path (a regular file; never modified). With out_fd >= 0
+ * the new file is written to out_fd (a regular file open for reading and writing, empty,
+ * at offset 0) and re-checked from there; on NOTHING_TO_DO out_fd receives a copy of the
+ * input. With out_fd < 0 (a dry run) nothing is stored: the output is re-checked through a
+ * view whose unchanged pages are the input file's own. *out_len is the output's size (0 when
+ * none was made). Memory stays small however large the file: pages are referenced, not copied.
+ */
+void tfk_repair_file(const char *path, int out_fd, const struct tfk_limits *limits, uint64_t *out_len,
+		     struct tfk_repair_report *report);
 
 void tfk_repair_report_free(struct tfk_repair_report *report);
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "pdw.h"
@@ -22,9 +23,65 @@ struct repaired {
 	size_t len;
 };
 
+static int temp_file(char *path, size_t n, const char *what)
+{
+	const char *dir = getenv("TMPDIR");
+	snprintf(path, n, "%s/tfk-repair-%s-XXXXXX", dir && *dir ? dir : "/tmp", what);
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	return fd;
+}
+
+static void assert_same_outcome(const struct tfk_repair_report *a, const struct tfk_repair_report *b, const char *how)
+{
+	if (a->outcome != b->outcome)
+		fail_msg("%s: outcome %d, in memory %d", how, a->outcome, b->outcome);
+	assert_int_equal(a->before.total, b->before.total);
+	assert_int_equal(a->after.total, b->after.total);
+	assert_int_equal(a->after.stats.events, b->after.stats.events);
+	assert_int_equal(a->after.stats.pages, b->after.stats.pages);
+	assert_int_equal(a->ncpus, b->ncpus);
+	assert_int_equal(a->write_error, 0);
+}
+
+/*
+ * The same input repaired from a file, into a file and as a dry run (the output re-checked
+ * through a view of the input's pages), gives what the repair in memory gave, byte for byte.
+ */
+static void assert_same_through_files(const struct tdw_buf *b, const struct repaired *r)
+{
+	char in[512], out[512];
+	int ifd = temp_file(in, sizeof(in), "in");
+	assert_true(b->len == 0 || write(ifd, b->data, b->len) == (ssize_t)b->len);
+	close(ifd);
+	int ofd = temp_file(out, sizeof(out), "out");
+	struct tfk_repair_report stored, dry;
+	uint64_t stored_len, dry_len;
+	tfk_repair_file(in, ofd, fast_limits(), &stored_len, &stored);
+	tfk_repair_file(in, -1, fast_limits(), &dry_len, &dry);
+	assert_same_outcome(&stored, &r->rep, "into a file");
+	assert_same_outcome(&dry, &r->rep, "dry run");
+	const uint8_t *want = r->out ? r->out : r->rep.outcome == TFK_REPAIR_NOTHING_TO_DO ? b->data : NULL;
+	size_t want_len = r->out ? r->len : r->rep.outcome == TFK_REPAIR_NOTHING_TO_DO ? b->len : 0;
+	assert_int_equal(stored_len, want_len);
+	if (r->out)
+		assert_int_equal(dry_len, r->len);
+	uint8_t *got = malloc(want_len + 1);
+	assert_non_null(got);
+	assert_int_equal(pread(ofd, got, want_len + 1, 0), (ssize_t)want_len);
+	assert_true(want_len == 0 || memcmp(got, want, want_len) == 0);
+	free(got);
+	close(ofd);
+	unlink(in);
+	unlink(out);
+	tfk_repair_report_free(&stored);
+	tfk_repair_report_free(&dry);
+}
+
 static void repair(const struct tdw_buf *b, struct repaired *r)
 {
 	tfk_repair_buffer(b->data, b->len, fast_limits(), &r->out, &r->len, &r->rep);
+	assert_same_through_files(b, r);
 }
 
 static void release(struct repaired *r)
@@ -391,6 +448,10 @@ static void test_every_prefix_repairs_clean(void **state)
 		for (uint64_t cut = 0; cut < x->b.len; cut += 97) {
 			struct repaired r;
 			tfk_repair_buffer(x->b.data, cut, fast_limits(), &r.out, &r.len, &r.rep);
+			if (cut % (97 * 5) == 0) {
+				struct tdw_buf prefix = { x->b.data, cut, cut };
+				assert_same_through_files(&prefix, &r);
+			}
 			if (r.rep.outcome == TFK_REPAIR_FAILED)
 				fail_msg("v%d cut at %llu: repaired output not clean", versions[v], (unsigned long long)cut);
 			if (r.rep.outcome == TFK_REPAIR_DONE) {

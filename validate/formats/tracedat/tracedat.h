@@ -227,8 +227,6 @@ struct td_cpu_walk {
 	uint64_t events;
 	uint64_t lost_pages, lost_events, first_lost_at;
 	bool lost_unknown;
-	uint32_t per_code[TFK_FAULT_COUNT];
-	uint64_t suppressed_at[TFK_FAULT_COUNT];
 	bool split_on_time_drop;  /* CPU unknown: a page timestamp that drops starts the next CPU */
 	uint64_t zero_run, zero_mid, first_zero_at; /* all-zero pages: pending, between data pages */
 	uint64_t item_offset, item_length;  /* the CPU's range, for the structural map */
@@ -237,6 +235,9 @@ struct td_cpu_walk {
 	uint64_t rel_len;
 	bool unobserved;          /* findings only: the pages are not the CPU's (a misaligned table entry) */
 	struct tfk_page_info last;/* what the last walked page turned out to be */
+	/* last: a quiet walk (a scan's, once per page) reports nothing and leaves these alone */
+	uint32_t per_code[TFK_FAULT_COUNT];
+	uint64_t suppressed_at[TFK_FAULT_COUNT];
 };
 
 /* One format text of system ("ftrace" for ftrace formats): grammar, fields, the id table. */

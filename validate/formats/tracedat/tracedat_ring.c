@@ -3,6 +3,7 @@
  * Ring-buffer pages: the commit word, every event header, timestamps per CPU.
  * This is the hot loop of a check; it reads only through the page's cursor.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -482,7 +483,9 @@ void td_walk_range(struct td_check *td, const struct td_walk_range *r)
 bool td_page_valid(struct td_check *td, const struct tfk_cursor *page, uint64_t *ts)
 {
 	struct td_cpu_walk w;
-	walk_init(&w, td, "", 0);
+	memset(&w, 0, offsetof(struct td_cpu_walk, per_code)); /* quiet: the per-code tallies are never read */
+	w.td = td;
+	w.buffer = "";
 	w.quiet = true;
 	w.last.state = TFK_PAGE_GOOD;
 	uint64_t page_ts = 0;

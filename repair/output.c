@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: MIT */
+/* Building the segment list of a repaired file, and storing it (see output.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "output.h"
+
+/* Bytes handed to one write(): big enough to be cheap, small enough to hand input pages back. */
+#define WRITE_STEP (8u << 20)
+
+static struct rp_seg *new_seg(struct rp_out *o, enum rp_seg_kind kind)
+{
+	if (o->nsegs == o->segs_cap) {
+		size_t cap = o->segs_cap ? o->segs_cap * 2 : 64;
+		struct rp_seg *s = cap > SIZE_MAX / sizeof(*s) ? NULL : realloc(o->segs, cap * sizeof(*s));
+		if (!s) {
+			o->oom = true;
+			return NULL;
+		}
+		o->segs = s;
+		o->segs_cap = cap;
+	}
+	struct rp_seg *s = &o->segs[o->nsegs++];
+	memset(s, 0, sizeof(*s));
+	s->kind = kind;
+	return s;
+}
+
+static struct rp_seg *last_seg(struct rp_out *o, enum rp_seg_kind kind)
+{
+	return o->nsegs && o->segs[o->nsegs - 1].kind == kind ? &o->segs[o->nsegs - 1] : NULL;
+}
+
+uint8_t *rp_out_space(struct rp_out *o, size_t n)
+{
+	if (o->oom)
+		return NULL;
+	struct rp_blob *b = &o->made;
+	if (n > SIZE_MAX - b->len) {
+		o->oom = true;
+		return NULL;
+	}
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 1u << 16;
+		while (cap < b->len + n)
+			cap = cap > SIZE_MAX / 2 ? b->len + n : cap * 2;
+		uint8_t *p = realloc(b->data, cap);
+		if (!p) {
+			o->oom = true;
+			return NULL;
+		}
+		b->data = p;
+		b->cap = cap;
+	}
+	/* made bytes are contiguous in the blob, so a run of them is one segment */
+	struct rp_seg *s = last_seg(o, RP_SEG_MADE);
+	if (!s) {
+		s = new_seg(o, RP_SEG_MADE);
+		if (!s)
+			return NULL;
+		s->made_at = b->len;
+	}
+	uint8_t *p = b->data + b->len;
+	memset(p, 0, n);
+	b->len += n;
+	s->len += n;
+	o->len += n;
+	return p;
+}
+
+void rp_out_put(struct rp_out *o, const void *p, size_t n)
+{
+	uint8_t *dst = rp_out_space(o, n);
+	if (dst && n)
+		memcpy(dst, p, n);
+}
+
+void rp_out_num(struct rp_out *o, uint64_t v, unsigned width)
+{
+	uint8_t *dst = rp_out_space(o, width);
+	if (dst)
+		rp_put_num(dst, v, width, o->be);
+}
+
+size_t rp_out_mark(const struct rp_out *o)
+{
+	return o->made.len;
+}
+
+void rp_out_patch(struct rp_out *o, size_t mark, uint64_t v, unsigned width)
+{
+	if (!o->oom && mark <= o->made.len && width <= o->made.len - mark)
+		rp_put_num(o->made.data + mark, v, width, o->be);
+}
+
+void rp_out_zeros_to(struct rp_out *o, uint64_t at)
+{
+	if (o->oom || at <= o->len)
+		return;
+	struct rp_seg *s = last_seg(o, RP_SEG_ZERO);
+	if (!s && !(s = new_seg(o, RP_SEG_ZERO)))
+		return;
+	s->len += at - o->len;
+	o->len = at;
+}
+
+void rp_out_keep(struct rp_out *o, const uint8_t *p, size_t n)
+{
+	if (o->oom || !n)
+		return;
+	struct rp_seg *s = last_seg(o, RP_SEG_KEPT);
+	if (!s || s->kept + s->len != p) {
+		s = new_seg(o, RP_SEG_KEPT);
+		if (!s)
+			return;
+		s->kept = p;
+	}
+	s->len += n;
+	o->len += n;
+}
+
+void rp_out_free(struct rp_out *o)
+{
+	free(o->made.data);
+	free(o->segs);
+	memset(o, 0, sizeof(*o));
+}
+
+int rp_out_to_buffer(const struct rp_out *o, uint8_t **data)
+{
+	*data = NULL;
+	if (o->oom || o->len > SIZE_MAX)
+		return -1;
+	uint8_t *p = malloc(o->len ? (size_t)o->len : 1);
+	if (!p)
+		return -1;
+	size_t at = 0;
+	for (size_t i = 0; i < o->nsegs; i++) {
+		const struct rp_seg *s = &o->segs[i];
+		if (s->kind == RP_SEG_MADE)
+			memcpy(p + at, o->made.data + s->made_at, s->len);
+		else if (s->kind == RP_SEG_KEPT)
+			memcpy(p + at, s->kept, s->len);
+		else
+			memset(p + at, 0, s->len);
+		at += s->len;
+	}
+	*data = p;
+	return 0;
+}
+
+static int write_all(int fd, const uint8_t *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Whole pages of [p, p + n) leave this process (they are a file mapping's: nothing is lost). */
+static void hand_back(const uint8_t *p, size_t n)
+{
+	long sp = sysconf(_SC_PAGESIZE);
+	if (sp <= 0)
+		return;
+	uintptr_t mask = (uintptr_t)sp - 1, a = ((uintptr_t)p + mask) & ~mask, b = ((uintptr_t)p + n) & ~mask;
+	if (b > a)
+		madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
+int rp_out_to_fd(const struct rp_out *o, int fd)
+{
+	static const uint8_t zeros[1u << 16];
+	if (o->oom) {
+		errno = ENOMEM;
+		return -1;
+	}
+	for (size_t i = 0; i < o->nsegs; i++) {
+		const struct rp_seg *s = &o->segs[i];
+		for (uint64_t done = 0; done < s->len;) {
+			size_t n = s->len - done < WRITE_STEP ? (size_t)(s->len - done) : WRITE_STEP;
+			int rc;
+			if (s->kind == RP_SEG_MADE) {
+				rc = write_all(fd, o->made.data + s->made_at + done, n);
+			} else if (s->kind == RP_SEG_KEPT) {
+				rc = write_all(fd, s->kept + done, n);
+				hand_back(s->kept + done, n); /* read once; resident memory stays flat */
+			} else {
+				n = n < sizeof(zeros) ? n : sizeof(zeros);
+				rc = write_all(fd, zeros, n);
+			}
+			if (rc != 0)
+				return -1;
+			done += n;
+		}
+	}
+	return 0;
+}
+
+static int pwrite_all(int fd, const uint8_t *p, uint64_t n, uint64_t at)
+{
+	while (n) {
+		ssize_t w = pwrite(fd, p, n < WRITE_STEP ? (size_t)n : WRITE_STEP, (off_t)at);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		n -= (uint64_t)w;
+		at += (uint64_t)w;
+	}
+	return 0;
+}
+
+/*
+ * The part [*a, *b) of a kept segment at output offset at that can be mapped from the input
+ * file: page-aligned on both sides, at the same place within a page in input and output.
+ */
+static bool mappable(const struct rp_seg *s, uint64_t at, const uint8_t *input, size_t input_size, uint64_t sp,
+		     uint64_t *a, uint64_t *b, uint64_t *src)
+{
+	if (s->kind != RP_SEG_KEPT || !input || s->kept < input || (size_t)(s->kept - input) > input_size ||
+	    s->len > input_size - (size_t)(s->kept - input))
+		return false;
+	uint64_t off = (uint64_t)(s->kept - input);
+	if (off % sp != at % sp)
+		return false;
+	*a = (at + sp - 1) / sp * sp;
+	*b = (at + s->len) / sp * sp;
+	*src = off + (*a - at);
+	return *b > *a;
+}
+
+/*
+ * Address space for the view, placed so that the largest run mapped from the input sits at
+ * the same offset within a huge page as in the input's page cache: large folios can then be
+ * mapped whole (a fault per 2 MiB, not per few pages), as in a check of the file itself.
+ */
+static uint8_t *place_view(const struct rp_out *o, const uint8_t *input, size_t input_size, bool map_input, uint64_t sp)
+{
+	const uint64_t huge = 2u << 20;
+	uint64_t at = 0, a, b, src, best = 0, want = 0;
+	for (size_t i = 0; map_input && i < o->nsegs; at += o->segs[i].len, i++)
+		if (mappable(&o->segs[i], at, input, input_size, sp, &a, &b, &src) && b - a > best) {
+			best = b - a;
+			want = (src - a) % huge; /* base must be this, modulo a huge page */
+		}
+	if (o->len > SIZE_MAX - huge)
+		return MAP_FAILED;
+	size_t span = (size_t)o->len + huge;
+	uint8_t *r = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (r == MAP_FAILED)
+		return MAP_FAILED;
+	size_t head = (size_t)((want + huge - (uintptr_t)r % huge) % huge);
+	if (head)
+		munmap(r, head);
+	if (huge - head)
+		munmap(r + head + o->len, huge - head);
+	return r + head;
+}
+
+const uint8_t *rp_out_view(const struct rp_out *o, const uint8_t *input, size_t input_size, int input_fd)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	if (o->oom || !o->len || o->len > SIZE_MAX || page <= 0)
+		return NULL;
+	const uint64_t sp = (uint64_t)page;
+	int mfd = memfd_create("tracefsck-repaired", MFD_CLOEXEC);
+	if (mfd < 0)
+		return NULL;
+	bool ok = ftruncate(mfd, (off_t)o->len) == 0; /* sparse: zero runs cost nothing */
+	uint64_t at = 0, a, b, src;
+	for (size_t i = 0; ok && i < o->nsegs; at += o->segs[i].len, i++) {
+		const struct rp_seg *s = &o->segs[i];
+		if (s->kind == RP_SEG_MADE) {
+			ok = pwrite_all(mfd, o->made.data + s->made_at, s->len, at) == 0;
+		} else if (s->kind == RP_SEG_KEPT) {
+			if (input_fd >= 0 && mappable(s, at, input, input_size, sp, &a, &b, &src))
+				ok = pwrite_all(mfd, s->kept, a - at, at) == 0 && /* the unaligned edges */
+				     pwrite_all(mfd, s->kept + (b - at), at + s->len - b, b) == 0;
+			else
+				ok = pwrite_all(mfd, s->kept, s->len, at) == 0;
+		}
+	}
+	uint8_t *view = ok ? place_view(o, input, input_size, input_fd >= 0, sp) : MAP_FAILED;
+	if (view != MAP_FAILED && mmap(view, (size_t)o->len, PROT_READ, MAP_SHARED | MAP_FIXED, mfd, 0) == MAP_FAILED) {
+		munmap(view, (size_t)o->len);
+		view = MAP_FAILED;
+	}
+	close(mfd); /* the mapping keeps the memory file */
+	if (view == MAP_FAILED)
+		return NULL;
+	at = 0;
+	for (size_t i = 0; input_fd >= 0 && i < o->nsegs; at += o->segs[i].len, i++) {
+		if (!mappable(&o->segs[i], at, input, input_size, sp, &a, &b, &src))
+			continue;
+		if (mmap(view + a, (size_t)(b - a), PROT_READ, MAP_PRIVATE | MAP_FIXED, input_fd, (off_t)src) == MAP_FAILED) {
+			munmap(view, (size_t)o->len);
+			return NULL;
+		}
+	}
+	return view;
+}
+
+void rp_out_view_free(const uint8_t *view, uint64_t len)
+{
+	if (view)
+		munmap((void *)view, (size_t)len);
+}

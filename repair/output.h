@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A repaired file as a list of segments: bytes the writer made (headers, tables, rebuilt
+ * pages), bytes that stay where they are (input pages kept verbatim, decoded pages), and runs
+ * of zeros. Nothing is copied until the file is stored: into one buffer, into a file
+ * descriptor, or not at all, as a read-only view whose verbatim pages are the input file's own.
+ */
+#ifndef TFK_REPAIR_OUTPUT_H
+#define TFK_REPAIR_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model.h"
+
+enum rp_seg_kind { RP_SEG_MADE, RP_SEG_KEPT, RP_SEG_ZERO };
+
+struct rp_seg {
+	enum rp_seg_kind kind;
+	uint64_t len;
+	size_t made_at;         /* RP_SEG_MADE: offset in rp_out.made */
+	const uint8_t *kept;    /* RP_SEG_KEPT: the bytes, valid as long as the model */
+};
+
+struct rp_out {
+	struct rp_blob made;    /* every byte the writer made, in output order */
+	struct rp_seg *segs;
+	size_t nsegs, segs_cap;
+	uint64_t len;           /* bytes of output so far */
+	bool be, oom;
+};
+
+void rp_out_put(struct rp_out *o, const void *p, size_t n);
+/* A number of width bytes in the file's byte order. */
+void rp_out_num(struct rp_out *o, uint64_t v, unsigned width);
+/* n made bytes to fill in place (valid until the next call that adds to o), or NULL. */
+uint8_t *rp_out_space(struct rp_out *o, size_t n);
+/* Where the next made byte goes, for rp_out_patch once its value is known. */
+size_t rp_out_mark(const struct rp_out *o);
+void rp_out_patch(struct rp_out *o, size_t mark, uint64_t v, unsigned width);
+/* Zeros up to output offset at. */
+void rp_out_zeros_to(struct rp_out *o, uint64_t at);
+/* n bytes at p, not copied: they must outlive o. */
+void rp_out_keep(struct rp_out *o, const uint8_t *p, size_t n);
+void rp_out_free(struct rp_out *o);
+
+/* The whole output in one new buffer (free() it). 0, or -1 when out of memory. */
+int rp_out_to_buffer(const struct rp_out *o, uint8_t **data);
+/* Write the output to fd from its current position. 0, or -1 with errno set. */
+int rp_out_to_fd(const struct rp_out *o, int fd);
+
+/*
+ * A read-only view of the output without storing it. Kept bytes inside the input mapping
+ * [input, input + input_size), which is the file input_fd, are mapped from that file where
+ * their offsets allow (the page cache already holds them); everything else lives in an
+ * anonymous memory file, sparse where the output is zero. Every page of the view can be
+ * dropped and read again, so a check may hand walked pages back. NULL on failure.
+ */
+const uint8_t *rp_out_view(const struct rp_out *o, const uint8_t *input, size_t input_size, int input_fd);
+void rp_out_view_free(const uint8_t *view, uint64_t len);
+
+#endif
