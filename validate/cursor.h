@@ -175,6 +175,24 @@ static inline bool tfk_cur_bytes_at(const struct tfk_cursor *c, uint64_t at, uin
 	return true;
 }
 
+/*
+ * Numbers inside bytes a cursor lent (tfk_cur_bytes_at): the caller has proven at + width
+ * within what it borrowed. For hot loops that check one span once instead of every field.
+ */
+static inline uint16_t tfk_lent_u16(const uint8_t *p, bool swap)
+{
+	uint16_t r;
+	memcpy(&r, p, 2);
+	return tfk_bswap16_if(r, swap);
+}
+
+static inline uint32_t tfk_lent_u32(const uint8_t *p, bool swap)
+{
+	uint32_t r;
+	memcpy(&r, p, 4);
+	return tfk_bswap32_if(r, swap);
+}
+
 /* Do the n bytes at the position equal lit? Never advances; false when fewer than n are left. */
 static inline bool tfk_cur_has(const struct tfk_cursor *c, const void *lit, uint64_t n)
 {

@@ -63,6 +63,7 @@ struct td_buffer_opt {
 struct td_event_fmt {
 	uint16_t id;
 	uint16_t fixed;         /* bytes of the fixed fields (last offset + size) */
+	uint32_t need;          /* bytes a record needs for every field the page walk reads */
 	bool valid;             /* its fields passed the checks */
 	bool has_pid;
 	uint16_t pid_offset;

@@ -280,6 +280,12 @@ static void check_fields(struct parse *ps, struct field *fields, size_t n, struc
 			e->pid_offset = (uint16_t)fields[i].offset;
 		}
 	}
+	e->need = e->fixed;
+	for (uint8_t i = 0; i < e->ndyn; i++)
+		if (e->dyn[i].offset + 4u > e->need)
+			e->need = e->dyn[i].offset + 4u;
+	if (e->has_pid && e->pid_offset + 4u > e->need)
+		e->need = e->pid_offset + 4u;
 	e->valid = true;
 }
 

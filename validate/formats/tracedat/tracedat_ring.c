@@ -63,37 +63,32 @@ static bool all_zero(const struct tfk_cursor *page, uint64_t from, uint64_t *fir
 /*
  * The common case of td_check_record, inlined into the walk: true when the record is certainly
  * sound (a known, valid format; long enough; dynamic fields inside; a plausible pid). Anything
- * else goes to td_check_record, which decides and reports.
+ * else goes to td_check_record, which decides and reports. rec is len bytes the page's view
+ * lent; every field read below is proven inside them first.
  */
-static inline __attribute__((always_inline)) bool record_quick_ok(const struct td_check *td, const struct tfk_cursor *area, uint64_t payload,
-				   uint64_t len)
+static inline __attribute__((always_inline)) bool record_quick_ok(const struct td_check *td, const uint8_t *rec,
+								  uint64_t len, bool swap)
 {
-	uint16_t id;
-	if (len < 2 || !tfk_cur_u16_at(area, payload, &id))
+	if (len < 2)
 		return false;
-	uint32_t idx = td->event_index[id];
+	uint32_t idx = td->event_index[tfk_lent_u16(rec, swap)];
 	if (!idx)
 		return false;
 	const struct td_event_fmt *e = &td->events[idx - 1];
 	if (!e->valid)
 		return true;
-	if (len < e->fixed)
-		return false;
+	if (len < e->need)
+		return false; /* every field read below lies inside the record */
 	for (unsigned i = 0, n = e->ndyn; i < n; i++) {
-		uint32_t loc;
-		if (!tfk_cur_u32_at(area, payload + e->dyn[i].offset, &loc))
-			return false;
-		uint64_t start = (loc & 0xffff) + (e->dyn[i].relative ? e->dyn[i].offset + 4u : 0u), size = loc >> 16;
+		uint32_t off = e->dyn[i].offset, loc = tfk_lent_u32(rec + off, swap);
+		uint64_t start = (loc & 0xffff) + (e->dyn[i].relative ? off + 4u : 0u), size = loc >> 16;
 		if (start + size > len)
 			return false;
-		uint8_t last;
-		if (e->dyn[i].string && size &&
-		    (!tfk_cur_u8_at(area, payload + start + size - 1, &last) || last != 0))
+		if (e->dyn[i].string && size && rec[start + size - 1] != 0)
 			return false;
 	}
-	uint32_t pid;
 	/* -1 (idle) wraps to 0; every other negative pid lands above the limit */
-	return !e->has_pid || (tfk_cur_u32_at(area, payload + e->pid_offset, &pid) && pid + 1u <= TD_PID_MAX_LIMIT + 1u);
+	return !e->has_pid || tfk_lent_u32(rec + e->pid_offset, swap) + 1u <= TD_PID_MAX_LIMIT + 1u;
 }
 
 /* What one page's events added up to. */
@@ -114,23 +109,29 @@ static inline __attribute__((always_inline)) uint64_t walk_events_bo(struct td_c
 {
 	/* const: calls that see its address cannot change it, so be stays a constant in the reads */
 	const struct tfk_cursor area = { area_in->base, area_in->len, 0, area_in->origin, be };
+	const bool swap = tfk_cur_swap(&area);
 	const uint64_t len = area.len;
 	const struct td_check *td = w->td;
 	const bool records = td->event_index != NULL;
 	uint64_t pos = 0, events = 0, first_ts = 0, last_ts = 0, payload = 0;
 	struct tfk_finding *f;
+	/* The committed bytes, lent once: each read below is proven inside them (pos < len, and
+	 * the bytes left before it), instead of a bounds check per field. */
+	const uint8_t *bytes = NULL;
+	tfk_cur_bytes_at(&area, 0, len, &bytes); /* the whole view: only an empty one has no bytes */
 
 	*stopped = 0;
-	while (pos < len) {
+	while (bytes && pos < len) {
 		*stopped = pos;
 		uint32_t word, a0 = 0;
 		uint64_t at = area.origin + pos;
-		if (!tfk_cur_u32_at(&area, pos, &word)) {
+		if (len - pos < 4) {
 			f = page_fault(w, TFK_TRACEDAT_PAGE_EVENT_OVERRUN, at, len - pos);
 			tfk_set_expected(f, "an event header of 4 bytes");
 			tfk_set_found(f, "%llu bytes left of the committed data", (unsigned long long)(len - pos));
 			goto out;
 		}
+		word = tfk_lent_u32(bytes + pos, swap);
 		unsigned type_len = be ? word >> 27 : word & 0x1f;
 		uint32_t delta = be ? word & 0x7ffffff : word >> 5;
 		uint64_t size, hdr = 4;
@@ -145,12 +146,13 @@ static inline __attribute__((always_inline)) uint64_t walk_events_bo(struct td_c
 				tfk_set_found(f, "type_len %u", type_len);
 			}
 		} else {
-			if (!tfk_cur_u32_at(&area, pos + 4, &a0)) {
+			if (len - pos < 8) {
 				f = page_fault(w, TFK_TRACEDAT_PAGE_EVENT_OVERRUN, at, len - pos);
 				tfk_set_expected(f, "8 bytes for a type_len %u event header", type_len);
 				tfk_set_found(f, "%llu bytes left of the committed data", (unsigned long long)(len - pos));
 				goto out;
 			}
+			a0 = tfk_lent_u32(bytes + pos + 4, swap);
 			switch (type_len) {
 			case 0:
 				if (a0 < 8 || a0 % 4) {
@@ -205,12 +207,11 @@ static inline __attribute__((always_inline)) uint64_t walk_events_bo(struct td_c
 		}
 		if (data) {
 			ts += delta;
-			if (!events)
-				first_ts = ts;
+			first_ts = events ? first_ts : ts;
 			last_ts = ts;
 			payload += size - hdr;
 			events++;
-			if (records && !record_quick_ok(td, &area, pos + hdr, size - hdr) &&
+			if (records && !record_quick_ok(td, bytes + pos + hdr, size - hdr, swap) &&
 			    !td_check_record(w, &area, pos + hdr, size - hdr, at, page_fault) &&
 			    sum->bad_record == UINT64_MAX) {
 				sum->bad_record = pos;
