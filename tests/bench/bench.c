@@ -82,13 +82,15 @@ static void bench_file(const struct opts *o, const char *path, bool zstd_list)
 	snprintf(json, sizeof(json), "%s/bench-summary.jsonl", o->dir);
 	printf("\n%s (%.1f MiB)\n", path, (double)bytes / 1048576.0);
 
-	struct bench_result cat, check, notep, repair, reader = { 0 };
+	struct bench_result cat, check, single, notep, repair, reader = { 0 };
 	char *cat_argv[] = { "cat", (char *)path, NULL };
 	bench_run(cat_argv, NULL, &cat); /* warm the page cache */
 	bench_best_of(o->runs, cat_argv, NULL, &cat);
 	char *check_argv[] = { (char *)o->tracefsck, "check", "--json", (char *)path, NULL };
 	bench_best_of(o->runs, check_argv, json, &check);
 	uint64_t events = summary_events(json);
+	char *single_argv[] = { (char *)o->tracefsck, "check", "--threads", "1", (char *)path, NULL };
+	bench_best_of(o->runs, single_argv, NULL, &single);
 	char *notep_argv[] = { (char *)o->tracefsck, "check", "--no-libtraceevent", (char *)path, NULL };
 	bench_best_of(o->runs, notep_argv, NULL, &notep);
 	char *repair_argv[] = { (char *)o->tracefsck, "repair", "--dry-run", (char *)path, NULL };
@@ -101,6 +103,7 @@ static void bench_file(const struct opts *o, const char *path, bool zstd_list)
 
 	row("cat FILE > /dev/null", &cat, bytes, 0);
 	row("tracefsck check", &check, bytes, events);
+	row("tracefsck check --threads 1", &single, bytes, events);
 	row("tracefsck check --no-libtraceevent", &notep, bytes, events);
 	row("tracefsck repair --dry-run (clean file)", &repair, bytes, events);
 	if (run_reader)
@@ -123,19 +126,26 @@ static void bench_file(const struct opts *o, const char *path, bool zstd_list)
 			verdict("trace-cmd report / tracefsck check", reader.wall / check.wall, ">=", 100);
 	}
 	verdict("tracefsck repair --dry-run / tracefsck check (clean file)", repair.wall / check.wall, "<=", 2);
-	char damaged[4200];
+	char damaged[4200], repaired[4200];
 	snprintf(damaged, sizeof(damaged), "%s.damaged", path);
+	snprintf(repaired, sizeof(repaired), "%s.repaired", path);
 	if (bench_make_damaged(path, damaged) == 0) {
-		struct bench_result dcheck, drepair;
+		struct bench_result dcheck, drepair, dstore;
 		char *dc_argv[] = { (char *)o->tracefsck, "check", (char *)damaged, NULL };
 		char *dr_argv[] = { (char *)o->tracefsck, "repair", "--dry-run", (char *)damaged, NULL };
+		char *ds_argv[] = { (char *)o->tracefsck, "repair", "-o", repaired, (char *)damaged, NULL };
+		bench_run(dc_argv, NULL, &dcheck); /* warm the page cache */
 		bench_best_of(o->runs, dc_argv, NULL, &dcheck);
 		bench_best_of(o->runs, dr_argv, NULL, &drepair);
+		bench_best_of(o->runs, ds_argv, NULL, &dstore);
 		printf("  the same with its CPU table zeroed (pages found by a scan; repair rebuilds the table):\n");
 		row("tracefsck check", &dcheck, bytes, events);
 		row("tracefsck repair --dry-run", &drepair, bytes, events);
-		verdict("repair with a full page scan / check", drepair.wall / check.wall, "<=", 2);
+		row("tracefsck repair -o FILE (stored, fsync)", &dstore, bytes, events);
+		verdict("repair with a full page scan / check, same file", drepair.wall / dcheck.wall, "<=", 2);
+		printf("  %-52s %8.2f\n", "repair with a full page scan / check of the clean file", drepair.wall / check.wall);
 		unlink(damaged);
+		unlink(repaired);
 	}
 	verdict("tracefsck check peak RSS, MiB", (double)check.max_rss_kib / 1024.0, "<=", 64);
 	if (run_reader)
@@ -161,18 +171,19 @@ static void bench_many(const struct opts *o)
 		argv[4 + i] = strdup(path);
 	}
 	printf("\n%d files of 4 MiB each (%.1f MiB in all)\n", n, (double)total / 1048576.0);
+	/* -j 1 --threads 1: one file after another on one thread, against -j 2 */
 	argv[0] = (char *)o->tracefsck;
 	argv[1] = "check";
 	struct bench_result seq, par;
-	argv[2] = "-j";
-	argv[3] = "1";
+	argv[2] = "--threads=1";
+	argv[3] = "-j1";
 	char out1[4096], out2[4096];
 	snprintf(out1, sizeof(out1), "%s/many-j1.txt", o->dir);
 	snprintf(out2, sizeof(out2), "%s/many-j2.txt", o->dir);
 	bench_best_of(o->runs, argv, out1, &seq);
-	argv[3] = "2";
+	argv[3] = "-j2";
 	bench_best_of(o->runs, argv, out2, &par);
-	row("tracefsck check -j 1 FILE...", &seq, total, 0);
+	row("tracefsck check -j 1 --threads 1 FILE...", &seq, total, 0);
 	row("tracefsck check -j 2 FILE...", &par, total, 0);
 	char cmp[8300];
 	snprintf(cmp, sizeof(cmp), "cmp -s '%s' '%s'", out1, out2);

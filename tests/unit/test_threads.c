@@ -13,7 +13,9 @@
 #include <cmocka.h>
 
 #include "tracedat_helpers.h"
+#include "tracefsck/observer.h"
 #include "tracefsck/policy.h"
+#include "tracefsck/repair.h"
 
 static void assert_same_report(const struct tfk_report *a, const struct tfk_report *b, const char *what)
 {
@@ -117,6 +119,91 @@ static void compare_all(const struct fx *x, const char *name)
 	tfk_policy_free(p);
 }
 
+/* What an observer heard, reduced to a running hash of every call and its arguments. */
+struct heard {
+	uint64_t hash, pages, items, cpus;
+};
+
+static void mix(struct heard *h, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	for (size_t i = 0; i < n; i++)
+		h->hash = (h->hash ^ b[i]) * 0x100000001b3ull;
+}
+
+static void heard_cpu(void *user, uint32_t cpu)
+{
+	struct heard *h = user;
+	h->cpus++;
+	mix(h, "c", 1);
+	mix(h, &cpu, sizeof(cpu));
+}
+
+static void heard_page(void *user, const uint8_t *page, const struct tfk_page_info *info)
+{
+	struct heard *h = user;
+	h->pages++;
+	mix(h, "p", 1);
+	mix(h, &page, sizeof(page));
+	mix(h, &info->state, sizeof(info->state));
+	mix(h, &info->good_len, sizeof(info->good_len));
+	mix(h, &info->events, sizeof(info->events));
+	mix(h, &info->first_ts, sizeof(info->first_ts));
+	mix(h, &info->last_ts, sizeof(info->last_ts));
+	mix(h, &info->missed_count, sizeof(info->missed_count));
+}
+
+static void heard_item(void *user, const struct tfk_item *item)
+{
+	struct heard *h = user;
+	h->items++;
+	mix(h, "i", 1);
+	mix(h, &item->offset, sizeof(item->offset));
+	mix(h, &item->length, sizeof(item->length));
+	mix(h, item->name, strlen(item->name));
+	mix(h, item->detail, strlen(item->detail));
+}
+
+/* An observer hears the same calls, in the same order, on any number of threads. */
+static void compare_observed(const struct fx *x, const char *name)
+{
+	struct heard one = { 14695981039346656037ull, 0, 0, 0 }, many = one;
+	struct tfk_observer o1 = { .user = &one, .cpu = heard_cpu, .page = heard_page, .item = heard_item };
+	struct tfk_observer o3 = { .user = &many, .cpu = heard_cpu, .page = heard_page, .item = heard_item };
+	struct tfk_limits lim = *fast_limits();
+	struct tfk_report a, b;
+	lim.threads = 1;
+	tfk_check_buffer_observed(x->b.data, x->b.len, &lim, &o1, &a);
+	lim.threads = 3;
+	tfk_check_buffer_observed(x->b.data, x->b.len, &lim, &o3, &b);
+	assert_same_report(&a, &b, name);
+	assert_true(one.pages > 0 && one.items > 0 && one.cpus > 0);
+	assert_int_equal(one.pages, many.pages);
+	assert_int_equal(one.items, many.items);
+	assert_int_equal(one.cpus, many.cpus);
+	if (one.hash != many.hash)
+		fail_msg("%s: the observer heard something else on threads", name);
+	tfk_report_free(&a);
+	tfk_report_free(&b);
+
+	/* and repair, built on what its observer hears, writes the same bytes */
+	struct tfk_repair_report r1, r3;
+	uint8_t *out1, *out3;
+	size_t len1, len3;
+	lim.threads = 1;
+	tfk_repair_buffer(x->b.data, x->b.len, &lim, &out1, &len1, &r1);
+	lim.threads = 3;
+	tfk_repair_buffer(x->b.data, x->b.len, &lim, &out3, &len3, &r3);
+	assert_int_equal(r1.outcome, TFK_REPAIR_DONE);
+	assert_int_equal(r3.outcome, r1.outcome);
+	assert_int_equal(len1, len3);
+	assert_memory_equal(out1, out3, len1);
+	free(out1);
+	free(out3);
+	tfk_repair_report_free(&r1);
+	tfk_repair_report_free(&r3);
+}
+
 static void test_v6_threads_change_nothing(void **state)
 {
 	(void)state;
@@ -130,6 +217,7 @@ static void test_v6_threads_change_nothing(void **state)
 	/* cpu3's entry points half a page off: its walk is findings only, as one thread does it */
 	tdw_put64(&x->b, x->L.table + 16 * 3, x->L.cpu_offset[3] + x->spec.page_size / 2, x->spec.big_endian);
 	compare_all(x, "v6");
+	compare_observed(x, "v6 observed");
 	fx_free(x);
 }
 
@@ -144,6 +232,7 @@ static void test_v6_big_endian_threads_change_nothing(void **state)
 	fx_build(x);
 	damage(x);
 	compare_all(x, "v6 big-endian");
+	compare_observed(x, "v6 big-endian observed");
 	fx_free(x);
 }
 
@@ -158,6 +247,7 @@ static void test_v7_threads_change_nothing(void **state)
 	fx_build(x);
 	damage(x);
 	compare_all(x, "v7 uncompressed");
+	compare_observed(x, "v7 uncompressed observed");
 	fx_free(x);
 }
 

@@ -271,7 +271,8 @@ void td_walk_range_here(struct td_check *td, const struct td_walk_range *r);
 
 /*
  * Walk the ranges a buffer's entry loop is about to ask td_walk_range for on worker threads
- * (tracedat_prewalk.c). Nothing happens unless limits.threads > 1 and nobody observes.
+ * (tracedat_prewalk.c). Nothing happens unless limits.threads > 1; an observer hears the
+ * walks in file order all the same.
  * td_prewalk_take answers one range from its finished walk; td_prewalk_finish ends it.
  */
 void td_prewalk_start(struct td_check *td, const struct td_walk_range *ranges, size_t n);

@@ -273,7 +273,7 @@ static void walk_ahead(const struct buf_ctx *b, struct tfk_cursor c, uint32_t n,
 {
 	struct td_check *td = b->td;
 	const uint32_t cap = td->ctx->limits->max_cpus;
-	if (td->ctx->limits->threads < 2 || td_obs(td) || n < 2)
+	if (td->ctx->limits->threads < 2 || n < 2)
 		return;
 	struct td_walk_range *ahead = calloc(n < cap ? n : cap, sizeof(*ahead));
 	if (!ahead)

@@ -7,8 +7,10 @@
  * CPU in its own order it replays the walk's findings, counts and statistics through the real
  * context, where the policy and the findings cap apply as they would have. The report is the
  * same, finding for finding, as one thread's: threads change the time a check takes, nothing
- * else. Only walks nobody observes are taken ahead (repair keeps its model in file order), and
- * only the ranges the buffer's own entry loop will ask for, so no page is walked twice.
+ * else. An observer (repair's model, progress) is told what a walk saw when it is replayed, in
+ * file order, from a log the walk kept; logs are bounded (OBSERVED_LOG_BUDGET), and ranges
+ * beyond the budget are walked in turn. Only the ranges the buffer's own entry loop will ask
+ * for are taken, so no page is walked twice.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -17,7 +19,27 @@
 
 #include "tracedat.h"
 
+/* Bytes of observer logs the walks of one buffer may keep at once (a page costs one entry). */
+#define OBSERVED_LOG_BUDGET (64u << 20)
+/* Pages an observer has seen again are handed back in steps of this many bytes. */
+#define RELEASE_STEP (4u << 20)
+
 enum job_state { JOB_PENDING, JOB_RUNNING, JOB_DONE, JOB_TAKEN };
+
+/* One observer call a walk made, to be made again to the real observer at replay. */
+struct seen {
+	enum { SEEN_CPU, SEEN_PAGE, SEEN_ITEM } kind;
+	uint32_t cpu;
+	const uint8_t *page;      /* in the file mapping: still there at replay */
+	struct tfk_page_info info;
+	struct tfk_item *item;
+};
+
+struct seen_log {
+	struct seen *v;
+	size_t n, cap;
+	bool lost;                /* out of memory: replay reports an internal error */
+};
 
 struct job {
 	struct td_walk_range r;
@@ -25,6 +47,7 @@ struct job {
 	enum job_state state;
 	struct tfk_report rep;        /* what the walk found, unfiltered */
 	uint64_t counted[TFK_FAULT_COUNT]; /* faults it only counted, by code */
+	struct seen_log log;          /* what the walk told its observer */
 };
 
 struct td_prewalk {
@@ -40,10 +63,73 @@ struct td_prewalk {
 	const struct tfk_ctx *main;
 };
 
+static struct seen *log_next(struct seen_log *l)
+{
+	if (l->lost)
+		return NULL;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 256;
+		struct seen *v = cap > SIZE_MAX / sizeof(*v) ? NULL : realloc(l->v, cap * sizeof(*v));
+		if (!v) {
+			l->lost = true;
+			return NULL;
+		}
+		l->v = v;
+		l->cap = cap;
+	}
+	struct seen *e = &l->v[l->n++];
+	memset(e, 0, sizeof(*e));
+	return e;
+}
+
+static void seen_cpu(void *user, uint32_t cpu)
+{
+	struct seen *e = log_next(user);
+	if (e) {
+		e->kind = SEEN_CPU;
+		e->cpu = cpu;
+	}
+}
+
+static void seen_page(void *user, const uint8_t *page, const struct tfk_page_info *info)
+{
+	struct seen *e = log_next(user);
+	if (e) {
+		e->kind = SEEN_PAGE;
+		e->page = page;
+		e->info = *info;
+	}
+}
+
+static void seen_item(void *user, const struct tfk_item *item)
+{
+	struct seen_log *l = user;
+	struct seen *e = log_next(l);
+	if (!e)
+		return;
+	e->kind = SEEN_ITEM;
+	e->item = malloc(sizeof(*e->item));
+	if (e->item)
+		*e->item = *item;
+	else
+		l->lost = true;
+}
+
+static void log_free(struct seen_log *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].item);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
 static void run_job(struct td_prewalk *p, struct job *j)
 {
 	struct tfk_ctx ctx;
+	struct tfk_observer recorder = { .user = &j->log, .cpu = seen_cpu, .page = seen_page, .item = seen_item };
 	tfk_ctx_init(&ctx, &p->limits, &j->rep);
+	if (p->main->obs)
+		ctx.obs = &recorder;
 	ctx.map = p->main->map;
 	ctx.map_size = p->main->map_size;
 	ctx.sys_page = p->main->sys_page;
@@ -87,7 +173,7 @@ void td_prewalk_start(struct td_check *td, const struct td_walk_range *ranges, s
 {
 	const struct tfk_limits *lim = td->ctx->limits;
 	/* Injected allocation failures must fall where a single thread's would. */
-	if (td->prewalk || lim->threads < 2 || n < 2 || td->ctx->obs || lim->fail_alloc_after)
+	if (td->prewalk || lim->threads < 2 || n < 2 || lim->fail_alloc_after)
 		return;
 	struct td_prewalk *p = calloc(1, sizeof(*p));
 	if (!p)
@@ -108,13 +194,22 @@ void td_prewalk_start(struct td_check *td, const struct td_walk_range *ranges, s
 		free(p);
 		return;
 	}
+	/* With an observer, each page walked ahead costs a log entry until its replay. */
+	uint64_t budget = OBSERVED_LOG_BUDGET / sizeof(struct seen), ps = td->geo.page_size ? td->geo.page_size : 1;
+	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
-		struct job *j = &p->jobs[i];
+		uint64_t pages = ranges[i].data.len / ps + 2;
+		if (td->ctx->obs && !ranges[i].unobserved) {
+			if (pages > budget)
+				continue; /* walked in turn, on the check's own thread */
+			budget -= pages;
+		}
+		struct job *j = &p->jobs[k++];
 		j->r = ranges[i];
 		snprintf(j->buffer, sizeof(j->buffer), "%s", ranges[i].buffer);
 		j->r.buffer = j->buffer;
 	}
-	p->n = n;
+	p->n = k;
 	p->snapshot = *td;
 	p->limits = *lim;
 	p->limits.policy = NULL;
@@ -136,7 +231,7 @@ static bool same_range(const struct td_walk_range *a, const struct td_walk_range
 }
 
 /* Everything the walk did to its private context, done again to the real one. */
-static void replay(struct tfk_ctx *ctx, const struct job *j)
+static void replay(struct tfk_ctx *ctx, const struct job *j, uint32_t page_size)
 {
 	const struct tfk_fault *first = tfk_fault_get(0);
 	for (size_t i = 0; i < j->rep.count; i++) {
@@ -151,6 +246,32 @@ static void replay(struct tfk_ctx *ctx, const struct job *j)
 	for (size_t code = 0; code < TFK_FAULT_COUNT; code++)
 		if (j->counted[code])
 			tfk_count_only_n(ctx, (enum tfk_fault_code)code, j->counted[code]);
+	/* The observer reads the pages again: hand them back behind it, as the walk did. */
+	const struct tfk_observer *obs = ctx->obs;
+	const uint8_t *from = NULL, *to = NULL;
+	for (size_t i = 0; obs && i < j->log.n; i++) {
+		const struct seen *e = &j->log.v[i];
+		if (e->kind == SEEN_CPU && obs->cpu) {
+			obs->cpu(obs->user, e->cpu);
+		} else if (e->kind == SEEN_PAGE && obs->page) {
+			obs->page(obs->user, e->page, &e->info);
+			if (from && (e->page != to || (size_t)(to - from) >= RELEASE_STEP)) {
+				tfk_release(ctx, from, (uint64_t)(to - from));
+				from = NULL;
+			}
+			if (!from)
+				from = e->page;
+			to = e->page + page_size;
+		} else if (e->kind == SEEN_ITEM && e->item && obs->item) {
+			obs->item(obs->user, e->item);
+		}
+	}
+	if (from)
+		tfk_release(ctx, from, (uint64_t)(to - from));
+	if (j->log.lost) {
+		ctx->report->incomplete = true;
+		ctx->report->internal_error = true;
+	}
 	struct tfk_stats *st = &ctx->report->stats;
 	st->pages += j->rep.stats.pages;
 	st->events += j->rep.stats.events;
@@ -188,8 +309,9 @@ bool td_prewalk_take(struct td_check *td, const struct td_walk_range *r)
 	j->state = JOB_TAKEN;
 	pthread_mutex_unlock(&p->mu);
 	p->last_taken = (size_t)(j - p->jobs);
-	replay(td->ctx, j);
+	replay(td->ctx, j, p->snapshot.geo.page_size);
 	tfk_report_free(&j->rep);
+	log_free(&j->log);
 	return true;
 }
 
@@ -205,8 +327,10 @@ void td_prewalk_finish(struct td_check *td)
 	pthread_mutex_unlock(&p->mu);
 	for (unsigned i = 0; i < p->nthreads; i++)
 		pthread_join(p->threads[i], NULL);
-	for (size_t i = 0; i < p->n; i++)
+	for (size_t i = 0; i < p->n; i++) {
 		tfk_report_free(&p->jobs[i].rep);
+		log_free(&p->jobs[i].log);
+	}
 	pthread_cond_destroy(&p->cv);
 	pthread_mutex_destroy(&p->mu);
 	free(p->jobs);
