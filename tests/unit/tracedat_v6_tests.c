@@ -471,6 +471,8 @@ static void test_zeroed_table_is_found(void **state)
 	assert_code_at(&x->r, "tracedat.cpu.recoverable-pages", x->L.cpu_offset[0]);
 	assert_null(x->spec.instance);
 	assert_int_equal(x->r.stats.events, x->L.events); /* every event found and walked */
+	assert_int_equal(x->r.stats.cpus, 2);              /* as two CPUs, whose bytes are accounted for */
+	assert_int_equal(count_code(&x->r, "tracedat.file.trailing-data"), 0);
 	fx_free(x);
 
 	/* One CPU that truly recorded nothing: clean, no scan finding. */

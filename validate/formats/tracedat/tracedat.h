@@ -205,6 +205,19 @@ void td_set_found_target(const struct td_check *td, struct tfk_finding *f, uint6
 /* Check the data of a BUFFER section no option reaches, as far as it describes itself. */
 void td_scan_orphan_buffer(struct td_check *td, const struct td_section *s);
 
+/* A file range a buffer's CPU table entry claims. */
+struct td_used_range {
+	uint64_t start, end;
+};
+
+/*
+ * The table lost some CPUs' pages: find the pages of [from, to) that are valid on their own
+ * and outside every used range, and walk their runs as the lost CPUs (tracedat_scan.c).
+ * Returns how many pages were found.
+ */
+uint32_t td_scan_lost_pages(struct td_check *td, uint64_t from, uint64_t to, const struct td_used_range *used,
+			    uint32_t nused, const uint32_t *lost_ids, uint32_t nlost, uint32_t ncpu, const char *buffer);
+
 /* Labels of buffers in paths: "" or "buffer NAME " */
 #define TD_LABEL_MAX 80
 

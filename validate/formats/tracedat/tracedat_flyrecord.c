@@ -156,75 +156,6 @@ static bool check_cpu(struct td_check *td, uint64_t entry, uint32_t cpu, uint64_
 	return usable;
 }
 
-struct used_range {
-	uint64_t start, end;
-};
-
-static bool in_used(const struct used_range *used, uint32_t n, uint64_t off)
-{
-	for (uint32_t i = 0; i < n; i++)
-		if (off >= used[i].start && off < used[i].end)
-			return true;
-	return false;
-}
-
-/*
- * The table lost some CPUs' pages: scan the data area page by page for pages that are valid
- * on their own and that no usable range covers (spec 6.3). Runs of them, split where the
- * timestamps start over, are reported and walked as the lost CPUs, so repair can keep them.
- */
-static uint32_t scan_lost_pages(struct td_check *td, uint64_t from, uint64_t to, const struct used_range *used,
-			    uint32_t nused, const uint32_t *lost_ids, uint32_t nlost, uint32_t ncpu, const char *buffer)
-{
-	const uint32_t ps = td->geo.page_size;
-	uint64_t p;
-	if (!tfk_align_up(from, ps, &p))
-		return 0;
-	uint32_t run = 0, pages_found = 0;
-	uint64_t run_start = 0, run_end = 0, last_ts = 0, first_found = 0;
-	bool in_run = false;
-	struct td_cpu_walk walk;
-	for (;; p += ps) {
-		bool valid = false;
-		uint64_t ts = 0;
-		struct tfk_cursor page;
-		bool more = p < to && to - p >= ps;
-		if (more && !in_used(used, nused, p) && tfk_cur_sub(&td->file, p, ps, &page) == TFK_SUB_OK)
-			valid = td_page_valid(td, &page, &ts);
-		bool breaks = in_run && (!valid || ts < last_ts);
-		if (breaks) {
-			walk.item_length = run_end - run_start;
-			td_cpu_walk_end(&walk);
-			run++;
-			in_run = false;
-		}
-		if (!more || run >= td->ctx->limits->max_cpus)
-			break;
-		if (valid) {
-			if (!in_run) {
-				/* A run is walked as one recovered CPU, each page while it is still in cache. */
-				in_run = true;
-				run_start = p;
-				td_cpu_walk_begin(&walk, td, buffer, run < nlost ? lost_ids[run] : ncpu + (run - nlost));
-				walk.item_offset = p;
-			}
-			td_cpu_walk_pages(&walk, &page);
-			if (!pages_found++)
-				first_found = p;
-			run_end = p + ps;
-			last_ts = ts;
-		}
-	}
-	if (pages_found) {
-		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_CPU_RECOVERABLE_PAGES, first_found, 0);
-		tfk_set_path(f, "%sflyrecord data", buffer);
-		tfk_set_expected(f, "every valid page inside a usable CPU range");
-		tfk_set_found(f, "%u valid pages outside them, in %u runs (walked as cpu ids of the broken entries)",
-			      pages_found, run);
-	}
-	return pages_found;
-}
-
 void td_check_flyrecord(struct td_check *td, uint64_t pos, const char *name)
 {
 	char buffer[80];
@@ -275,7 +206,7 @@ void td_check_flyrecord(struct td_check *td, uint64_t pos, const char *name)
 	td_obs_item(td, TFK_ITEM_BUFFER, pos - TD_TAG_LEN, trailer_end - (pos - TD_TAG_LEN), 0, name[0] ? name : "(top)",
 		    "flyrecord table of %u CPUs, clock [%s]", ncpu, td->clock);
 
-	struct used_range *used = tfk_calloc(td->ctx, fit ? fit : 1, sizeof(*used));
+	struct td_used_range *used = tfk_calloc(td->ctx, fit ? fit : 1, sizeof(*used));
 	uint32_t *lost = tfk_calloc(td->ctx, fit ? fit : 1, sizeof(*lost));
 	uint32_t *empty = tfk_calloc(td->ctx, fit ? fit : 1, sizeof(*empty));
 	uint32_t nused = 0, nlost = 0, nempty = 0;
@@ -324,7 +255,7 @@ void td_check_flyrecord(struct td_check *td, uint64_t pos, const char *name)
 		for (size_t i = 0; i < td->ninstances; i++)
 			if (td->instances[i].offset > trailer_end && td->instances[i].offset < to)
 				to = td->instances[i].offset;
-		uint32_t found = scan_lost_pages(td, trailer_end, to, used, nused, lost, nlost, fit, buffer);
+		uint32_t found = td_scan_lost_pages(td, trailer_end, to, used, nused, lost, nlost, fit, buffer);
 		if (only_empty && found) {
 			struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_CPU_LOST_RANGE, pos + 16ull * empty[0], 16);
 			tfk_set_path(f, "%scpu%u", buffer, empty[0]);
