@@ -283,6 +283,33 @@ static void test_scan_threads_change_nothing(void **state)
 	}
 }
 
+/*
+ * Every table entry claims all the CPU data: walking it eight times over would be what a
+ * hostile table asks for. Walks stop at twice the file's size, a limit reached, reported once.
+ */
+static void test_repeated_ranges_are_capped(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new();
+	x->spec.ncpus = 8;
+	x->spec.pages_per_cpu = 6;
+	fx_build(x);
+	uint64_t all = x->L.cpu_offset[7] + x->L.cpu_size[7] - x->L.cpu_offset[0];
+	for (unsigned c = 0; c < 8; c++) {
+		tdw_put64(&x->b, x->L.table + 16 * c, x->L.cpu_offset[0], false);
+		tdw_put64(&x->b, x->L.table + 16 * c + 8, all, false);
+	}
+	struct tfk_report r;
+	check_with(x, *fast_limits(), 1, &r);
+	assert_int_equal(count_code(&r, "core.limit.reached"), 1);
+	assert_true(r.incomplete);
+	assert_true(r.stats.pages * x->spec.page_size <= 2 * x->b.len);
+	assert_true(r.stats.pages >= 48); /* the first entry's walk, at least, was done */
+	tfk_report_free(&r);
+	compare_all(x, "repeated ranges", false);
+	fx_free(x);
+}
+
 /* Clean files: the same statistics, and clean, on any number of threads. */
 static void test_clean_file_on_threads(void **state)
 {
@@ -310,6 +337,7 @@ int main(void)
 		cmocka_unit_test(test_v6_big_endian_threads_change_nothing),
 		cmocka_unit_test(test_v7_threads_change_nothing),
 		cmocka_unit_test(test_scan_threads_change_nothing),
+		cmocka_unit_test(test_repeated_ranges_are_capped),
 		cmocka_unit_test(test_clean_file_on_threads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -127,6 +127,8 @@ struct td_check {
 	bool unsupported_reported;
 	uint8_t *chunk_buf;         /* reused for every decoded CPU chunk */
 	struct td_prewalk *prewalk; /* CPUs being walked ahead, or NULL */
+	uint64_t walked;            /* bytes of CPU data the tables had walked (td_walk_allowed) */
+	bool walk_capped;           /* and a range was skipped for it */
 	void *decode_state;         /* the codec context reused for every chunk */
 	size_t chunk_cap;
 
@@ -277,6 +279,16 @@ void td_cpu_walk_begin(struct td_cpu_walk *w, struct td_check *td, const char *b
 /* Walk every whole page of data (a view of raw or decoded ring pages). */
 void td_cpu_walk_pages(struct td_cpu_walk *w, const struct tfk_cursor *data);
 void td_cpu_walk_end(struct td_cpu_walk *w);
+/*
+ * Table entries may claim the same bytes again and again (overlapping or repeated entries):
+ * a hostile table could have one gigabyte walked thousands of times. CPU data the tables
+ * have walked is capped at twice the file's size; a range that would go beyond is a limit
+ * reached (reported once) and is not walked. *walked is the running total to check against
+ * (td->walked, or a copy when planning ahead); true, and it grows by len, when len fits.
+ */
+bool td_walk_fits(const struct td_check *td, uint64_t *walked, uint64_t len);
+bool td_walk_allowed(struct td_check *td, uint64_t len, uint64_t at);
+
 /* All three for one range: its walk from a prewalk when one took it, else walked now. */
 void td_walk_range(struct td_check *td, const struct td_walk_range *r);
 /* All three for one range, on this thread. */

@@ -208,10 +208,12 @@ static void check_cpu_entry(struct buf_ctx *b, uint64_t entry_at, uint32_t cpu, 
 
 	struct td_walk_range r;
 	if (!b->compressed) {
-		if (raw_cpu_range(b, cpu, offset, size, &r))
+		if (raw_cpu_range(b, cpu, offset, size, &r) && td_walk_allowed(td, r.data.len, offset))
 			td_walk_range(td, &r);
 		return;
 	}
+	if (!td_walk_allowed(td, data.len, offset))
+		return; /* the same chunks decoded again and again */
 	struct td_cpu_walk w;
 	td_cpu_walk_begin(&w, td, b->label, cpu);
 	w.item_offset = offset;
@@ -279,6 +281,7 @@ static void walk_ahead(const struct buf_ctx *b, struct tfk_cursor c, uint32_t n,
 	if (!ahead)
 		return;
 	size_t k = 0;
+	uint64_t walked = td->walked; /* the loop's own decisions, made ahead */
 	for (uint32_t i = 0; i < n && k < cap; i++) {
 		uint32_t cpu = 0;
 		uint64_t offset = 0, size = 0;
@@ -287,7 +290,8 @@ static void walk_ahead(const struct buf_ctx *b, struct tfk_cursor c, uint32_t n,
 		if (cpu >= cap || (td->have_cpucount && cpu >= td->cpucount) || seen[cpu])
 			continue;
 		seen[cpu] = 1;
-		k += raw_cpu_range(b, cpu, offset, size, &ahead[k]);
+		if (raw_cpu_range(b, cpu, offset, size, &ahead[k]) && td_walk_fits(td, &walked, ahead[k].data.len))
+			k++;
 	}
 	memset(seen, 0, cap);
 	td_prewalk_start(td, ahead, k);

@@ -151,7 +151,7 @@ static bool check_cpu(struct td_check *td, uint64_t entry, uint32_t cpu, uint64_
 	}
 	td_add_range(td, offset, end, true, "%scpu%u data", buffer, cpu);
 	struct td_walk_range r;
-	if (cpu_range(td, cpu, offset, size, buffer, &r))
+	if (cpu_range(td, cpu, offset, size, buffer, &r) && td_walk_allowed(td, r.data.len, offset))
 		td_walk_range(td, &r);
 	return usable;
 }
@@ -214,11 +214,13 @@ void td_check_flyrecord(struct td_check *td, uint64_t pos, const char *name)
 	struct td_walk_range *ahead = td->ctx->limits->threads > 1 ? calloc(fit ? fit : 1, sizeof(*ahead)) : NULL;
 	if (ahead) {
 		size_t n = 0;
+		uint64_t walked = td->walked; /* the loop's own decisions, made ahead */
 		for (uint32_t cpu = 0; cpu < fit; cpu++) {
 			uint64_t offset = 0, size = 0;
 			tfk_cur_u64_at(&td->file, pos + 16ull * cpu, &offset);
 			tfk_cur_u64_at(&td->file, pos + 16ull * cpu + 8, &size);
-			n += cpu_range(td, cpu, offset, size, buffer, &ahead[n]);
+			if (cpu_range(td, cpu, offset, size, buffer, &ahead[n]) && td_walk_fits(td, &walked, ahead[n].data.len))
+				n++;
 		}
 		td_prewalk_start(td, ahead, n);
 		free(ahead);

@@ -475,6 +475,26 @@ void td_walk_range_here(struct td_check *td, const struct td_walk_range *r)
 	td_cpu_walk_end(&w);
 }
 
+bool td_walk_fits(const struct td_check *td, uint64_t *walked, uint64_t len)
+{
+	uint64_t cap = td->size > UINT64_MAX / 2 ? UINT64_MAX : 2 * td->size;
+	if (*walked > cap || len > cap - *walked)
+		return false;
+	*walked += len;
+	return true;
+}
+
+bool td_walk_allowed(struct td_check *td, uint64_t len, uint64_t at)
+{
+	if (td_walk_fits(td, &td->walked, len))
+		return true;
+	if (!td->walk_capped)
+		tfk_limit_hit(td->ctx, at, "bytes of CPU data walked (table entries that claim the same pages)",
+			      td->walked + len, td->size > UINT64_MAX / 2 ? UINT64_MAX : 2 * td->size);
+	td->walk_capped = true;
+	return false;
+}
+
 void td_walk_range(struct td_check *td, const struct td_walk_range *r)
 {
 	if (!td_prewalk_take(td, r))
