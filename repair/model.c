@@ -286,7 +286,7 @@ static void on_page(void *user, const uint8_t *page, const struct tfk_page_info 
 	 */
 	if (info->events && c->last_clipped && c->npages && info->first_ts < c->last_ts) {
 		c->npages--;
-		if (!c->pages[c->npages].src)
+		if (!c->pages[c->npages].src && !m->defer_spill)
 			c->spill.len -= ps;
 		c->stats.pages_kept--;
 		c->stats.pages_clipped--;
@@ -314,8 +314,11 @@ static void on_page(void *user, const uint8_t *page, const struct tfk_page_info 
 		kept->src = page;
 	} else {
 		kept->spill_at = c->spill.len; /* decoded into a buffer the checker reuses: copy it */
-		if (!blob_append(m, &c->spill, page, ps))
+		if (m->defer_spill) {
+			m->spill_deferred = true; /* unless the input is clean, it is read again to keep them */
+		} else if (!blob_append(m, &c->spill, page, ps)) {
 			return;
+		}
 	}
 	c->npages++;
 	c->ts_before_last = c->last_ts;

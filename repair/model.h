@@ -86,6 +86,11 @@ struct rp_model {
 	char trace_clock[32];      /* from TRACECLOCK, for buffers that name none */
 	const uint8_t *input;      /* the bytes being repaired: pages inside are kept by reference */
 	bool have_perf;            /* a perf.data: its layout, as the checker reported it */
+	/*
+	 * Decoded pages are not copied (their bytes are wrong then) and spill_deferred says some
+	 * were seen: a model for a first pass that only matters if the input proves clean.
+	 */
+	bool defer_spill, spill_deferred;
 	struct tfk_perf_layout perf;
 	size_t input_size;
 };

@@ -90,13 +90,26 @@ struct job {
 static bool plan(const uint8_t *in, size_t size, const struct tfk_limits *limits, bool mapped, struct job *j,
 		 struct tfk_repair_report *rep)
 {
-	j->m.input = in;
-	j->m.input_size = size;
-	struct tfk_observer obs = rp_model_observer(&j->m);
-	if (mapped)
-		tfk_check_mapping(in, size, limits, &obs, &rep->before);
-	else
-		tfk_check_buffer_observed(in, size, limits, &obs, &rep->before);
+	/*
+	 * Pages out of a decoder (compressed v7) must be copied to be kept: gigabytes, for a file
+	 * that may well be clean. The first pass keeps no copies; only when the input turns out
+	 * damaged and had such pages is it checked again, copying them.
+	 */
+	for (int pass = 0; pass < 2; pass++) {
+		j->m.input = in;
+		j->m.input_size = size;
+		j->m.defer_spill = pass == 0;
+		struct tfk_observer obs = rp_model_observer(&j->m);
+		if (mapped)
+			tfk_check_mapping(in, size, limits, &obs, &rep->before);
+		else
+			tfk_check_buffer_observed(in, size, limits, &obs, &rep->before);
+		if (!j->m.spill_deferred || tfk_report_verdict(&rep->before) == TFK_VERDICT_CLEAN)
+			break;
+		tfk_report_free(&rep->before);
+		rp_model_free(&j->m);
+		memset(&j->m, 0, sizeof(j->m));
+	}
 	collect_stats(rep, &j->m);
 	if (!repairable(&rep->before)) {
 		rep->outcome = TFK_REPAIR_UNSUPPORTED;
