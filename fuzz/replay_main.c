@@ -16,21 +16,31 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /*
- * A file checked by path (mapped, walked pages handed back to the kernel) says exactly what
- * the same bytes checked in memory say: the oracle for the file entry point.
+ * A file checked by path (mapped, ring pages read into a buffer by descriptor, walked pages
+ * handed back to the kernel), on one thread or three, says exactly what the same bytes
+ * checked in memory say: the oracle for the file entry point.
  */
 static void same_by_path(const char *path, const uint8_t *data, size_t size)
 {
 	struct tfk_limits lim = tfk_limits_default();
 	lim.parser_timeout_ms = 0;
 	lim.max_decoded = 16u << 20;
-	struct tfk_report a, b;
-	tfk_check_file(path, &lim, &a);
+	struct tfk_report b;
 	tfk_check_buffer(data, size, &lim, &b);
-	FUZZ_ASSERT(a.count == b.count && a.total == b.total && a.stats.events == b.stats.events);
-	for (size_t i = 0; i < a.count; i++)
-		FUZZ_ASSERT(a.findings[i].fault == b.findings[i].fault && a.findings[i].offset == b.findings[i].offset);
-	tfk_report_free(&a);
+	for (uint32_t threads = 1; threads <= 3; threads += 2) {
+		struct tfk_report a;
+		lim.threads = threads;
+		tfk_check_file(path, &lim, &a);
+		FUZZ_ASSERT(a.count == b.count && a.total == b.total && a.stats.events == b.stats.events);
+		FUZZ_ASSERT(a.stats.pages == b.stats.pages && a.stats.cpus == b.stats.cpus);
+		for (size_t i = 0; i < a.count; i++) {
+			const struct tfk_finding *x = &a.findings[i], *y = &b.findings[i];
+			FUZZ_ASSERT(x->fault == y->fault && x->offset == y->offset && x->length == y->length);
+			FUZZ_ASSERT(strcmp(x->path, y->path) == 0 && strcmp(x->expected, y->expected) == 0 &&
+				    strcmp(x->found, y->found) == 0);
+		}
+		tfk_report_free(&a);
+	}
 	tfk_report_free(&b);
 }
 

@@ -309,9 +309,10 @@ static void on_page(void *user, const uint8_t *page, const struct tfk_page_info 
 	c->pages = kept;
 	kept = &c->pages[c->npages];
 	memset(kept, 0, sizeof(*kept));
-	if (m->input && page >= m->input && (size_t)(page - m->input) <= m->input_size &&
-	    ps <= m->input_size - (size_t)(page - m->input)) {
-		kept->src = page;
+	/* The input's own bytes are kept by reference; `page` may be a copy valid for this call. */
+	if (m->input && info->file_offset != TFK_PAGE_DECODED && info->file_offset <= m->input_size &&
+	    ps <= m->input_size - info->file_offset) {
+		kept->src = m->input + info->file_offset;
 	} else {
 		kept->spill_at = c->spill.len; /* decoded into a buffer the checker reuses: copy it */
 		if (m->defer_spill) {

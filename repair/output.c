@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "output.h"
+#include "tracefsck/check.h"
 
 /* Bytes handed to one write(): big enough to be cheap, small enough to hand input pages back. */
 #define WRITE_STEP (8u << 20)
@@ -270,8 +271,11 @@ static uint8_t *place_view(const struct rp_out *o, const uint8_t *input, size_t 
 	return r + head;
 }
 
-const uint8_t *rp_out_view(const struct rp_out *o, const uint8_t *input, size_t input_size, int input_fd)
+const uint8_t *rp_out_view(const struct rp_out *o, const uint8_t *input, size_t input_size, int input_fd,
+			   struct tfk_mapped_source **sources, size_t *nsources)
 {
+	*sources = NULL;
+	*nsources = 0;
 	long page = sysconf(_SC_PAGESIZE);
 	if (o->oom || !o->len || o->len > SIZE_MAX || page <= 0)
 		return NULL;
@@ -301,15 +305,26 @@ const uint8_t *rp_out_view(const struct rp_out *o, const uint8_t *input, size_t 
 	close(mfd); /* the mapping keeps the memory file */
 	if (view == MAP_FAILED)
 		return NULL;
+	size_t n = 0;
+	at = 0;
+	for (size_t i = 0; input_fd >= 0 && i < o->nsegs; at += o->segs[i].len, i++)
+		n += mappable(&o->segs[i], at, input, input_size, sp, &a, &b, &src);
+	struct tfk_mapped_source *list = n ? calloc(n, sizeof(*list)) : NULL;
+	n = 0;
 	at = 0;
 	for (size_t i = 0; input_fd >= 0 && i < o->nsegs; at += o->segs[i].len, i++) {
 		if (!mappable(&o->segs[i], at, input, input_size, sp, &a, &b, &src))
 			continue;
 		if (mmap(view + a, (size_t)(b - a), PROT_READ, MAP_PRIVATE | MAP_FIXED, input_fd, (off_t)src) == MAP_FAILED) {
 			munmap(view, (size_t)o->len);
+			free(list);
 			return NULL;
 		}
+		if (list)
+			list[n++] = (struct tfk_mapped_source){ a, b - a, input_fd, src };
 	}
+	*sources = list;
+	*nsources = n;
 	return view;
 }
 

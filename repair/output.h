@@ -57,7 +57,10 @@ int rp_out_to_fd(const struct rp_out *o, int fd);
  * anonymous memory file, sparse where the output is zero. Every page of the view can be
  * dropped and read again, so a check may hand walked pages back. NULL on failure.
  */
-const uint8_t *rp_out_view(const struct rp_out *o, const uint8_t *input, size_t input_size, int input_fd);
+struct tfk_mapped_source;
+/* *sources (free() it) then says which parts of the view are the input file's, for reading. */
+const uint8_t *rp_out_view(const struct rp_out *o, const uint8_t *input, size_t input_size, int input_fd,
+			   struct tfk_mapped_source **sources, size_t *nsources);
 void rp_out_view_free(const uint8_t *view, uint64_t len);
 
 #endif

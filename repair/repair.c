@@ -87,9 +87,11 @@ struct job {
  * Check the input (a file mapping when mapped) while building the model, and lay out the
  * output. False when there is nothing to write; rep->outcome then says why.
  */
-static bool plan(const uint8_t *in, size_t size, const struct tfk_limits *limits, bool mapped, struct job *j,
+static bool plan(const uint8_t *in, size_t size, const struct tfk_limits *limits, int in_fd, struct job *j,
 		 struct tfk_repair_report *rep)
 {
+	const bool mapped = in_fd >= 0;
+	struct tfk_mapped_source whole = { 0, size, in_fd, 0 };
 	/*
 	 * Pages out of a decoder (compressed v7) must be copied to be kept: gigabytes, for a file
 	 * that may well be clean. The first pass keeps no copies; only when the input turns out
@@ -101,7 +103,7 @@ static bool plan(const uint8_t *in, size_t size, const struct tfk_limits *limits
 		j->m.defer_spill = pass == 0;
 		struct tfk_observer obs = rp_model_observer(&j->m);
 		if (mapped)
-			tfk_check_mapping(in, size, limits, &obs, &rep->before);
+			tfk_check_mapping_sources(in, size, &whole, 1, limits, &obs, &rep->before);
 		else
 			tfk_check_buffer_observed(in, size, limits, &obs, &rep->before);
 		if (!j->m.spill_deferred || tfk_report_verdict(&rep->before) == TFK_VERDICT_CLEAN)
@@ -174,7 +176,7 @@ void tfk_repair_buffer(const uint8_t *in, size_t size, const struct tfk_limits *
 	memset(&j, 0, sizeof(j));
 	*out = NULL;
 	*out_len = 0;
-	if (plan(in, size, limits, false, &j, rep)) {
+	if (plan(in, size, limits, -1, &j, rep)) {
 		uint8_t *data = NULL;
 		size_t len = 0;
 		if (j.m.have_perf) {
@@ -219,7 +221,8 @@ static void recheck_fd(int fd, uint64_t len, const struct tfk_limits *limits, st
 		tfk_check_buffer(NULL, 0, limits, after); /* not a trace: the outcome is FAILED */
 		return;
 	}
-	tfk_check_mapping(p, (size_t)len, limits, NULL, after);
+	struct tfk_mapped_source self = { 0, len, fd, 0 }; /* ring pages are read back by descriptor */
+	tfk_check_mapping_sources(p, (size_t)len, &self, 1, limits, NULL, after);
 	munmap(p, (size_t)len);
 }
 
@@ -231,10 +234,13 @@ static void recheck_view(const struct job *j, const uint8_t *in, size_t size, in
 		tfk_check_buffer(j->perf.data, j->perf.len, limits, after);
 		return;
 	}
-	const uint8_t *view = rp_out_view(&j->out, in, size, in_fd);
+	struct tfk_mapped_source *sources;
+	size_t nsources;
+	const uint8_t *view = rp_out_view(&j->out, in, size, in_fd, &sources, &nsources);
 	if (view) {
-		tfk_check_mapping(view, (size_t)j->out.len, limits, NULL, after);
+		tfk_check_mapping_sources(view, (size_t)j->out.len, sources, nsources, limits, NULL, after);
 		rp_out_view_free(view, j->out.len);
+		free(sources);
 		return;
 	}
 	uint8_t *data; /* no memory file here: the plain way */
@@ -268,7 +274,7 @@ void tfk_repair_file(const char *path, int out_fd, const struct tfk_limits *limi
 	}
 	const size_t size = (size_t)st.st_size;
 	const uint8_t *data = in;
-	if (plan(data, size, limits, true, &j, rep)) {
+	if (plan(data, size, limits, fd, &j, rep)) {
 		if (out_fd < 0) {
 			recheck_view(&j, data, size, fd, limits, &rep->after);
 			*out_len = j.m.have_perf ? j.perf.len : j.out.len;

@@ -35,7 +35,8 @@ void tfk_check_buffer(const uint8_t *data, size_t size, const struct tfk_limits 
 
 /* mapped: data is a read-only file mapping of ours, whose walked pages may be released. */
 static void check_bytes(const uint8_t *data, size_t size, const struct tfk_limits *limits,
-			const struct tfk_observer *observer, struct tfk_report *report, bool mapped)
+			const struct tfk_observer *observer, struct tfk_report *report, bool mapped, int fd,
+			const struct tfk_mapped_source *sources, size_t nsources)
 {
 	struct tfk_limits defaults = tfk_limits_default();
 	struct tfk_ctx ctx;
@@ -50,6 +51,9 @@ static void check_bytes(const uint8_t *data, size_t size, const struct tfk_limit
 		ctx.map = data;
 		ctx.map_size = size;
 		ctx.sys_page = pg > 0 && (pg & (pg - 1)) == 0 ? (size_t)pg : 0;
+		ctx.fd = fd;
+		ctx.sources = sources;
+		ctx.nsources = nsources;
 	}
 
 	struct tfk_cursor file = tfk_cur_make(data, size, 0, false);
@@ -79,15 +83,30 @@ static void check_bytes(const uint8_t *data, size_t size, const struct tfk_limit
 void tfk_check_buffer_observed(const uint8_t *data, size_t size, const struct tfk_limits *limits,
 			       const struct tfk_observer *observer, struct tfk_report *report)
 {
-	check_bytes(data, size, limits, observer, report, false);
+	check_bytes(data, size, limits, observer, report, false, -1, NULL, 0);
+}
+
+/* A file mapping; fd (or -1) is the file, which walks may read into a small buffer instead. */
+static void check_mapped(const uint8_t *data, size_t size, const struct tfk_limits *limits,
+			 const struct tfk_observer *observer, struct tfk_report *report, int fd,
+			 const struct tfk_mapped_source *sources, size_t nsources)
+{
+	if (data)
+		madvise((void *)data, size, MADV_SEQUENTIAL);
+	check_bytes(data, size, limits, observer, report, data != NULL, fd, sources, nsources);
 }
 
 void tfk_check_mapping(const uint8_t *data, size_t size, const struct tfk_limits *limits,
 		       const struct tfk_observer *observer, struct tfk_report *report)
 {
-	if (data)
-		madvise((void *)data, size, MADV_SEQUENTIAL);
-	check_bytes(data, size, limits, observer, report, data != NULL);
+	check_mapped(data, size, limits, observer, report, -1, NULL, 0);
+}
+
+void tfk_check_mapping_sources(const uint8_t *data, size_t size, const struct tfk_mapped_source *sources,
+			       size_t nsources, const struct tfk_limits *limits,
+			       const struct tfk_observer *observer, struct tfk_report *report)
+{
+	check_mapped(data, size, limits, observer, report, -1, sources, nsources);
 }
 
 static void io_error(struct tfk_report *report, const struct tfk_limits *limits, const char *what, int err)
@@ -109,6 +128,7 @@ static void io_error(struct tfk_report *report, const struct tfk_limits *limits,
 struct mapped {
 	const uint8_t *data;
 	size_t size;
+	int fd;          /* open while mapped, or -1 */
 	char name[32];
 };
 
@@ -118,6 +138,7 @@ enum map_result { MAP_OK, MAP_DIRECTORY, MAP_ERROR };
 static enum map_result map_path(const char *path, struct mapped *m, const char **what, int *err)
 {
 	memset(m, 0, sizeof(*m));
+	m->fd = -1;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		*what = "open";
@@ -146,14 +167,19 @@ static enum map_result map_path(const char *path, struct mapped *m, const char *
 			m->data = p;
 		}
 	}
-	close(fd);
+	if (m->data)
+		m->fd = fd; /* kept for reading CPU data into a buffer (see tfk_ctx.fd) */
+	else
+		close(fd);
 	return r;
 }
 
 static void unmap(struct mapped *m)
 {
-	if (m->data)
+	if (m->data) {
 		munmap((void *)m->data, m->size);
+		close(m->fd);
+	}
 	m->data = NULL;
 }
 
@@ -276,7 +302,7 @@ void tfk_check_file_observed(const char *path, const struct tfk_limits *limits, 
 	case MAP_OK:
 		break;
 	}
-	tfk_check_mapping(m.data, m.size, limits, observer, report);
+	check_mapped(m.data, m.size, limits, observer, report, m.fd, NULL, 0);
 	unmap(&m);
 }
 

@@ -14,6 +14,29 @@ void tfk_ctx_init(struct tfk_ctx *ctx, const struct tfk_limits *limits, struct t
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->limits = limits;
 	ctx->report = report;
+	ctx->fd = -1;
+}
+
+bool tfk_file_offset(const struct tfk_ctx *ctx, const uint8_t *p, uint64_t n, int *fd, uint64_t *offset)
+{
+	if (!ctx->map || !p || p < ctx->map || (uint64_t)(p - ctx->map) > ctx->map_size ||
+	    n > ctx->map_size - (size_t)(p - ctx->map))
+		return false;
+	uint64_t at = (uint64_t)(p - ctx->map);
+	if (ctx->fd >= 0) {
+		*fd = ctx->fd;
+		*offset = at;
+		return true;
+	}
+	for (size_t i = 0; i < ctx->nsources; i++) {
+		const struct tfk_mapped_source *s = &ctx->sources[i];
+		if (s->fd >= 0 && at >= s->offset && at - s->offset <= s->length && n <= s->length - (at - s->offset)) {
+			*fd = s->fd;
+			*offset = s->file_offset + (at - s->offset);
+			return true;
+		}
+	}
+	return false;
 }
 
 static bool alloc_allowed(struct tfk_ctx *ctx)

@@ -28,6 +28,9 @@ struct tfk_ctx {
 	const uint8_t *map;
 	size_t map_size, sys_page;
 	uint64_t *counted;      /* when set: tfk_count_only tallies by code here too (a prewalk's replay) */
+	int fd;                 /* the mapped file, when tfk_check_file opened it; else -1 */
+	const struct tfk_mapped_source *sources; /* other files' bytes in the mapping */
+	size_t nsources;
 };
 
 /*
@@ -44,6 +47,13 @@ struct tfk_cursor tfk_decoded_cursor(struct tfk_ctx *ctx, unsigned slot, uint64_
 				     uint64_t len, bool big_endian);
 
 void tfk_ctx_init(struct tfk_ctx *ctx, const struct tfk_limits *limits, struct tfk_report *report);
+
+/*
+ * The descriptor and file offset of the n bytes at p when they lie in the mapping of a file
+ * the check can read (ctx->fd, or one of ctx->sources): they can then be read into a buffer
+ * instead of through the mapping, which costs a fault and page-table work per small folio.
+ */
+bool tfk_file_offset(const struct tfk_ctx *ctx, const uint8_t *p, uint64_t n, int *fd, uint64_t *offset);
 
 /*
  * Record a finding at its catalog severity, or as the policy in limits says (perhaps not at all). Returns the finding to fill with

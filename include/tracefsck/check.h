@@ -64,6 +64,21 @@ void tfk_check_file_observed(const char *path, const struct tfk_limits *limits, 
 void tfk_check_mapping(const uint8_t *data, size_t size, const struct tfk_limits *limits,
 		       const struct tfk_observer *observer, struct tfk_report *report);
 
+/* Bytes [offset, offset + length) of a mapping that are a file's, at file_offset of fd. */
+struct tfk_mapped_source {
+	uint64_t offset, length;
+	int fd;
+	uint64_t file_offset;
+};
+
+/*
+ * tfk_check_mapping for a mapping assembled from several files (or memory): ring pages inside
+ * a source are read from its descriptor into a small buffer instead of through the mapping.
+ */
+void tfk_check_mapping_sources(const uint8_t *data, size_t size, const struct tfk_mapped_source *sources,
+			       size_t nsources, const struct tfk_limits *limits,
+			       const struct tfk_observer *observer, struct tfk_report *report);
+
 enum tfk_verdict tfk_report_verdict(const struct tfk_report *report);
 const char *tfk_verdict_name(enum tfk_verdict verdict);
 

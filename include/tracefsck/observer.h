@@ -52,7 +52,15 @@ struct tfk_page_info {
 	uint64_t events;        /* data events in the good part */
 	uint64_t first_ts, last_ts; /* of the first and last data event of the good part (0 when none) */
 	uint64_t payload_bytes; /* sum of the data events' payload sizes */
+	/*
+	 * Where the page lies in the input, or TFK_PAGE_DECODED when it came out of a decoder.
+	 * The bytes handed to the callback are valid during the call only (they may be a copy
+	 * read into a buffer); the input's own bytes are at this offset.
+	 */
+	uint64_t file_offset;
 };
+
+#define TFK_PAGE_DECODED UINT64_MAX
 
 /*
  * Is one line (without its newline) of a kallsyms, printk or cmdlines text well formed?

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "tracedat_helpers.h"
 #include "tracefsck/observer.h"
@@ -310,6 +312,78 @@ static void test_repeated_ranges_are_capped(void **state)
 	fx_free(x);
 }
 
+/* A fixture written to a temporary file; returns its path in path. */
+static void save(const struct fx *x, char *path, size_t n)
+{
+	const char *dir = getenv("TMPDIR");
+	snprintf(path, n, "%s/tfk-threads-XXXXXX", dir && *dir ? dir : "/tmp");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, x->b.data, x->b.len), (ssize_t)x->b.len);
+	close(fd);
+}
+
+/*
+ * Files large enough that each CPU's pages are read by descriptor in several windows (and
+ * the page scan's classification too): the same report as the bytes checked in memory, on
+ * one thread or three; and repair from the file writes what repair in memory writes.
+ */
+static void test_files_read_in_windows(void **state)
+{
+	(void)state;
+	for (int variant = 0; variant < 3; variant++) {
+		struct fx *x = fx_new();
+		x->spec.ncpus = 4;
+		x->spec.pages_per_cpu = 150; /* 600 KiB a CPU: windows of 256 KiB */
+		x->spec.big_endian = variant == 2;
+		fx_build(x);
+		damage(x);
+		if (variant == 1)
+			for (unsigned c = 0; c < 4; c++)
+				memset(x->b.data + x->L.table + 16 * c, 0, 16);
+		char path[512], what[64];
+		save(x, path, sizeof(path));
+		struct tfk_report mem;
+		check_with(x, *fast_limits(), 1, &mem);
+		for (uint32_t t = 1; t <= 3; t += 2) {
+			struct tfk_limits lim = *fast_limits();
+			lim.threads = t;
+			struct tfk_report file;
+			tfk_check_file(path, &lim, &file);
+			snprintf(what, sizeof(what), "file variant %d, %u threads", variant, t);
+			assert_same_report(&mem, &file, what);
+			tfk_report_free(&file);
+
+			struct tfk_repair_report in_memory, from_file;
+			uint8_t *out;
+			size_t len;
+			uint64_t flen;
+			tfk_repair_buffer(x->b.data, x->b.len, &lim, &out, &len, &in_memory);
+			char opath[600];
+			snprintf(opath, sizeof(opath), "%s.out", path);
+			int ofd = open(opath, O_RDWR | O_CREAT | O_TRUNC, 0600);
+			assert_true(ofd >= 0);
+			tfk_repair_file(path, ofd, &lim, &flen, &from_file);
+			assert_int_equal(in_memory.outcome, TFK_REPAIR_DONE);
+			assert_int_equal(from_file.outcome, in_memory.outcome);
+			assert_int_equal(flen, len);
+			uint8_t *back = malloc(len);
+			assert_non_null(back);
+			assert_int_equal(pread(ofd, back, len, 0), (ssize_t)len);
+			assert_memory_equal(back, out, len);
+			free(back);
+			free(out);
+			close(ofd);
+			unlink(opath);
+			tfk_repair_report_free(&in_memory);
+			tfk_repair_report_free(&from_file);
+		}
+		tfk_report_free(&mem);
+		unlink(path);
+		fx_free(x);
+	}
+}
+
 /* Clean files: the same statistics, and clean, on any number of threads. */
 static void test_clean_file_on_threads(void **state)
 {
@@ -338,6 +412,7 @@ int main(void)
 		cmocka_unit_test(test_v7_threads_change_nothing),
 		cmocka_unit_test(test_scan_threads_change_nothing),
 		cmocka_unit_test(test_repeated_ranges_are_capped),
+		cmocka_unit_test(test_files_read_in_windows),
 		cmocka_unit_test(test_clean_file_on_threads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

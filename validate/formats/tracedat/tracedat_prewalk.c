@@ -38,6 +38,8 @@ struct seen {
 struct seen_log {
 	struct seen *v;
 	size_t n, cap;
+	const uint8_t *file;      /* the input: pages read into a buffer are replayed from here */
+	uint64_t file_len;
 	bool lost;                /* out of memory: replay reports an internal error */
 };
 
@@ -95,8 +97,11 @@ static void seen_page(void *user, const uint8_t *page, const struct tfk_page_inf
 {
 	struct seen *e = log_next(user);
 	if (e) {
+		struct seen_log *l = user;
+		bool in_file = info->file_offset != TFK_PAGE_DECODED && info->file_offset <= l->file_len &&
+			       l->file_len - info->file_offset >= 8;
 		e->kind = SEEN_PAGE;
-		e->page = page;
+		e->page = in_file ? l->file + info->file_offset : page;
 		e->info = *info;
 	}
 }
@@ -130,9 +135,14 @@ static void run_job(struct td_prewalk *p, struct job *j)
 	tfk_ctx_init(&ctx, &p->limits, &j->rep);
 	if (p->main->obs)
 		ctx.obs = &recorder;
+	j->log.file = p->snapshot.file.base;
+	j->log.file_len = p->snapshot.file.len;
 	ctx.map = p->main->map;
 	ctx.map_size = p->main->map_size;
 	ctx.sys_page = p->main->sys_page;
+	ctx.fd = p->main->fd;
+	ctx.sources = p->main->sources;
+	ctx.nsources = p->main->nsources;
 	ctx.counted = j->counted;
 	struct td_check td = p->snapshot;
 	td.ctx = &ctx;

@@ -3,9 +3,12 @@
  * Ring-buffer pages: the commit word, every event header, timestamps per CPU.
  * This is the hot loop of a check; it reads only through the page's cursor.
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tracedat.h"
 #include "tracedat_observe.h"
@@ -17,6 +20,8 @@
 /* Walked pages are handed back in steps of this many bytes (tfk_release). */
 #define RELEASE_EVERY (4u << 20)
 #define TS_LOW59 ((1ull << 59) - 1)
+/* Unobserved walks of a file read it in windows of this many bytes (walk_read). */
+#define READ_WINDOW (256u << 10)
 
 enum { TL_DATA_MAX = 28, TL_PADDING = 29, TL_TIME_EXTEND = 30, TL_TIME_STAMP = 31 };
 
@@ -248,8 +253,11 @@ static void observe_page(struct td_cpu_walk *w, const struct tfk_cursor *page, c
 	}
 	const struct tfk_observer *obs = td_obs(w->td);
 	const uint8_t *p;
-	if (obs && obs->page && !w->unobserved && tfk_cur_bytes_at(page, 0, page->len, &p))
-		obs->page(obs->user, p, info);
+	if (obs && obs->page && !w->unobserved && tfk_cur_bytes_at(page, 0, page->len, &p)) {
+		struct tfk_page_info seen = *info;
+		seen.file_offset = page->origin & TFK_DECODED_BIT ? TFK_PAGE_DECODED : page->origin;
+		obs->page(obs->user, p, &seen);
+	}
 }
 
 static void walk_page(struct td_cpu_walk *w, const struct tfk_cursor *page)
@@ -460,6 +468,50 @@ void td_cpu_walk_end(struct td_cpu_walk *w)
 	}
 }
 
+/*
+ * Walk the pages of data, a view of the mapping, in windows read into a small buffer when
+ * the mapping's file can be read by descriptor (tfk_file_offset): that costs less than
+ * faulting small page cache folios into the mapping. A window that cannot be read is walked
+ * from the mapping. An observer is told each page's file offset, where the input's own
+ * bytes stay.
+ */
+static void walk_windows(struct td_cpu_walk *w, const struct tfk_cursor *data)
+{
+	const struct tfk_ctx *ctx = w->td->ctx;
+	const uint32_t ps = w->td->geo.page_size;
+	int fd;
+	uint64_t at;
+	uint8_t *buf = NULL;
+	if (ps && ps <= READ_WINDOW && data->len >= READ_WINDOW && (ctx->fd >= 0 || ctx->nsources))
+		buf = malloc(READ_WINDOW / ps * ps);
+	if (!buf) {
+		td_cpu_walk_pages(w, data);
+		return;
+	}
+	const size_t window = READ_WINDOW / ps * ps;
+	for (uint64_t done = 0; done < data->len;) {
+		size_t want = data->len - done < window ? (size_t)(data->len - done) : window, got = 0;
+		if (tfk_file_offset(ctx, data->base + done, want, &fd, &at)) {
+			while (got < want) {
+				ssize_t n = pread(fd, buf + got, want - got, (off_t)(at + got));
+				if (n <= 0 && !(n < 0 && errno == EINTR))
+					break;
+				got += n > 0 ? (size_t)n : 0;
+			}
+		}
+		struct tfk_cursor c;
+		if (got == want) {
+			c = tfk_cur_make(buf, want, data->origin + done, data->big_endian);
+		} else {
+			/* not a file we can read here (or it changed): the mapping says what is there */
+			tfk_cur_sub(data, done, want, &c);
+		}
+		td_cpu_walk_pages(w, &c);
+		done += want;
+	}
+	free(buf);
+}
+
 void td_walk_range_here(struct td_check *td, const struct td_walk_range *r)
 {
 	struct td_cpu_walk w;
@@ -471,7 +523,7 @@ void td_walk_range_here(struct td_check *td, const struct td_walk_range *r)
 	}
 	w.item_offset = r->item_offset;
 	w.item_length = r->item_length;
-	td_cpu_walk_pages(&w, &r->data);
+	walk_windows(&w, &r->data);
 	td_cpu_walk_end(&w);
 }
 

@@ -10,14 +10,18 @@
  * (two bits a page), and the runs are then walked like table ranges, ahead on worker threads.
  * Both find the same runs and report the same findings in the same order.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tracedat.h"
 
 /* Classified pages are handed back in steps of this many bytes. */
 #define RELEASE_STEP (4u << 20)
+/* Or read into a buffer this large, when the file can be read by descriptor. */
+#define READ_WINDOW (256u << 10)
 
 static bool in_used(const struct td_used_range *used, uint32_t n, uint64_t off)
 {
@@ -107,18 +111,53 @@ struct slice {
 	uint64_t first_ts, last_ts;
 };
 
+/*
+ * The pages [i, i + n) of the area read into buf when the file can be read by descriptor
+ * (cheaper than faulting small page cache folios into the mapping); false: use the mapping.
+ */
+static bool read_pages(const struct slice *s, uint8_t *buf, uint64_t i, uint64_t n)
+{
+	const struct td_check *td = s->td;
+	const uint32_t ps = td->geo.page_size;
+	const uint8_t *p;
+	uint64_t at;
+	int fd;
+	if (!buf || !tfk_cur_bytes_at(&td->file, s->first + i * ps, n * ps, &p) ||
+	    !tfk_file_offset(td->ctx, p, n * ps, &fd, &at))
+		return false;
+	for (uint64_t got = 0; got < n * ps;) {
+		ssize_t r = pread(fd, buf + got, (size_t)(n * ps - got), (off_t)(at + got));
+		if (r <= 0 && !(r < 0 && errno == EINTR))
+			return false;
+		got += r > 0 ? (uint64_t)r : 0;
+	}
+	return true;
+}
+
 static void classify(struct slice *s)
 {
 	struct td_check *td = s->td;
 	const uint32_t ps = td->geo.page_size;
-	const uint8_t *held = NULL;     /* classified bytes not yet handed back */
-	uint64_t held_len = 0, prev_ts = 0;
+	const uint64_t per_read = READ_WINDOW / ps ? READ_WINDOW / ps : 1;
+	uint8_t *buf = ps <= READ_WINDOW ? malloc(per_read * ps) : NULL;
+	const uint8_t *held = NULL;     /* classified bytes of the mapping not yet handed back */
+	uint64_t held_len = 0, prev_ts = 0, read_from = 0, read_to = 0;
 	bool prev_valid = false;
 	for (uint64_t i = s->from; i < s->to; i++) {
 		uint64_t p = s->first + i * ps, ts = 0;
 		struct tfk_cursor page;
 		bool valid = false;
-		if (!in_used(s->used, s->nused, p) && tfk_cur_sub(&td->file, p, ps, &page) == TFK_SUB_OK) {
+		if (i >= read_to) {
+			uint64_t n = s->to - i < per_read ? s->to - i : per_read;
+			read_from = i;
+			read_to = read_pages(s, buf, i, n) ? i + n : i;
+		}
+		if (in_used(s->used, s->nused, p)) {
+			/* a table's range: not a lost page */
+		} else if (i < read_to) {
+			page = tfk_cur_make(buf + (i - read_from) * ps, ps, p, td->file.big_endian);
+			valid = td_page_valid(td, &page, &ts);
+		} else if (tfk_cur_sub(&td->file, p, ps, &page) == TFK_SUB_OK) {
 			valid = td_page_valid(td, &page, &ts);
 			const uint8_t *bytes;
 			if (tfk_cur_bytes_at(&page, 0, ps, &bytes)) {
@@ -148,6 +187,7 @@ static void classify(struct slice *s)
 		prev_ts = ts;
 	}
 	tfk_release(td->ctx, held, held_len);
+	free(buf);
 	s->last_valid = prev_valid;
 	s->last_ts = prev_ts;
 }
