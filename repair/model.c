@@ -234,29 +234,15 @@ static void note_loss(struct rp_cpu *c, uint64_t from, uint64_t to)
 /*
  * Would rebuilding the page give its own bytes back (commit word, stored missed count, zeros
  * after the data)? Then the writer keeps the input's page as it is instead of copying it.
+ * The checker says what the page holds, so its bytes need not be read again here.
  */
-static bool page_is_rebuilt_page(const struct tfk_geometry *g, const uint8_t *page, uint32_t ps, const struct rp_page *p)
+static bool page_is_rebuilt_page(const struct tfk_geometry *g, const struct tfk_page_info *info, uint32_t ps,
+				 const struct rp_page *p)
 {
-	const uint32_t d = g->data_offset, cw = g->commit_size;
-	uint8_t word[8];
-	if (cw > sizeof(word) || 8 + cw > ps || p->len > ps - d)
+	if (8 + g->commit_size > ps || p->len > ps - g->data_offset || !info->tail_zero)
 		return false;
-	rp_put_num(word, p->commit, cw, g->big_endian);
-	if (memcmp(page + 8, word, cw) != 0)
-		return false;
-	uint64_t used = d + p->len;
-	if (p->commit & (1ull << 30)) {
-		if (cw > ps - used)
-			return false;
-		rp_put_num(word, p->missed_count, cw, g->big_endian);
-		if (memcmp(page + used, word, cw) != 0)
-			return false;
-		used += cw;
-	}
-	for (uint64_t i = used; i < ps; i++)
-		if (page[i])
-			return false;
-	return true;
+	/* the count after the data, when kept, is the one the checker read there */
+	return info->commit_word == p->commit && (!(p->commit & (1ull << 30)) || p->missed_count == info->missed_count);
 }
 
 static void on_page(void *user, const uint8_t *page, const struct tfk_page_info *info)
@@ -339,7 +325,7 @@ static void on_page(void *user, const uint8_t *page, const struct tfk_page_info 
 	kept->commit = commit;
 	kept->len = (uint32_t)len;
 	kept->size = ps;
-	kept->verbatim = page_is_rebuilt_page(g, page, ps, kept);
+	kept->verbatim = page_is_rebuilt_page(g, info, ps, kept);
 	c->pending_missed = info->state == TFK_PAGE_CLIPPED;
 	if (info->events)
 		c->last_ts = info->last_ts;

@@ -58,6 +58,8 @@ struct tfk_page_info {
 	 * read into a buffer); the input's own bytes are at this offset.
 	 */
 	uint64_t file_offset;
+	uint64_t commit_word;   /* the page's commit word as it stands */
+	bool tail_zero;         /* every byte after the data (and the stored missed count) is zero */
 };
 
 #define TFK_PAGE_DECODED UINT64_MAX

@@ -297,6 +297,7 @@ static void walk_page(struct td_cpu_walk *w, const struct tfk_cursor *page)
 	struct tfk_page_info info;
 	memset(&info, 0, sizeof(info));
 	info.missed_events = (commit & COMMIT_MISSED) != 0;
+	info.commit_word = commit;
 	if (len > cap) {
 		f = page_fault(w, TFK_TRACEDAT_PAGE_BAD_COMMIT, commit_at, g->commit_size);
 		tfk_set_expected(f, "a length of at most %llu", (unsigned long long)cap);
@@ -378,7 +379,8 @@ static void walk_page(struct td_cpu_walk *w, const struct tfk_cursor *page)
 	info.state = stopped == len ? TFK_PAGE_GOOD : stopped == 0 ? TFK_PAGE_BAD : TFK_PAGE_CLIPPED;
 tail:;
 	uint64_t nz;
-	if (!all_zero(page, g->data_offset + used, &nz)) {
+	info.tail_zero = all_zero(page, g->data_offset + used, &nz);
+	if (!info.tail_zero) {
 		f = page_fault(w, TFK_TRACEDAT_PAGE_NONZERO_TAIL, page->origin + nz, page->len - (nz));
 		tfk_set_expected(f, "zero bytes after the %llu committed bytes", (unsigned long long)len);
 		tfk_set_found(f, "a non-zero byte at +0x%llx", (unsigned long long)nz);
