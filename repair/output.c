@@ -153,7 +153,7 @@ int rp_out_to_buffer(const struct rp_out *o, uint8_t **data)
 	return 0;
 }
 
-static int write_all(int fd, const uint8_t *p, size_t n)
+int rp_write_all(int fd, const uint8_t *p, size_t n)
 {
 	while (n) {
 		ssize_t w = write(fd, p, n);
@@ -192,13 +192,13 @@ int rp_out_to_fd(const struct rp_out *o, int fd)
 			size_t n = s->len - done < WRITE_STEP ? (size_t)(s->len - done) : WRITE_STEP;
 			int rc;
 			if (s->kind == RP_SEG_MADE) {
-				rc = write_all(fd, o->made.data + s->made_at + done, n);
+				rc = rp_write_all(fd, o->made.data + s->made_at + done, n);
 			} else if (s->kind == RP_SEG_KEPT) {
-				rc = write_all(fd, s->kept + done, n);
+				rc = rp_write_all(fd, s->kept + done, n);
 				hand_back(s->kept + done, n); /* read once; resident memory stays flat */
 			} else {
 				n = n < sizeof(zeros) ? n : sizeof(zeros);
-				rc = write_all(fd, zeros, n);
+				rc = rp_write_all(fd, zeros, n);
 			}
 			if (rc != 0)
 				return -1;

@@ -47,6 +47,8 @@ void rp_out_free(struct rp_out *o);
 
 /* The whole output in one new buffer (free() it). 0, or -1 when out of memory. */
 int rp_out_to_buffer(const struct rp_out *o, uint8_t **data);
+/* n bytes to fd (short writes and interruptions retried). 0, or -1 with errno set. */
+int rp_write_all(int fd, const uint8_t *p, size_t n);
 /* Write the output to fd from its current position. 0, or -1 with errno set. */
 int rp_out_to_fd(const struct rp_out *o, int fd);
 

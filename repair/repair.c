@@ -198,21 +198,6 @@ void tfk_repair_buffer(const uint8_t *in, size_t size, const struct tfk_limits *
 	job_free(&j);
 }
 
-static int write_all(int fd, const uint8_t *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Re-check what out_fd now holds, through a mapping of it. */
 static void recheck_fd(int fd, uint64_t len, const struct tfk_limits *limits, struct tfk_report *after)
 {
@@ -280,7 +265,7 @@ void tfk_repair_file(const char *path, int out_fd, const struct tfk_limits *limi
 			*out_len = j.m.have_perf ? j.perf.len : j.out.len;
 			conclude(&j, rep);
 		} else {
-			int rc = j.m.have_perf ? write_all(out_fd, j.perf.data, j.perf.len) : rp_out_to_fd(&j.out, out_fd);
+			int rc = j.m.have_perf ? rp_write_all(out_fd, j.perf.data, j.perf.len) : rp_out_to_fd(&j.out, out_fd);
 			*out_len = j.m.have_perf ? j.perf.len : j.out.len;
 			if (rc != 0) {
 				rep->outcome = TFK_REPAIR_FAILED;
@@ -291,7 +276,7 @@ void tfk_repair_file(const char *path, int out_fd, const struct tfk_limits *limi
 			}
 		}
 	} else if (rep->outcome == TFK_REPAIR_NOTHING_TO_DO && out_fd >= 0) {
-		if (write_all(out_fd, data, size) != 0) {
+		if (rp_write_all(out_fd, data, size) != 0) {
 			rep->outcome = TFK_REPAIR_FAILED;
 			rep->write_error = errno ? errno : EIO;
 		}

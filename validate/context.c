@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "context.h"
 #include "sanitize.h"
@@ -37,6 +39,21 @@ bool tfk_file_offset(const struct tfk_ctx *ctx, const uint8_t *p, uint64_t n, in
 		}
 	}
 	return false;
+}
+
+bool tfk_read_mapped(const struct tfk_ctx *ctx, const uint8_t *p, uint64_t n, uint8_t *buf)
+{
+	int fd;
+	uint64_t at;
+	if (!buf || !tfk_file_offset(ctx, p, n, &fd, &at))
+		return false;
+	for (uint64_t got = 0; got < n;) {
+		ssize_t r = pread(fd, buf + got, (size_t)(n - got), (off_t)(at + got));
+		if (r <= 0 && !(r < 0 && errno == EINTR))
+			return false; /* the file changed under the mapping */
+		got += r > 0 ? (uint64_t)r : 0;
+	}
+	return true;
 }
 
 static bool alloc_allowed(struct tfk_ctx *ctx)

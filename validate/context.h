@@ -54,6 +54,8 @@ void tfk_ctx_init(struct tfk_ctx *ctx, const struct tfk_limits *limits, struct t
  * instead of through the mapping, which costs a fault and page-table work per small folio.
  */
 bool tfk_file_offset(const struct tfk_ctx *ctx, const uint8_t *p, uint64_t n, int *fd, uint64_t *offset);
+/* The n bytes at p read into buf that way; false when they cannot be (then read the mapping). */
+bool tfk_read_mapped(const struct tfk_ctx *ctx, const uint8_t *p, uint64_t n, uint8_t *buf);
 
 /*
  * Record a finding at its catalog severity, or as the policy in limits says (perhaps not at all). Returns the finding to fill with

@@ -3,12 +3,10 @@
  * Ring-buffer pages: the commit word, every event header, timestamps per CPU.
  * This is the hot loop of a check; it reads only through the page's cursor.
  */
-#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "tracedat.h"
 #include "tracedat_observe.h"
@@ -481,8 +479,6 @@ static void walk_windows(struct td_cpu_walk *w, const struct tfk_cursor *data)
 {
 	const struct tfk_ctx *ctx = w->td->ctx;
 	const uint32_t ps = w->td->geo.page_size;
-	int fd;
-	uint64_t at;
 	uint8_t *buf = NULL;
 	if (ps && ps <= READ_WINDOW && data->len >= READ_WINDOW && (ctx->fd >= 0 || ctx->nsources))
 		buf = malloc(READ_WINDOW / ps * ps);
@@ -492,17 +488,9 @@ static void walk_windows(struct td_cpu_walk *w, const struct tfk_cursor *data)
 	}
 	const size_t window = READ_WINDOW / ps * ps;
 	for (uint64_t done = 0; done < data->len;) {
-		size_t want = data->len - done < window ? (size_t)(data->len - done) : window, got = 0;
-		if (tfk_file_offset(ctx, data->base + done, want, &fd, &at)) {
-			while (got < want) {
-				ssize_t n = pread(fd, buf + got, want - got, (off_t)(at + got));
-				if (n <= 0 && !(n < 0 && errno == EINTR))
-					break;
-				got += n > 0 ? (size_t)n : 0;
-			}
-		}
+		size_t want = data->len - done < window ? (size_t)(data->len - done) : window;
 		struct tfk_cursor c;
-		if (got == want) {
+		if (tfk_read_mapped(ctx, data->base + done, want, buf)) {
 			c = tfk_cur_make(buf, want, data->origin + done, data->big_endian);
 		} else {
 			/* not a file we can read here (or it changed): the mapping says what is there */

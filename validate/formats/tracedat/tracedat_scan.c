@@ -10,11 +10,9 @@
  * (two bits a page), and the runs are then walked like table ranges, ahead on worker threads.
  * Both find the same runs and report the same findings in the same order.
  */
-#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "tracedat.h"
 
@@ -120,18 +118,7 @@ static bool read_pages(const struct slice *s, uint8_t *buf, uint64_t i, uint64_t
 	const struct td_check *td = s->td;
 	const uint32_t ps = td->geo.page_size;
 	const uint8_t *p;
-	uint64_t at;
-	int fd;
-	if (!buf || !tfk_cur_bytes_at(&td->file, s->first + i * ps, n * ps, &p) ||
-	    !tfk_file_offset(td->ctx, p, n * ps, &fd, &at))
-		return false;
-	for (uint64_t got = 0; got < n * ps;) {
-		ssize_t r = pread(fd, buf + got, (size_t)(n * ps - got), (off_t)(at + got));
-		if (r <= 0 && !(r < 0 && errno == EINTR))
-			return false;
-		got += r > 0 ? (uint64_t)r : 0;
-	}
-	return true;
+	return buf && tfk_cur_bytes_at(&td->file, s->first + i * ps, n * ps, &p) && tfk_read_mapped(td->ctx, p, n * ps, buf);
 }
 
 static void classify(struct slice *s)
