@@ -19,12 +19,21 @@ void tfk_ctx_init(struct tfk_ctx *ctx, const struct tfk_limits *limits, struct t
 	ctx->fd = -1;
 }
 
-bool tfk_file_offset(const struct tfk_ctx *ctx, const uint8_t *p, uint64_t n, int *fd, uint64_t *offset)
+/* Do the n bytes at p lie in the file mapping? *at is then their offset in it. */
+static bool in_map(const struct tfk_ctx *ctx, const uint8_t *p, uint64_t n, uint64_t *at)
 {
 	if (!ctx->map || !p || p < ctx->map || (uint64_t)(p - ctx->map) > ctx->map_size ||
 	    n > ctx->map_size - (size_t)(p - ctx->map))
 		return false;
-	uint64_t at = (uint64_t)(p - ctx->map);
+	*at = (uint64_t)(p - ctx->map);
+	return true;
+}
+
+bool tfk_file_offset(const struct tfk_ctx *ctx, const uint8_t *p, uint64_t n, int *fd, uint64_t *offset)
+{
+	uint64_t at;
+	if (!in_map(ctx, p, n, &at))
+		return false;
 	if (ctx->fd >= 0) {
 		*fd = ctx->fd;
 		*offset = at;
@@ -130,8 +139,8 @@ void tfk_observe_item(const struct tfk_ctx *ctx, enum tfk_item_kind kind, uint64
 
 void tfk_release(struct tfk_ctx *ctx, const uint8_t *p, uint64_t len)
 {
-	if (!ctx->map || !p || p < ctx->map || (uint64_t)(p - ctx->map) > ctx->map_size ||
-	    len > ctx->map_size - (size_t)(p - ctx->map) || !ctx->sys_page)
+	uint64_t at;
+	if (!in_map(ctx, p, len, &at) || !ctx->sys_page)
 		return;
 	uintptr_t mask = (uintptr_t)ctx->sys_page - 1;
 	uintptr_t a = ((uintptr_t)p + mask) & ~mask, b = ((uintptr_t)p + (uintptr_t)len) & ~mask;

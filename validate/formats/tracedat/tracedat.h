@@ -220,6 +220,21 @@ struct td_used_range {
 uint32_t td_scan_lost_pages(struct td_check *td, uint64_t from, uint64_t to, const struct td_used_range *used,
 			    uint32_t nused, const uint32_t *lost_ids, uint32_t nlost, uint32_t ncpu, const char *buffer);
 
+/* Ring pages of a file are read by descriptor in windows of this many bytes (a buffer in L2). */
+#define TD_READ_WINDOW (256u << 10)
+/* Pages read through the mapping are handed back to the kernel in steps of this many bytes. */
+#define TD_RELEASE_STEP (4u << 20)
+
+/*
+ * Mapped bytes read and done with, handed back to the kernel behind the reader (tfk_release)
+ * once TD_RELEASE_STEP of them are contiguous, or when flushed (p NULL).
+ */
+struct td_behind {
+	const uint8_t *start;
+	uint64_t len;
+};
+void td_behind(struct tfk_ctx *ctx, struct td_behind *b, const uint8_t *p, uint64_t n);
+
 /* Labels of buffers in paths: "" or "buffer NAME " */
 #define TD_LABEL_MAX 80
 
@@ -231,6 +246,14 @@ struct td_walk_range {
 	uint64_t item_offset, item_length; /* the CPU's range, for the structural map */
 	bool unobserved;            /* findings only: the pages are not the CPU's (a misaligned entry) */
 };
+
+/*
+ * The range a CPU entry (offset, size) locates in the file: clipped to the file, its data
+ * whole pages, item_length what the file holds of it. False when offset + size overflows or
+ * the offset is past the end of the file.
+ */
+bool td_range_of(const struct td_check *td, uint64_t offset, uint64_t size, const char *buffer, uint32_t cpu,
+		 struct td_walk_range *r);
 
 /* The page walk of one CPU; its state carries over between chunks of compressed data. */
 struct td_cpu_walk {
@@ -247,8 +270,7 @@ struct td_cpu_walk {
 	uint64_t zero_run, zero_mid, first_zero_at; /* all-zero pages: pending, between data pages */
 	uint64_t item_offset, item_length;  /* the CPU's range, for the structural map */
 	bool quiet;               /* classify only: no findings, no observer */
-	const uint8_t *rel_start; /* walked bytes not yet handed back (tfk_release) */
-	uint64_t rel_len;
+	struct td_behind behind;  /* walked bytes not yet handed back */
 	bool unobserved;          /* findings only: the pages are not the CPU's (a misaligned table entry) */
 	struct tfk_page_info last;/* what the last walked page turned out to be */
 	/* last: a quiet walk (a scan's, once per page) reports nothing and leaves these alone */

@@ -142,24 +142,6 @@ static bool plausible_page_size(const struct td_check *td, uint32_t ps)
 	return ps >= 1024 && ps <= td->ctx->limits->max_page_size && (ps & (ps - 1)) == 0;
 }
 
-/* The whole pages an uncompressed CPU entry locates; false when it locates none to walk. */
-static bool raw_cpu_range(const struct buf_ctx *b, uint32_t cpu, uint64_t offset, uint64_t size,
-			  struct td_walk_range *r)
-{
-	const struct td_check *td = b->td;
-	uint64_t end;
-	if (!tfk_add_u64(offset, size, &end) || offset >= td->size)
-		return false;
-	memset(r, 0, sizeof(*r));
-	tfk_cur_sub(&td->file, offset, size, &r->data);
-	r->buffer = b->label;
-	r->cpu = cpu;
-	r->item_offset = offset;
-	r->item_length = r->data.len;
-	r->data.len -= r->data.len % td->geo.page_size;
-	return true;
-}
-
 static void check_cpu_entry(struct buf_ctx *b, uint64_t entry_at, uint32_t cpu, uint64_t offset, uint64_t size)
 {
 	struct td_check *td = b->td;
@@ -208,7 +190,7 @@ static void check_cpu_entry(struct buf_ctx *b, uint64_t entry_at, uint32_t cpu, 
 
 	struct td_walk_range r;
 	if (!b->compressed) {
-		if (raw_cpu_range(b, cpu, offset, size, &r) && td_walk_allowed(td, r.data.len, offset))
+		if (td_range_of(td, offset, size, b->label, cpu, &r) && td_walk_allowed(td, r.data.len, offset))
 			td_walk_range(td, &r);
 		return;
 	}
@@ -290,7 +272,7 @@ static void walk_ahead(const struct buf_ctx *b, struct tfk_cursor c, uint32_t n,
 		if (cpu >= cap || (td->have_cpucount && cpu >= td->cpucount) || seen[cpu])
 			continue;
 		seen[cpu] = 1;
-		if (raw_cpu_range(b, cpu, offset, size, &ahead[k]) && td_walk_fits(td, &walked, ahead[k].data.len))
+		if (td_range_of(td, offset, size, b->label, cpu, &ahead[k]) && td_walk_fits(td, &walked, ahead[k].data.len))
 			k++;
 	}
 	memset(seen, 0, cap);

@@ -92,18 +92,10 @@ static uint32_t table_cpus(struct td_check *td, uint64_t table, bool top, bool *
 static bool cpu_range(const struct td_check *td, uint32_t cpu, uint64_t offset, uint64_t size, const char *buffer,
 		      struct td_walk_range *r)
 {
-	const uint32_t ps = td->geo.page_size;
-	uint64_t end;
-	if (size == 0 || !tfk_add_u64(offset, size, &end) || offset >= td->size)
-		return false;
-	memset(r, 0, sizeof(*r));
-	tfk_cur_sub(&td->file, offset, size, &r->data);
-	r->data.len -= r->data.len % ps; /* a partial or truncated last page is reported apart */
-	r->buffer = buffer;
-	r->cpu = cpu;
-	r->item_offset = r->data.origin;
-	r->item_length = r->data.len;
-	r->unobserved = offset % ps != 0;
+	if (size == 0 || !td_range_of(td, offset, size, buffer, cpu, r))
+		return false; /* an empty CPU: nothing to walk, whatever its offset */
+	r->item_length = r->data.len; /* the map shows a v6 CPU as the pages walked */
+	r->unobserved = offset % td->geo.page_size != 0;
 	return true;
 }
 

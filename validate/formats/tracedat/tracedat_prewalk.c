@@ -21,8 +21,6 @@
 
 /* Bytes of observer logs the walks of one buffer may keep at once (a page costs one entry). */
 #define OBSERVED_LOG_BUDGET (64u << 20)
-/* Pages an observer has seen again are handed back in steps of this many bytes. */
-#define RELEASE_STEP (4u << 20)
 
 enum job_state { JOB_PENDING, JOB_RUNNING, JOB_DONE, JOB_TAKEN };
 
@@ -40,6 +38,7 @@ struct seen_log {
 	size_t n, cap;
 	const uint8_t *file;      /* the input: pages read into a buffer are replayed from here */
 	uint64_t file_len;
+	uint32_t page_size;
 	bool lost;                /* out of memory: replay reports an internal error */
 };
 
@@ -99,7 +98,7 @@ static void seen_page(void *user, const uint8_t *page, const struct tfk_page_inf
 	if (e) {
 		struct seen_log *l = user;
 		bool in_file = info->file_offset != TFK_PAGE_DECODED && info->file_offset <= l->file_len &&
-			       l->file_len - info->file_offset >= 8;
+			       l->file_len - info->file_offset >= l->page_size;
 		e->kind = SEEN_PAGE;
 		e->page = in_file ? l->file + info->file_offset : page;
 		e->info = *info;
@@ -137,6 +136,7 @@ static void run_job(struct td_prewalk *p, struct job *j)
 		ctx.obs = &recorder;
 	j->log.file = p->snapshot.file.base;
 	j->log.file_len = p->snapshot.file.len;
+	j->log.page_size = p->snapshot.geo.page_size;
 	ctx.map = p->main->map;
 	ctx.map_size = p->main->map_size;
 	ctx.sys_page = p->main->sys_page;
@@ -191,14 +191,10 @@ void td_prewalk_start(struct td_check *td, const struct td_walk_range *ranges, s
 	p->jobs = calloc(n, sizeof(*p->jobs));
 	unsigned want = lim->threads - 1 < n - 1 ? lim->threads - 1 : (unsigned)(n - 1);
 	p->threads = calloc(want, sizeof(*p->threads));
-	if (!p->jobs || !p->threads || pthread_mutex_init(&p->mu, NULL) != 0) {
-		free(p->jobs);
-		free(p->threads);
-		free(p);
-		return;
-	}
-	if (pthread_cond_init(&p->cv, NULL) != 0) {
-		pthread_mutex_destroy(&p->mu);
+	bool mu = p->jobs && p->threads && pthread_mutex_init(&p->mu, NULL) == 0;
+	if (!mu || pthread_cond_init(&p->cv, NULL) != 0) {
+		if (mu)
+			pthread_mutex_destroy(&p->mu);
 		free(p->jobs);
 		free(p->threads);
 		free(p);
@@ -256,28 +252,21 @@ static void replay(struct tfk_ctx *ctx, const struct job *j, uint32_t page_size)
 	for (size_t code = 0; code < TFK_FAULT_COUNT; code++)
 		if (j->counted[code])
 			tfk_count_only_n(ctx, (enum tfk_fault_code)code, j->counted[code]);
-	/* The observer reads the pages again: hand them back behind it, as the walk did. */
+	/* An observer may read the pages again: hand them back behind it, as the walk did. */
 	const struct tfk_observer *obs = ctx->obs;
-	const uint8_t *from = NULL, *to = NULL;
+	struct td_behind behind = { NULL, 0 };
 	for (size_t i = 0; obs && i < j->log.n; i++) {
 		const struct seen *e = &j->log.v[i];
 		if (e->kind == SEEN_CPU && obs->cpu) {
 			obs->cpu(obs->user, e->cpu);
 		} else if (e->kind == SEEN_PAGE && obs->page) {
 			obs->page(obs->user, e->page, &e->info);
-			if (from && (e->page != to || (size_t)(to - from) >= RELEASE_STEP)) {
-				tfk_release(ctx, from, (uint64_t)(to - from));
-				from = NULL;
-			}
-			if (!from)
-				from = e->page;
-			to = e->page + page_size;
+			td_behind(ctx, &behind, e->page, page_size);
 		} else if (e->kind == SEEN_ITEM && e->item && obs->item) {
 			obs->item(obs->user, e->item);
 		}
 	}
-	if (from)
-		tfk_release(ctx, from, (uint64_t)(to - from));
+	td_behind(ctx, &behind, NULL, 0);
 	if (j->log.lost) {
 		ctx->report->incomplete = true;
 		ctx->report->internal_error = true;

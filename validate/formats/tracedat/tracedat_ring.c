@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Ring-buffer pages: the commit word, every event header, timestamps per CPU.
- * This is the hot loop of a check; it reads only through the page's cursor.
+ * This is the hot loop of a check; it reads only through the page's cursor, whose committed
+ * bytes it borrows once a page and indexes only where it has proven the read inside them.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -15,11 +16,7 @@
 #define COMMIT_STRAY (7ull << 27)    /* bits 27-29: never set by the kernel */
 #define COMMIT_MISSED_STORED (1ull << 30)
 #define COMMIT_MISSED (1ull << 31)
-/* Walked pages are handed back in steps of this many bytes (tfk_release). */
-#define RELEASE_EVERY (4u << 20)
 #define TS_LOW59 ((1ull << 59) - 1)
-/* Unobserved walks of a file read it in windows of this many bytes (walk_read). */
-#define READ_WINDOW (256u << 10)
 
 enum { TL_DATA_MAX = 28, TL_PADDING = 29, TL_TIME_EXTEND = 30, TL_TIME_STAMP = 31 };
 
@@ -402,21 +399,19 @@ void td_cpu_walk_begin(struct td_cpu_walk *w, struct td_check *td, const char *b
 	td_obs_cpu(td, cpu);
 }
 
-/* Hand walked file pages back once a few MiB of them are done (see tfk_release). */
-static void release_walked(struct td_cpu_walk *w, const uint8_t *p, uint64_t n, bool flush)
+void td_behind(struct tfk_ctx *ctx, struct td_behind *b, const uint8_t *p, uint64_t n)
 {
-	if (p && w->rel_start && p == w->rel_start + w->rel_len) {
-		w->rel_len += n;
+	if (p && b->start && p == b->start + b->len) {
+		b->len += n;
 	} else if (p) {
-		if (w->rel_start)
-			tfk_release(w->td->ctx, w->rel_start, w->rel_len);
-		w->rel_start = p;
-		w->rel_len = n;
+		tfk_release(ctx, b->start, b->len);
+		b->start = p;
+		b->len = n;
 	}
-	if (w->rel_start && (flush || w->rel_len >= RELEASE_EVERY)) {
-		tfk_release(w->td->ctx, w->rel_start, w->rel_len);
-		w->rel_start = NULL;
-		w->rel_len = 0;
+	if (b->start && (!p || b->len >= TD_RELEASE_STEP)) {
+		tfk_release(ctx, b->start, b->len);
+		b->start = NULL;
+		b->len = 0;
 	}
 }
 
@@ -431,7 +426,7 @@ void td_cpu_walk_pages(struct td_cpu_walk *w, const struct tfk_cursor *data)
 		w->page++;
 		const uint8_t *bytes;
 		if (tfk_cur_bytes_at(&page, 0, ps, &bytes))
-			release_walked(w, bytes, ps, false);
+			td_behind(w->td->ctx, &w->behind, bytes, ps);
 	}
 	w->td->ctx->report->stats.pages += npages;
 }
@@ -439,7 +434,7 @@ void td_cpu_walk_pages(struct td_cpu_walk *w, const struct tfk_cursor *data)
 void td_cpu_walk_end(struct td_cpu_walk *w)
 {
 	struct td_check *td = w->td;
-	release_walked(w, NULL, 0, true);
+	td_behind(td->ctx, &w->behind, NULL, 0);
 	if (!w->quiet)
 		td_obs_item(td, TFK_ITEM_CPU, w->item_offset, w->item_length, w->cpu, "cpu",
 			    "%s%llu pages, %llu events%s", w->buffer, (unsigned long long)w->page, (unsigned long long)w->events,
@@ -480,13 +475,13 @@ static void walk_windows(struct td_cpu_walk *w, const struct tfk_cursor *data)
 	const struct tfk_ctx *ctx = w->td->ctx;
 	const uint32_t ps = w->td->geo.page_size;
 	uint8_t *buf = NULL;
-	if (ps && ps <= READ_WINDOW && data->len >= READ_WINDOW && (ctx->fd >= 0 || ctx->nsources))
-		buf = malloc(READ_WINDOW / ps * ps);
+	if (ps && ps <= TD_READ_WINDOW && data->len >= TD_READ_WINDOW && (ctx->fd >= 0 || ctx->nsources))
+		buf = malloc(TD_READ_WINDOW / ps * ps);
 	if (!buf) {
 		td_cpu_walk_pages(w, data);
 		return;
 	}
-	const size_t window = READ_WINDOW / ps * ps;
+	const size_t window = TD_READ_WINDOW / ps * ps;
 	for (uint64_t done = 0; done < data->len;) {
 		size_t want = data->len - done < window ? (size_t)(data->len - done) : window;
 		struct tfk_cursor c;
@@ -500,6 +495,22 @@ static void walk_windows(struct td_cpu_walk *w, const struct tfk_cursor *data)
 		done += want;
 	}
 	free(buf);
+}
+
+bool td_range_of(const struct td_check *td, uint64_t offset, uint64_t size, const char *buffer, uint32_t cpu,
+		 struct td_walk_range *r)
+{
+	uint64_t end;
+	if (!tfk_add_u64(offset, size, &end) || offset >= td->size)
+		return false;
+	memset(r, 0, sizeof(*r));
+	tfk_cur_sub(&td->file, offset, size, &r->data);
+	r->buffer = buffer;
+	r->cpu = cpu;
+	r->item_offset = offset;
+	r->item_length = r->data.len;
+	r->data.len -= r->data.len % td->geo.page_size; /* a partial or truncated last page is reported apart */
+	return true;
 }
 
 void td_walk_range_here(struct td_check *td, const struct td_walk_range *r)
@@ -517,9 +528,14 @@ void td_walk_range_here(struct td_check *td, const struct td_walk_range *r)
 	td_cpu_walk_end(&w);
 }
 
+static uint64_t walk_cap(const struct td_check *td)
+{
+	return td->size > UINT64_MAX / 2 ? UINT64_MAX : 2 * td->size;
+}
+
 bool td_walk_fits(const struct td_check *td, uint64_t *walked, uint64_t len)
 {
-	uint64_t cap = td->size > UINT64_MAX / 2 ? UINT64_MAX : 2 * td->size;
+	uint64_t cap = walk_cap(td);
 	if (*walked > cap || len > cap - *walked)
 		return false;
 	*walked += len;
@@ -532,7 +548,7 @@ bool td_walk_allowed(struct td_check *td, uint64_t len, uint64_t at)
 		return true;
 	if (!td->walk_capped)
 		tfk_limit_hit(td->ctx, at, "bytes of CPU data walked (table entries that claim the same pages)",
-			      td->walked + len, td->size > UINT64_MAX / 2 ? UINT64_MAX : 2 * td->size);
+			      td->walked + len, walk_cap(td));
 	td->walk_capped = true;
 	return false;
 }

@@ -16,10 +16,6 @@
 
 #include "tracedat.h"
 
-/* Classified pages are handed back in steps of this many bytes. */
-#define RELEASE_STEP (4u << 20)
-/* Or read into a buffer this large, when the file can be read by descriptor. */
-#define READ_WINDOW (256u << 10)
 
 static bool in_used(const struct td_used_range *used, uint32_t n, uint64_t off)
 {
@@ -125,10 +121,10 @@ static void classify(struct slice *s)
 {
 	struct td_check *td = s->td;
 	const uint32_t ps = td->geo.page_size;
-	const uint64_t per_read = READ_WINDOW / ps ? READ_WINDOW / ps : 1;
-	uint8_t *buf = ps <= READ_WINDOW ? malloc(per_read * ps) : NULL;
-	const uint8_t *held = NULL;     /* classified bytes of the mapping not yet handed back */
-	uint64_t held_len = 0, prev_ts = 0, read_from = 0, read_to = 0;
+	const uint64_t per_read = TD_READ_WINDOW / ps ? TD_READ_WINDOW / ps : 1;
+	uint8_t *buf = ps <= TD_READ_WINDOW ? malloc(per_read * ps) : NULL;
+	struct td_behind behind = { NULL, 0 }; /* classified bytes of the mapping */
+	uint64_t prev_ts = 0, read_from = 0, read_to = 0;
 	bool prev_valid = false;
 	for (uint64_t i = s->from; i < s->to; i++) {
 		uint64_t p = s->first + i * ps, ts = 0;
@@ -147,20 +143,8 @@ static void classify(struct slice *s)
 		} else if (tfk_cur_sub(&td->file, p, ps, &page) == TFK_SUB_OK) {
 			valid = td_page_valid(td, &page, &ts);
 			const uint8_t *bytes;
-			if (tfk_cur_bytes_at(&page, 0, ps, &bytes)) {
-				if (held && bytes == held + held_len) {
-					held_len += ps;
-				} else {
-					tfk_release(td->ctx, held, held_len);
-					held = bytes;
-					held_len = ps;
-				}
-				if (held_len >= RELEASE_STEP) {
-					tfk_release(td->ctx, held, held_len);
-					held = NULL;
-					held_len = 0;
-				}
-			}
+			if (tfk_cur_bytes_at(&page, 0, ps, &bytes))
+				td_behind(td->ctx, &behind, bytes, ps);
 		}
 		if (valid)
 			s->valid[i / 64] |= 1ull << (i % 64);
@@ -173,7 +157,7 @@ static void classify(struct slice *s)
 		prev_valid = valid;
 		prev_ts = ts;
 	}
-	tfk_release(td->ctx, held, held_len);
+	td_behind(td->ctx, &behind, NULL, 0);
 	free(buf);
 	s->last_valid = prev_valid;
 	s->last_ts = prev_ts;
