@@ -11,6 +11,23 @@
 
 #include "tracedat_helpers.h"
 
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#endif
+#endif
+#ifndef RUNNING_ON_VALGRIND
+#define RUNNING_ON_VALGRIND 0
+#endif
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define TFK_TEST_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define TFK_TEST_SANITIZED 1
+#endif
+
 /* Codes raised by the tests in this file; the last test proves the whole catalog is covered. */
 static char raised[256][48];
 static size_t nraised;
@@ -132,4 +149,19 @@ void test_every_code_is_raised(void **state)
 		if (k == nraised)
 			fail_msg("no test raises %s", cat[i].id);
 	}
+}
+
+unsigned test_slowdown(void)
+{
+	/* TFK_TEST_SLOWDOWN lets a known-slow machine ask for more (1..100). */
+	const char *env = getenv("TFK_TEST_SLOWDOWN");
+	unsigned k = 1;
+	if (env && atoi(env) > 0 && atoi(env) <= 100)
+		k = (unsigned)atoi(env);
+	if (RUNNING_ON_VALGRIND)
+		k *= 20;
+#ifdef TFK_TEST_SANITIZED
+	k *= 4;
+#endif
+	return k;
 }

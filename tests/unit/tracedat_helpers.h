@@ -35,6 +35,9 @@ void fx_free(struct fx *x);
 uint64_t page_at(const struct fx *x, unsigned c, unsigned p);
 void put_commit(struct fx *x, uint64_t page, uint64_t commit);
 void test_every_code_is_raised(void **state);
+/* How many times slower than a plain run this test runs (Valgrind, sanitizers): timeouts in
+ * tests are multiplied by it, so that a loaded or instrumented run never races them. */
+unsigned test_slowdown(void);
 
 struct CMUnitTest;
 const struct CMUnitTest *tracedat_v6_tests(size_t *n);
