@@ -400,6 +400,38 @@ static void test_instances_and_big_endian(void **state)
 	fx_free(x);
 }
 
+/*
+ * The shape `trace-cmd convert` gives a recording whose top buffer is empty: the top CPUs'
+ * entries are size 0, offset 0, and only an instance holds pages. Those pages are claimed by
+ * the instance's table, so the top buffer's page scan must not take them: the file checks
+ * clean, and a cut copy repairs with every surviving event written once.
+ */
+static void test_instance_only_v6(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new();
+	x->spec.pages_per_cpu = 0;
+	x->spec.instance = "io";
+	x->spec.instance_pages = 3;
+	fx_build(x); /* the instance's table follows the top's with nothing between them */
+	assert_int_equal(x->L.inst_flyrecord_tag, x->L.clock + 8 + 7);
+	check(&x->b, &x->r);
+	if (tfk_report_verdict(&x->r) != TFK_VERDICT_CLEAN || x->r.total != 0) {
+		dump(&x->r);
+		fail_msg("an instance-only file is not clean");
+	}
+	assert_int_equal(x->r.stats.events, x->L.events);
+	assert_int_equal(x->L.events, 6 * x->spec.events_per_page);
+
+	x->b.len = x->L.inst_cpu_offset[1] + x->spec.page_size + 300; /* inside cpu1's second page */
+	struct repaired r;
+	repair(&x->b, &r);
+	assert_repaired(&r, 4 * x->spec.events_per_page);
+	assert_int_equal(kept_events(&r), 4 * x->spec.events_per_page);
+	release(&r);
+	fx_free(x);
+}
+
 static void test_v7_inputs(void **state)
 {
 	(void)state;
@@ -472,6 +504,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean_input_is_left_alone),
 		cmocka_unit_test(test_truncated_v6),
+		cmocka_unit_test(test_instance_only_v6),
 		cmocka_unit_test(test_bad_commit_page_dropped_and_flagged),
 		cmocka_unit_test(test_bad_event_page_clipped),
 		cmocka_unit_test(test_table_and_option_damage),

@@ -214,10 +214,11 @@ struct td_used_range {
 
 /*
  * The table lost some CPUs' pages: find the pages of [from, to) that are valid on their own
- * and outside every used range, and walk their runs as the lost CPUs (tracedat_scan.c).
+ * and outside every used range (the ranges any buffer's table claims; sorted and merged here,
+ * in place), and walk their runs as the lost CPUs (tracedat_scan.c).
  * Returns how many pages were found.
  */
-uint32_t td_scan_lost_pages(struct td_check *td, uint64_t from, uint64_t to, const struct td_used_range *used,
+uint32_t td_scan_lost_pages(struct td_check *td, uint64_t from, uint64_t to, struct td_used_range *used,
 			    uint32_t nused, const uint32_t *lost_ids, uint32_t nlost, uint32_t ncpu, const char *buffer);
 
 /* Ring pages of a file are read by descriptor in windows of this many bytes (a buffer in L2). */

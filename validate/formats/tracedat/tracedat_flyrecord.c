@@ -6,6 +6,7 @@
 
 #include "tracedat.h"
 #include "tracedat_observe.h"
+#include "tracedat_tokens.h"
 
 #define CLOCK_MAX 64 /* "[x86-tsc]" and friends are short */
 
@@ -86,6 +87,63 @@ static uint32_t table_cpus(struct td_check *td, uint64_t table, bool top, bool *
 		*limited = true;
 	}
 	return count;
+}
+
+/*
+ * How many entries the table at `table` holds, without reporting anything: the count the
+ * clock trailer proves, else the declared count; at most the CPU limit and what the file holds.
+ */
+static uint32_t quiet_table_cpus(const struct td_check *td, uint64_t table)
+{
+	uint32_t declared = td->have_cpucount ? td->cpucount : td->hdr_cpus;
+	uint32_t cap = td->ctx->limits->max_cpus, count = declared;
+	if (declared > cap || !clock_trailer_at(td, table + 16ull * declared)) {
+		for (uint32_t k = 0; k <= cap && tfk_range_fits(table, 16ull * k + 8, td->size); k++) {
+			if (clock_trailer_at(td, table + 16ull * k)) {
+				count = k;
+				break;
+			}
+		}
+	}
+	if (count > cap)
+		count = cap;
+	uint64_t room = table < td->size ? (td->size - table) / 16 : 0;
+	return count < room ? count : (uint32_t)room;
+}
+
+/*
+ * Append to *used the data ranges that the flyrecord tables of the other buffers declare
+ * (the top buffer's and every instance's, whether checked yet or not): the page scan of one
+ * buffer must never take another buffer's pages for its own lost CPUs. A table whose tag is
+ * damaged declares nothing. Returns the new count; on allocation failure, what it had.
+ */
+static uint32_t other_buffers_claims(struct td_check *td, uint64_t table, struct td_used_range **used,
+				     uint32_t nused, size_t *cap)
+{
+	static const char fly[] = TD_TAG_FLYRECORD;
+	uint32_t max_buffers = td->ctx->limits->max_buffers;
+	for (size_t b = 0; b <= td->ninstances && b <= max_buffers; b++) {
+		uint64_t tag = b == 0 ? td->top_tag_offset : td->instances[b - 1].offset;
+		const uint8_t *bytes;
+		if (tag == UINT64_MAX || tag > UINT64_MAX - TD_TAG_LEN || tag + TD_TAG_LEN == table ||
+		    !tfk_cur_bytes_at(&td->file, tag, TD_TAG_LEN, &bytes) || memcmp(bytes, fly, TD_TAG_LEN) != 0)
+			continue;
+		uint64_t other = tag + TD_TAG_LEN;
+		uint32_t n = quiet_table_cpus(td, other);
+		for (uint32_t cpu = 0; cpu < n; cpu++) {
+			uint64_t offset = 0, size = 0;
+			if (!tfk_cur_u64_at(&td->file, other + 16ull * cpu, &offset) ||
+			    !tfk_cur_u64_at(&td->file, other + 16ull * cpu + 8, &size) || size == 0 || offset >= td->size)
+				continue;
+			void *arr = *used;
+			if (!tfk_grow(td->ctx, &arr, cap, (size_t)nused + 1, sizeof(**used)))
+				return nused;
+			*used = arr;
+			(*used)[nused].start = offset;
+			(*used)[nused++].end = size <= td->size - offset ? offset + size : td->size;
+		}
+	}
+	return nused;
 }
 
 /* The whole pages a CPU's table entry locates; false when it locates none to walk. */
@@ -249,6 +307,8 @@ void td_check_flyrecord(struct td_check *td, uint64_t pos, const char *name)
 		for (size_t i = 0; i < td->ninstances; i++)
 			if (td->instances[i].offset > trailer_end && td->instances[i].offset < to)
 				to = td->instances[i].offset;
+		size_t used_cap = fit ? fit : 1;
+		nused = other_buffers_claims(td, pos, &used, nused, &used_cap);
 		uint32_t found = td_scan_lost_pages(td, trailer_end, to, used, nused, lost, nlost, fit, buffer);
 		if (only_empty && found) {
 			struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_CPU_LOST_RANGE, pos + 16ull * empty[0], 16);

@@ -17,12 +17,42 @@
 #include "tracedat.h"
 
 
+/* Is off inside one of the used ranges (sorted by start, disjoint: see sort_used)? */
 static bool in_used(const struct td_used_range *used, uint32_t n, uint64_t off)
 {
-	for (uint32_t i = 0; i < n; i++)
-		if (off >= used[i].start && off < used[i].end)
-			return true;
-	return false;
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) { /* the first range that starts after off */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (used[mid].start <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && off < used[lo - 1].end;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct td_used_range *x = a, *y = b;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Sort the ranges and merge those that overlap or touch, in place; returns how many remain. */
+static uint32_t sort_used(struct td_used_range *used, uint32_t n)
+{
+	if (n < 2)
+		return n;
+	qsort(used, n, sizeof(*used), by_start);
+	uint32_t k = 0;
+	for (uint32_t i = 1; i < n; i++) {
+		if (used[i].start <= used[k].end) {
+			if (used[i].end > used[k].end)
+				used[k].end = used[i].end;
+		} else {
+			used[++k] = used[i];
+		}
+	}
+	return k + 1;
 }
 
 static void report_found(struct td_check *td, uint32_t pages_found, uint32_t runs, uint64_t first_found,
@@ -271,10 +301,11 @@ static bool scan_threaded(struct td_check *td, uint64_t first, uint64_t npages, 
 	return true;
 }
 
-uint32_t td_scan_lost_pages(struct td_check *td, uint64_t from, uint64_t to, const struct td_used_range *used,
+uint32_t td_scan_lost_pages(struct td_check *td, uint64_t from, uint64_t to, struct td_used_range *used,
 			    uint32_t nused, const uint32_t *lost_ids, uint32_t nlost, uint32_t ncpu, const char *buffer)
 {
 	const uint32_t ps = td->geo.page_size;
+	nused = sort_used(used, nused);
 	uint64_t p;
 	if (!tfk_align_up(from, ps, &p))
 		return 0;
