@@ -40,46 +40,95 @@ static int commit_temp(int fd, const char *tmp, const char *path)
 	return 0;
 }
 
+/* What one CPU lost, after "lost ": the parts whose events cannot be counted say why. */
+static void print_cpu_loss(const struct tfk_salvage_cpu *c)
+{
+	const char *sep = "";
+	if (c->events_lost) {
+		printf("%" PRIu64 " events (walked, then left out as damaged)", c->events_lost);
+		sep = ", ";
+	}
+	if (c->pages_dropped) {
+		printf("%s%" PRIu64 " damaged page%s dropped", sep, c->pages_dropped, c->pages_dropped == 1 ? "" : "s");
+		sep = ", ";
+	}
+	if (c->pages_clipped) {
+		printf("%sthe rest of %" PRIu64 " clipped page%s", sep, c->pages_clipped, c->pages_clipped == 1 ? "" : "s");
+		sep = ", ";
+	}
+	if (c->bytes_missing && !c->compressed) {
+		printf("%s%" PRIu64 " page%s past the end of the file (%" PRIu64 " of %" PRIu64 " bytes missing)", sep,
+		       c->pages_missing, c->pages_missing == 1 ? "" : "s", c->bytes_missing, c->bytes_declared);
+		sep = ", ";
+	} else if (c->bytes_missing) {
+		printf("%s%" PRIu64 " of %" PRIu64 " bytes of compressed data past the end of the file", sep, c->bytes_missing,
+		       c->bytes_declared);
+		sep = ", ";
+	}
+	if (c->pages_dropped || c->pages_clipped || c->bytes_missing)
+		printf("; events in %s unknown (their bytes are gone or untrusted)", c->events_lost ? "the rest" : "them");
+}
+
 static void print_salvage(const char *in, const struct tfk_repair_report *rep)
 {
-	uint64_t kept = 0, dropped = 0, clipped = 0, events = 0;
-	for (size_t i = 0; i < rep->ncpus; i++) {
-		kept += rep->cpus[i].pages_kept;
-		dropped += rep->cpus[i].pages_dropped;
-		clipped += rep->cpus[i].pages_clipped;
-		events += rep->cpus[i].events_kept;
-	}
 	char safe[256];
 	tfk_sanitize(safe, sizeof(safe), in, strlen(in));
+	struct tfk_salvage_totals t;
+	tfk_salvage_sum(rep, &t);
 	if (rep->before.stats.format && strncmp(rep->before.stats.format, "perf.data", 9) == 0) {
 		printf("%s: salvage: kept %" PRIu64 " of %" PRIu64 " samples (damaged records left out, the data cut where the next record cannot be found); "
 		       "%u feature section%s dropped%s\n",
-		       safe, events, rep->before.stats.events, rep->options_dropped, rep->options_dropped == 1 ? "" : "s",
+		       safe, t.events_kept, rep->before.stats.events, rep->options_dropped, rep->options_dropped == 1 ? "" : "s",
 		       rep->metadata_lost ? "; TRACING_DATA was lost, and perf refuses tracepoint events without it" : "");
 		return;
 	}
 	printf("%s: salvage: %u buffer%s, %zu CPU%s; kept %" PRIu64 " pages (%" PRIu64 " events), clipped %" PRIu64
 	       ", dropped %" PRIu64 "%s%s%s\n",
-	       safe, rep->buffers, rep->buffers == 1 ? "" : "s", rep->ncpus, rep->ncpus == 1 ? "" : "s", kept, events,
-	       clipped, dropped, rep->metadata_lost ? "; header texts regenerated" : "",
+	       safe, rep->buffers, rep->buffers == 1 ? "" : "s", rep->ncpus, rep->ncpus == 1 ? "" : "s", t.pages_kept,
+	       t.events_kept, t.pages_clipped, t.pages_dropped, rep->metadata_lost ? "; header texts regenerated" : "",
 	       rep->converted[0] ? "; written as " : "", rep->converted[0] ? "trace.dat v6" : "");
 	for (size_t i = 0; i < rep->ncpus; i++) {
 		const struct tfk_salvage_cpu *c = &rep->cpus[i];
-		if (!c->pages_dropped && !c->pages_clipped)
+		if (!c->pages_dropped && !c->pages_clipped && !c->bytes_missing && !c->events_lost)
 			continue;
-		printf("%s:   %s%s%scpu%u: kept %" PRIu64 " pages (%" PRIu64 " events), clipped %" PRIu64 ", dropped %" PRIu64,
-		       safe, c->buffer[0] ? "buffer " : "", c->buffer, c->buffer[0] ? " " : "", c->cpu, c->pages_kept,
-		       c->events_kept, c->pages_clipped, c->pages_dropped);
+		printf("%s:   %s%s%scpu%u: kept %" PRIu64 " pages (%" PRIu64 " events); lost ", safe, c->buffer[0] ? "buffer " : "",
+		       c->buffer, c->buffer[0] ? " " : "", c->cpu, c->pages_kept, c->events_kept);
+		print_cpu_loss(c);
 		if (c->lost_time_known)
 			printf("; events lost between timestamps %" PRIu64 " and %" PRIu64, c->lost_from, c->lost_to);
 		printf("\n");
 	}
+	/* The total: counted losses, then what cannot be counted and why. */
+	printf("%s: total: kept %" PRIu64 " events; lost %" PRIu64, safe, t.events_kept, t.events_lost);
+	if (tfk_salvage_loss_unknown(&t)) {
+		const char *sep = " (+ an unknown number in ";
+		if (t.pages_missing) {
+			printf("%s%" PRIu64 " page%s past the end of the file", sep, t.pages_missing, t.pages_missing == 1 ? "" : "s");
+			sep = ", ";
+		}
+		if (t.compressed_bytes_missing) {
+			printf("%s%" PRIu64 " bytes of compressed data past the end of the file", sep, t.compressed_bytes_missing);
+			sep = ", ";
+		}
+		if (t.pages_dropped) {
+			printf("%s%" PRIu64 " damaged page%s dropped", sep, t.pages_dropped, t.pages_dropped == 1 ? "" : "s");
+			sep = ", ";
+		}
+		if (t.pages_clipped) {
+			printf("%sthe rest of %" PRIu64 " clipped page%s", sep, t.pages_clipped, t.pages_clipped == 1 ? "" : "s");
+			sep = ", ";
+		}
+		if (t.no_buffer)
+			printf("%sthe data: no buffer's CPU table survived", sep);
+		printf(")");
+	}
+	printf("\n");
 }
 
 int cmd_repair(int argc, char **argv)
 {
 	const char *in = NULL, *out = NULL;
-	bool dry_run = false, in_place = false, quiet = false;
+	bool dry_run = false, in_place = false, quiet = false, json = false;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
 			out = argv[++i];
@@ -89,6 +138,8 @@ int cmd_repair(int argc, char **argv)
 			in_place = true;
 		else if (strcmp(argv[i], "-q") == 0 || strcmp(argv[i], "--quiet") == 0)
 			quiet = true;
+		else if (strcmp(argv[i], "--json") == 0)
+			json = true;
 		else if (argv[i][0] != '-' && !in)
 			in = argv[i];
 		else {
@@ -125,7 +176,13 @@ int cmd_repair(int argc, char **argv)
 	limits.threads = cpus < 1 ? 1 : cpus > 8 ? 8 : (uint32_t)cpus;
 	tfk_repair_file(in, fd, &limits, &written, &rep);
 	struct tfk_sink_options opt = { .min_severity = quiet ? TFK_SEV_ERROR : TFK_SEV_NOTE };
-	tfk_sink_text(&rep.before, in, &opt, cli_write_stdout, NULL);
+	if (json) {
+		/* JSON Lines only on stdout: the input's findings and summary, then the salvage report. */
+		tfk_sink_jsonl(&rep.before, in, &opt, cli_write_stdout, NULL);
+		tfk_repair_report_jsonl(&rep, in, cli_write_stdout, NULL);
+	} else {
+		tfk_sink_text(&rep.before, in, &opt, cli_write_stdout, NULL);
+	}
 
 	int status = EXIT_CLEAN;
 	bool keep = false; /* the temporary file becomes OUT */
@@ -135,27 +192,31 @@ int cmd_repair(int argc, char **argv)
 	} else {
 		switch (rep.outcome) {
 		case TFK_REPAIR_NOTHING_TO_DO:
-			printf("%s: nothing to repair\n", in);
+			if (!json)
+				printf("%s: nothing to repair\n", in);
 			keep = !in_place && !dry_run;
 			break;
 		case TFK_REPAIR_UNSUPPORTED:
-			printf("%s: cannot be repaired (%s)\n", in,
-			       rep.before.not_checked ? "not a trace this build reads" : "no page layout could be proven");
+			if (!json)
+				printf("%s: cannot be repaired (%s)\n", in,
+				       rep.before.not_checked ? "not a trace this build reads" : "no page layout could be proven");
 			status = rep.before.not_checked ? EXIT_OPERATIONAL : EXIT_FAULTS;
 			break;
 		case TFK_REPAIR_FAILED:
-			printf("%s: internal error: the repaired output does not check clean\n", in);
-			tfk_sink_text(&rep.after, "(repaired output)", NULL, cli_write_stdout, NULL);
+			fprintf(json ? stderr : stdout, "%s: internal error: the repaired output does not check clean\n", in);
+			if (!json)
+				tfk_sink_text(&rep.after, "(repaired output)", NULL, cli_write_stdout, NULL);
 			status = EXIT_INTERNAL;
 			break;
 		case TFK_REPAIR_DONE:
 		case TFK_REPAIR_NOTHING_SALVAGED:
-			print_salvage(in, &rep);
+			if (!json)
+				print_salvage(in, &rep);
 			status = rep.outcome == TFK_REPAIR_DONE ? EXIT_REPAIRED : EXIT_FAULTS;
-			if (dry_run)
+			if (dry_run && !json)
 				printf("%s: dry run: %" PRIu64 " bytes would be written%s%s\n", in, written, out ? " to " : "",
 				       out ? out : "");
-			else
+			else if (!dry_run)
 				keep = true;
 			break;
 		}
@@ -167,7 +228,10 @@ int cmd_repair(int argc, char **argv)
 		} else if (commit_temp(fd, tmp, out) != 0) {
 			fprintf(stderr, "tracefsck repair: cannot write %s: %s\n", out, strerror(errno));
 			status = EXIT_OPERATIONAL;
-		} else if (rep.outcome != TFK_REPAIR_NOTHING_TO_DO) {
+		} else if (rep.outcome == TFK_REPAIR_NOTHING_SALVAGED && !json) {
+			printf("%s: no event could be salvaged; what survived of the metadata was written to %s (%" PRIu64
+			       " bytes), re-checked clean\n", in, out, written);
+		} else if (rep.outcome != TFK_REPAIR_NOTHING_TO_DO && !json) {
 			printf("%s: repaired file written to %s (%" PRIu64 " bytes), re-checked clean\n", in, out, written);
 		}
 	}

@@ -222,6 +222,23 @@ static void on_cpu(void *user, uint32_t cpu)
 	snprintf(c->stats.buffer, sizeof(c->stats.buffer), "%s", b->name);
 }
 
+static void on_cpu_extent(void *user, uint32_t cpu, uint64_t declared, uint64_t present, bool compressed)
+{
+	struct rp_model *m = user;
+	if (!m->nbuffers)
+		return;
+	struct rp_extent *e = grow(m, m->extents, &m->extents_cap, m->nextents + 1, sizeof(*e));
+	if (!e)
+		return;
+	m->extents = e;
+	e = &e[m->nextents++];
+	e->buffer = m->nbuffers - 1;
+	e->cpu = cpu;
+	e->declared = declared;
+	e->present = present < declared ? present : declared;
+	e->compressed = compressed;
+}
+
 static void note_loss(struct rp_cpu *c, uint64_t from, uint64_t to)
 {
 	if (!c->stats.lost_time_known || from < c->stats.lost_from)
@@ -258,6 +275,8 @@ static void on_page(void *user, const uint8_t *page, const struct tfk_page_info 
 	bool backwards = info->state == TFK_PAGE_CLIPPED && info->events && c->stats.pages_kept && info->first_ts < c->last_ts;
 	if (info->state == TFK_PAGE_BAD || backwards) {
 		c->stats.pages_dropped++;
+		if (backwards)
+			c->stats.events_lost += info->events; /* walked, so counted */
 		c->pending_missed = true;
 		if (!c->in_loss) {
 			c->in_loss = true;
@@ -278,6 +297,7 @@ static void on_page(void *user, const uint8_t *page, const struct tfk_page_info 
 		c->stats.pages_clipped--;
 		c->stats.pages_dropped++;
 		c->stats.events_kept -= c->last_events;
+		c->stats.events_lost += c->last_events;
 		c->last_ts = c->ts_before_last;
 		c->pending_missed = true;
 		c->in_loss = true;
@@ -354,6 +374,7 @@ struct tfk_observer rp_model_observer(struct rp_model *m)
 		.option = on_option,
 		.buffer = on_buffer,
 		.cpu = on_cpu,
+		.cpu_extent = on_cpu_extent,
 		.page = on_page,
 		.perf = on_perf,
 	};
@@ -392,5 +413,6 @@ void rp_model_free(struct rp_model *m)
 		free(m->buffers[i].latency_text.data);
 	}
 	free(m->buffers);
+	free(m->extents);
 	memset(m, 0, sizeof(*m));
 }

@@ -71,6 +71,14 @@ struct rp_buffer {
 	size_t ncpus, cap;
 };
 
+/* What a CPU's table entry declared, and how much of it the file holds. */
+struct rp_extent {
+	size_t buffer;             /* index into buffers */
+	uint32_t cpu;
+	uint64_t declared, present;
+	bool compressed;
+};
+
 struct rp_model {
 	bool have_geometry, oom;
 	struct tfk_geometry geo;
@@ -83,6 +91,8 @@ struct rp_model {
 	size_t noptions, options_cap;
 	struct rp_buffer *buffers;
 	size_t nbuffers, buffers_cap;
+	struct rp_extent *extents;
+	size_t nextents, extents_cap;
 	char trace_clock[32];      /* from TRACECLOCK, for buffers that name none */
 	const uint8_t *input;      /* the bytes being repaired: pages inside are kept by reference */
 	bool have_perf;            /* a perf.data: its layout, as the checker reported it */

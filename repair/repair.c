@@ -61,18 +61,57 @@ static int repair_perf(const uint8_t *in, size_t size, const struct rp_model *m,
 	return 0;
 }
 
+/* What a declared extent says was lost: the bytes (and, uncompressed, pages) not in the file. */
+static void apply_extent(struct tfk_salvage_cpu *c, const struct rp_extent *e, uint32_t page_size)
+{
+	c->bytes_declared = e->declared;
+	c->bytes_missing = e->declared - e->present;
+	c->compressed = e->compressed;
+	if (!e->compressed && page_size && c->bytes_missing) {
+		/* pages declared, less the whole pages present: a partial page at the cut counts */
+		uint64_t declared = e->declared / page_size + (e->declared % page_size != 0);
+		uint64_t whole = e->present / page_size;
+		c->pages_missing = declared > whole ? declared - whole : 0;
+	}
+}
+
 static void collect_stats(struct tfk_repair_report *rep, const struct rp_model *m)
 {
-	size_t n = 0;
+	size_t n = m->nextents;
 	for (size_t i = 0; i < m->nbuffers; i++)
 		n += m->buffers[i].ncpus;
 	rep->cpus = n ? calloc(n, sizeof(*rep->cpus)) : NULL;
 	rep->buffers = (uint32_t)m->nbuffers;
 	if (!rep->cpus)
 		return;
-	for (size_t i = 0; i < m->nbuffers; i++)
+	size_t *first = calloc(m->nbuffers + 1, sizeof(*first)); /* each buffer's first entry in rep->cpus */
+	for (size_t i = 0; i < m->nbuffers; i++) {
+		if (first)
+			first[i] = rep->ncpus;
 		for (size_t k = 0; k < m->buffers[i].ncpus; k++)
 			rep->cpus[rep->ncpus++] = m->buffers[i].cpus[k].stats;
+	}
+	if (!first)
+		return;
+	first[m->nbuffers] = rep->ncpus;
+	/* Each declared extent goes to the CPU it describes; a CPU with no page kept gets an entry of its own. */
+	for (size_t x = 0; x < m->nextents; x++) {
+		const struct rp_extent *e = &m->extents[x];
+		if (e->buffer >= m->nbuffers)
+			continue;
+		struct tfk_salvage_cpu *c = NULL;
+		for (size_t k = first[e->buffer]; k < first[e->buffer + 1] && !c; k++)
+			if (rep->cpus[k].cpu == e->cpu && !rep->cpus[k].bytes_declared)
+				c = &rep->cpus[k];
+		if (!c) {
+			c = &rep->cpus[rep->ncpus++];
+			memset(c, 0, sizeof(*c));
+			c->cpu = e->cpu;
+			snprintf(c->buffer, sizeof(c->buffer), "%s", m->buffers[e->buffer].name);
+		}
+		apply_extent(c, e, m->buffers[e->buffer].page_size);
+	}
+	free(first);
 }
 
 /* One repair: the model the input's check built, and the output laid out from it. */
@@ -152,8 +191,12 @@ static void conclude(const struct job *j, struct tfk_repair_report *rep)
 		uint64_t events_in = 0;
 		for (size_t i = 0; i < rep->ncpus; i++)
 			events_in += rep->cpus[i].events_kept;
-		bool had_data = rep->before.stats.pages > 0;
-		bool none_kept = m->have_perf ? perf_kept_bytes(&m->perf) == 0 : had_data && events_in == 0;
+		/* An output without a single event (or latency text) is of no use to a reader, however
+		 * much metadata it keeps: nothing was salvaged. */
+		bool latency_kept = false;
+		for (size_t i = 0; i < m->nbuffers; i++)
+			latency_kept |= m->buffers[i].latency && m->buffers[i].latency_text.len > 0;
+		bool none_kept = m->have_perf ? perf_kept_bytes(&m->perf) == 0 : events_in == 0 && !latency_kept;
 		rep->outcome = none_kept ? TFK_REPAIR_NOTHING_SALVAGED : TFK_REPAIR_DONE;
 	}
 	rep->metadata_lost = m->have_perf ? perf_tracing_lost(&m->perf) : !m->have_header_page || !m->have_header_event;

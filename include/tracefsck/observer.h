@@ -134,6 +134,12 @@ struct tfk_observer {
 	void (*item)(void *user, const struct tfk_item *item);
 	/* perf.data: the layout, once the whole file has been checked. */
 	void (*perf)(void *user, const struct tfk_perf_layout *layout);
+	/*
+	 * A CPU of the current buffer whose table entry declares data, before its pages (if any):
+	 * the bytes declared and how many of them the file holds. compressed: the bytes are
+	 * compressed chunks (no page count can be told from them). Lets repair say what was lost.
+	 */
+	void (*cpu_extent)(void *user, uint32_t cpu, uint64_t declared, uint64_t present, bool compressed);
 };
 
 #ifdef __cplusplus

@@ -8,12 +8,17 @@
 #include <stdint.h>
 
 #include "tracefsck/check.h"
+#include "tracefsck/sink.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* What was kept and lost of one CPU of one buffer. */
+/*
+ * What was kept and lost of one CPU of one buffer. Events are counted wherever their bytes
+ * exist; pages whose bytes are gone (past the end of the file) or cannot be trusted (dropped
+ * as damaged, the part of a clipped page after the damage) hold an unknown number of events.
+ */
 struct tfk_salvage_cpu {
 	char buffer[64];          /* "" for the top buffer */
 	uint32_t cpu;
@@ -21,6 +26,12 @@ struct tfk_salvage_cpu {
 	uint64_t events_kept;
 	bool lost_time_known;     /* lost_from/lost_to bound the time of lost events */
 	uint64_t lost_from, lost_to;
+	uint64_t events_lost;     /* events the check walked that the output does not hold */
+	uint64_t bytes_declared;  /* the CPU's data as its table entry declares it (0: no entry seen) */
+	uint64_t bytes_missing;   /* of those, what the file no longer holds (cut short) */
+	uint64_t pages_missing;   /* pages (a partial one included) the file no longer holds; 0 when
+	                             compressed: chunks do not tell how many pages they held */
+	bool compressed;          /* bytes_* count compressed chunks */
 };
 
 enum tfk_repair_outcome {
@@ -63,6 +74,26 @@ void tfk_repair_file(const char *path, int out_fd, const struct tfk_limits *limi
 		     struct tfk_repair_report *report);
 
 void tfk_repair_report_free(struct tfk_repair_report *report);
+
+/* The salvage report summed over every CPU: what the text and JSON reports print as totals. */
+struct tfk_salvage_totals {
+	uint64_t events_kept, events_lost;   /* events lost: counted (their bytes were walked) */
+	uint64_t pages_kept, pages_clipped, pages_dropped;
+	uint64_t pages_missing;              /* past the end of the file: events in them unknown */
+	uint64_t compressed_bytes_missing;   /* compressed chunks past the end of the file */
+	uint64_t cpus_with_loss;
+	bool no_buffer;                      /* no buffer's CPU table survived: what the data held is unknown */
+};
+void tfk_salvage_sum(const struct tfk_repair_report *report, struct tfk_salvage_totals *totals);
+/* Does the salvage report leave an unknown number of events lost (bytes gone or untrusted)? */
+bool tfk_salvage_loss_unknown(const struct tfk_salvage_totals *totals);
+const char *tfk_repair_outcome_name(enum tfk_repair_outcome outcome);
+
+/*
+ * The salvage report as JSON Lines: one {"type":"salvage_cpu",...} object for each CPU that
+ * kept or lost anything, then one {"type":"salvage",...} object with the outcome and totals.
+ */
+int tfk_repair_report_jsonl(const struct tfk_repair_report *report, const char *name, tfk_write_fn write, void *user);
 
 #ifdef __cplusplus
 }

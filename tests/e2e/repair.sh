@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Repair end to end on damaged copies of the real samples: the output re-checks clean, the
-# real reader (trace-cmd report, when installed) reads it and shows every event tracefsck
-# kept, and repairing the output again changes nothing (exit 0, identical bytes).
+# real reader (trace-cmd report, when installed) reads it and shows exactly the events the
+# salvage report (repair --json) says were kept, and repairing the output again changes
+# nothing (exit 0, identical bytes). A cut that leaves no event is "nothing salvaged" (exit 4),
+# and its output still re-checks clean.
 # usage: repair.sh TRACEFSCK SAMPLES_WORK_DIR WORK_DIR
 set -u
 bin=$1 samples=$2 work=$3
@@ -46,13 +48,22 @@ PY
 			;;
 		esac
 		ran=$((ran + 1))
-		"$bin" repair -q "$d" -o "$out" > "$work/log" 2>&1; rc=$?
+		"$bin" repair -q --json "$d" -o "$out" > "$work/log" 2>&1; rc=$?
+		salvage=$(grep '"type":"salvage"' "$work/log")
+		kept=$(printf '%s' "$salvage" | sed -n 's/.*"events_kept":\([0-9]*\).*/\1/p')
+		if [ "$rc" = 4 ] && [ "$kept" = 0 ] && printf '%s' "$salvage" | grep -q '"outcome":"nothing-salvaged"'; then
+			"$bin" check -q "$out" > /dev/null 2>&1 || { echo "FAIL: $name $damage: nothing-salvaged output not clean"; fail=1; continue; }
+			echo "ok: $name $damage: no event survived (exit 4), the metadata left re-checks clean"; continue
+		fi
 		if [ "$rc" != 1 ] && [ "$rc" != 0 ]; then
 			echo "FAIL: $name $damage: repair exit $rc"; cat "$work/log"; fail=1; continue
 		fi
 		[ "$rc" = 0 ] && { echo "ok: $name $damage: nothing to repair"; continue; }
 		"$bin" check -q "$out" > "$work/log" 2>&1 || { echo "FAIL: $name $damage: output not clean"; cat "$work/log"; fail=1; continue; }
 		ours=$(events_of "$out")
+		if [ "$ours" != "$kept" ]; then
+			echo "FAIL: $name $damage: the salvage report says $kept events kept, the output holds $ours"; fail=1; continue
+		fi
 		"$bin" repair -q "$out" -o "$out.again" > /dev/null 2>&1; rc2=$?
 		if [ "$rc2" != 0 ] || ! cmp -s "$out" "$out.again"; then
 			echo "FAIL: $name $damage: second repair exit $rc2 or changed the file"; fail=1

@@ -148,6 +148,59 @@ static void test_truncated_v6(void **state)
 	struct repaired r;
 	repair(&x->b, &r);
 	assert_repaired(&r, 3 * x->spec.events_per_page);
+	/* The salvage report says what the cut took: CPU1's second page, its bytes gone. */
+	const struct tfk_salvage_cpu *c1 = NULL;
+	for (size_t i = 0; i < r.rep.ncpus; i++)
+		if (r.rep.cpus[i].cpu == 1)
+			c1 = &r.rep.cpus[i];
+	assert_non_null(c1);
+	assert_int_equal(c1->bytes_declared, x->L.cpu_size[1]);
+	assert_int_equal(c1->bytes_missing, x->L.cpu_size[1] - x->spec.page_size - 300);
+	assert_int_equal(c1->pages_missing, 1);
+	assert_int_equal(c1->pages_kept, 1);
+	struct tfk_salvage_totals t;
+	tfk_salvage_sum(&r.rep, &t);
+	assert_int_equal(t.events_kept, 3 * x->spec.events_per_page);
+	assert_int_equal(t.events_lost, 0);
+	assert_int_equal(t.pages_missing, 1);
+	assert_true(tfk_salvage_loss_unknown(&t));
+	release(&r);
+	fx_free(x);
+
+	/* A CPU whose data begins past the end of the file: every declared page is lost. */
+	x = fx_default();
+	x->b.len = x->L.cpu_offset[1];
+	repair(&x->b, &r);
+	assert_repaired(&r, 2 * x->spec.events_per_page);
+	tfk_salvage_sum(&r.rep, &t);
+	assert_int_equal(t.pages_missing, x->spec.pages_per_cpu);
+	assert_int_equal(t.events_kept, 2 * x->spec.events_per_page);
+	release(&r);
+	fx_free(x);
+}
+
+/*
+ * A v7 file cut before its options: no event survives, so nothing was salvaged (exit 4), but
+ * the metadata sections that are whole (headers, formats) are still written.
+ */
+static void test_no_event_left_keeps_metadata(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new();
+	x->spec.version = 7;
+	x->spec.codec = TDW_ZSTD;
+	fx_build(x);
+	x->b.len = x->L.options_sec[0];
+	struct repaired r;
+	repair(&x->b, &r);
+	assert_int_equal(r.rep.outcome, TFK_REPAIR_NOTHING_SALVAGED);
+	assert_non_null(r.out);
+	struct tfk_report again;
+	tfk_check_buffer(r.out, r.len, fast_limits(), &again);
+	assert_int_equal(tfk_report_verdict(&again), TFK_VERDICT_CLEAN);
+	tfk_report_free(&again);
+	assert_non_null(memmem(r.out, r.len, "name: sched_switch", 18));
+	assert_non_null(memmem(r.out, r.len, "field: u64 timestamp", 20));
 	release(&r);
 	fx_free(x);
 }
@@ -505,6 +558,7 @@ int main(void)
 		cmocka_unit_test(test_clean_input_is_left_alone),
 		cmocka_unit_test(test_truncated_v6),
 		cmocka_unit_test(test_instance_only_v6),
+		cmocka_unit_test(test_no_event_left_keeps_metadata),
 		cmocka_unit_test(test_bad_commit_page_dropped_and_flagged),
 		cmocka_unit_test(test_bad_event_page_clipped),
 		cmocka_unit_test(test_table_and_option_damage),

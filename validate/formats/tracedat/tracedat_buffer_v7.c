@@ -152,6 +152,9 @@ static void check_cpu_entry(struct buf_ctx *b, uint64_t entry_at, uint32_t cpu, 
 	uint64_t extent = size, end;
 	if (b->compressed && !tfk_add_u64(extent, 4, &extent))
 		extent = UINT64_MAX;
+	if (size || b->compressed)
+		td_obs_cpu_extent(td, cpu, extent,
+				  offset < td->size ? (extent < td->size - offset ? extent : td->size - offset) : 0, b->compressed);
 	if (!tfk_add_u64(offset, extent, &end) || offset >= td->size) {
 		if (size == 0 && !b->compressed)
 			return;

@@ -168,6 +168,8 @@ static bool check_cpu(struct td_check *td, uint64_t entry, uint32_t cpu, uint64_
 		return true; /* an empty CPU may carry any offset, even one past the end of the file */
 	td->ctx->report->stats.cpus++;
 	uint64_t end;
+	td_obs_cpu_extent(td, cpu, size, offset < td->size ? (size < td->size - offset ? size : td->size - offset) : 0,
+			  false);
 	if (!tfk_add_u64(offset, size, &end) || offset >= td->size) {
 		f = tfk_emit(td->ctx, TFK_TRACEDAT_CPU_OUT_OF_FILE, entry, 16);
 		tfk_set_path(f, "%scpu%u", buffer, cpu);

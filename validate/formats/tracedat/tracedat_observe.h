@@ -31,6 +31,13 @@ static inline void td_obs_cpu(const struct td_check *td, uint32_t cpu)
 		td_obs(td)->cpu(td_obs(td)->user, cpu);
 }
 
+static inline void td_obs_cpu_extent(const struct td_check *td, uint32_t cpu, uint64_t declared, uint64_t present,
+				     bool compressed)
+{
+	if (td_obs(td) && td_obs(td)->cpu_extent)
+		td_obs(td)->cpu_extent(td_obs(td)->user, cpu, declared, present, compressed);
+}
+
 static inline uint64_t td_errors(const struct td_check *td)
 {
 	return td->ctx->faults[TFK_SEV_ERROR] + td->ctx->faults[TFK_SEV_WARNING];

@@ -447,6 +447,10 @@ static void check_reached(struct td_check *td)
 		if (s->id == SEC_BUFFER) {
 			struct td_section copy = td->sections[i];
 			td_scan_orphan_buffer(td, &copy);
+		} else if (s->id >= SEC_FTRACE_EVENTS && s->id <= SEC_CMDLINES && s->avail == s->size) {
+			/* No option reaches it (the options were cut off, say), yet its body is whole:
+			 * check it, so that what it holds is known and repair can keep it. */
+			check_metadata_section(td, &td->sections[i]);
 		}
 	}
 	if (!have_header_info) {

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The salvage report's totals and its JSON Lines form. Totals are summed here once, so that
+ * the text report, the JSON and any program embedding the library say the same numbers.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "sink_common.h"
+#include "tracefsck/repair.h"
+
+void tfk_salvage_sum(const struct tfk_repair_report *rep, struct tfk_salvage_totals *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->no_buffer = rep->buffers == 0 && rep->outcome != TFK_REPAIR_NOTHING_TO_DO;
+	for (size_t i = 0; i < rep->ncpus; i++) {
+		const struct tfk_salvage_cpu *c = &rep->cpus[i];
+		t->events_kept += c->events_kept;
+		t->events_lost += c->events_lost;
+		t->pages_kept += c->pages_kept;
+		t->pages_clipped += c->pages_clipped;
+		t->pages_dropped += c->pages_dropped;
+		t->pages_missing += c->pages_missing;
+		if (c->compressed)
+			t->compressed_bytes_missing += c->bytes_missing;
+		t->cpus_with_loss += c->pages_clipped || c->pages_dropped || c->bytes_missing || c->events_lost;
+	}
+}
+
+bool tfk_salvage_loss_unknown(const struct tfk_salvage_totals *t)
+{
+	return t->pages_missing || t->pages_dropped || t->pages_clipped || t->compressed_bytes_missing || t->no_buffer;
+}
+
+const char *tfk_repair_outcome_name(enum tfk_repair_outcome o)
+{
+	switch (o) {
+	case TFK_REPAIR_NOTHING_TO_DO: return "nothing-to-do";
+	case TFK_REPAIR_DONE: return "repaired";
+	case TFK_REPAIR_NOTHING_SALVAGED: return "nothing-salvaged";
+	case TFK_REPAIR_UNSUPPORTED: return "unsupported";
+	case TFK_REPAIR_FAILED: return "failed";
+	}
+	return "unknown";
+}
+
+static void key_name(struct tfk_line *l, const char *name)
+{
+	size_t n = strlen(name);
+	tfk_line_printf(l, "\"file\":");
+	tfk_line_json_str(l, name, n > 512 ? 512 : n); /* names are not data: capped as the check sinks cap them */
+}
+
+int tfk_repair_report_jsonl(const struct tfk_repair_report *rep, const char *name, tfk_write_fn write, void *user)
+{
+	struct tfk_line l;
+	tfk_line_reset(&l);
+	for (size_t i = 0; i < rep->ncpus; i++) {
+		const struct tfk_salvage_cpu *c = &rep->cpus[i];
+		tfk_line_printf(&l, "{\"type\":\"salvage_cpu\",");
+		key_name(&l, name);
+		tfk_line_printf(&l, ",\"buffer\":");
+		tfk_line_json_str(&l, c->buffer, strnlen(c->buffer, sizeof(c->buffer)));
+		tfk_line_printf(&l,
+				",\"cpu\":%" PRIu32 ",\"pages_kept\":%" PRIu64 ",\"pages_clipped\":%" PRIu64
+				",\"pages_dropped\":%" PRIu64 ",\"events_kept\":%" PRIu64 ",\"events_lost\":%" PRIu64
+				",\"bytes_declared\":%" PRIu64 ",\"bytes_missing\":%" PRIu64 ",\"pages_missing\":%" PRIu64
+				",\"compressed\":%s,\"events_lost_unknown\":%s",
+				c->cpu, c->pages_kept, c->pages_clipped, c->pages_dropped, c->events_kept, c->events_lost,
+				c->bytes_declared, c->bytes_missing, c->pages_missing, c->compressed ? "true" : "false",
+				c->pages_missing || c->pages_dropped || c->pages_clipped || (c->compressed && c->bytes_missing)
+					? "true" : "false");
+		if (c->lost_time_known)
+			tfk_line_printf(&l, ",\"lost_from\":%" PRIu64 ",\"lost_to\":%" PRIu64 "}\n", c->lost_from, c->lost_to);
+		else
+			tfk_line_printf(&l, ",\"lost_from\":null,\"lost_to\":null}\n");
+		if (l.truncated || tfk_line_flush(&l, write, user))
+			return -1;
+	}
+	struct tfk_salvage_totals t;
+	tfk_salvage_sum(rep, &t);
+	tfk_line_printf(&l, "{\"type\":\"salvage\",");
+	key_name(&l, name);
+	tfk_line_printf(&l, ",\"outcome\":\"%s\",\"buffers\":%" PRIu32 ",\"cpus\":%zu", tfk_repair_outcome_name(rep->outcome),
+			rep->buffers, rep->ncpus);
+	tfk_line_printf(&l,
+			",\"events_before\":%" PRIu64 ",\"events_kept\":%" PRIu64 ",\"events_lost\":%" PRIu64
+			",\"events_lost_unknown\":%s,\"pages_kept\":%" PRIu64 ",\"pages_clipped\":%" PRIu64
+			",\"pages_dropped\":%" PRIu64 ",\"pages_missing\":%" PRIu64 ",\"compressed_bytes_missing\":%" PRIu64
+			",\"metadata_lost\":%s,\"options_dropped\":%" PRIu32 ",\"converted\":",
+			rep->before.stats.events, t.events_kept, t.events_lost, tfk_salvage_loss_unknown(&t) ? "true" : "false",
+			t.pages_kept, t.pages_clipped, t.pages_dropped, t.pages_missing, t.compressed_bytes_missing,
+			rep->metadata_lost ? "true" : "false", rep->options_dropped);
+	if (rep->converted[0])
+		tfk_line_json_str(&l, rep->converted, strnlen(rep->converted, sizeof(rep->converted)));
+	else
+		tfk_line_printf(&l, "null");
+	tfk_line_printf(&l, "}\n");
+	if (l.truncated)
+		return -1;
+	return tfk_line_flush(&l, write, user) ? -1 : 0;
+}
