@@ -77,7 +77,7 @@ static void step_summary(const struct tfk_report *r, const char *name)
 /* What one run of check renders, and the exit status it builds up over the files. */
 struct run {
 	struct tfk_sink_options opt;
-	bool json, sarif, github, fail_on_warning;
+	bool json, sarif, github;
 	const char **files;
 	struct tfk_report *kept; /* --sarif: every report, for one document at the end */
 	struct progress *prog;   /* shown for one file at a time */
@@ -106,14 +106,13 @@ static void on_report(void *user, int index, struct tfk_report *report)
 		rc = tfk_sink_text(report, name, &run->opt, cli_write_stdout, NULL);
 	if (rc != 0)
 		run->status |= EXIT_OPERATIONAL;
-	if (tfk_report_verdict(report) == TFK_VERDICT_CORRUPT)
+	enum tfk_verdict verdict = tfk_report_verdict(report);
+	if (verdict == TFK_VERDICT_CORRUPT || verdict == TFK_VERDICT_FAILED)
 		run->status |= EXIT_FAULTS;
 	if (report->incomplete)
 		run->status |= EXIT_OPERATIONAL;
 	if (report->internal_error)
 		run->status |= EXIT_INTERNAL;
-	if (run->fail_on_warning && report->by_severity[TFK_SEV_WARNING])
-		run->status |= EXIT_FAULTS;
 	if (run->sarif)
 		run->kept[index] = *report;
 	else
@@ -231,6 +230,8 @@ int cmd_check(int argc, char **argv)
 	struct tfk_limits limits = tfk_limits_default();
 	if (no_tep)
 		limits.parser_timeout_ms = 0;
+	if (fail_on_warning)
+		tfk_policy_set_fail_on(policy, TFK_SEV_WARNING);
 	limits.policy = policy;
 	/* One file at a time: its CPUs are walked on every core (up to 8); several: one thread each. */
 	if (threads < 0)
@@ -238,7 +239,7 @@ int cmd_check(int argc, char **argv)
 	limits.threads = (uint32_t)threads;
 	struct run run = {
 		.opt = { .min_severity = quiet ? TFK_SEV_ERROR : TFK_SEV_NOTE },
-		.json = json, .sarif = sarif, .github = github, .fail_on_warning = fail_on_warning,
+		.json = json, .sarif = sarif, .github = github,
 		.files = files,
 	};
 	/* SARIF is one document over all files: keep the reports until the end. */

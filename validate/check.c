@@ -312,6 +312,8 @@ enum tfk_verdict tfk_report_verdict(const struct tfk_report *report)
 		return TFK_VERDICT_INCOMPLETE;
 	if (report->by_severity[TFK_SEV_ERROR])
 		return TFK_VERDICT_CORRUPT;
+	if (report->fail_on_warning && report->by_severity[TFK_SEV_WARNING])
+		return TFK_VERDICT_FAILED;
 	if (report->incomplete)
 		return TFK_VERDICT_INCOMPLETE;
 	return TFK_VERDICT_CLEAN;
@@ -322,6 +324,7 @@ const char *tfk_verdict_name(enum tfk_verdict verdict)
 	switch (verdict) {
 	case TFK_VERDICT_CLEAN: return "clean";
 	case TFK_VERDICT_CORRUPT: return "corrupt";
+	case TFK_VERDICT_FAILED: return "failed";
 	case TFK_VERDICT_INCOMPLETE: return "incomplete";
 	}
 	return "unknown";

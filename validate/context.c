@@ -17,6 +17,8 @@ void tfk_ctx_init(struct tfk_ctx *ctx, const struct tfk_limits *limits, struct t
 	ctx->limits = limits;
 	ctx->report = report;
 	ctx->fd = -1;
+	/* The gate's fail-on level travels with the report, so its verdict says "failed" too. */
+	report->fail_on_warning = limits && tfk_policy_fail_on(limits->policy) == TFK_SEV_WARNING;
 }
 
 /* Do the n bytes at p lie in the file mapping? *at is then their offset in it. */

@@ -12,7 +12,19 @@ struct tfk_policy {
 	const struct tfk_fault *catalog;
 	size_t count;
 	unsigned char *rule; /* per catalog entry */
+	bool fail_on_warning;
 };
+
+void tfk_policy_set_fail_on(struct tfk_policy *policy, enum tfk_severity level)
+{
+	if (policy)
+		policy->fail_on_warning = level <= TFK_SEV_WARNING;
+}
+
+enum tfk_severity tfk_policy_fail_on(const struct tfk_policy *policy)
+{
+	return policy && policy->fail_on_warning ? TFK_SEV_WARNING : TFK_SEV_ERROR;
+}
 
 struct tfk_policy *tfk_policy_new(void)
 {

@@ -54,7 +54,8 @@ int tfk_sink_jsonl(const struct tfk_report *r, const char *name, const struct tf
 	tfk_line_printf(&l, "{\"type\":\"summary\",\"file\":");
 	tfk_line_json_str(&l, name, name_len);
 	key_str(&l, "verdict", tfk_verdict_name(v));
-	tfk_line_printf(&l, ",\"complete\":%s", r->incomplete ? "false" : "true");
+	tfk_line_printf(&l, ",\"complete\":%s,\"fail_on\":\"%s\"", r->incomplete ? "false" : "true",
+			r->fail_on_warning ? "warning" : "error");
 	if (r->stats.format)
 		key_str(&l, "format", r->stats.format);
 	else

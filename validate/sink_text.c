@@ -48,6 +48,8 @@ int tfk_sink_text(const struct tfk_report *r, const char *name, const struct tfk
 	tfk_line_printf(&l, "%s: %s", safe_name, tfk_verdict_name(v));
 	if (v == TFK_VERDICT_CORRUPT && r->incomplete)
 		tfk_line_printf(&l, " (check incomplete)");
+	if (v == TFK_VERDICT_FAILED)
+		tfk_line_printf(&l, " (warnings fail this gate)");
 	tfk_line_printf(&l, ": ");
 	plural(&l, r->by_severity[TFK_SEV_ERROR], "error");
 	tfk_line_printf(&l, ", ");

@@ -18,6 +18,7 @@ enum tfk_verdict {
 	TFK_VERDICT_CLEAN = 0,      /* no error finding, check complete */
 	TFK_VERDICT_CORRUPT = 1,    /* at least one error finding */
 	TFK_VERDICT_INCOMPLETE = 2, /* no error found, but the check could not finish */
+	TFK_VERDICT_FAILED = 3,     /* no error, but warnings, and the policy fails on warnings */
 };
 
 /* Figures gathered while checking; they describe what was walked. */
@@ -40,6 +41,7 @@ struct tfk_report {
 	bool incomplete;               /* a limit was hit or the input could not be read */
 	bool not_checked;              /* unreadable or unrecognised: nothing was checked */
 	bool internal_error;           /* out of memory or a broken invariant inside tracefsck */
+	bool fail_on_warning;          /* the policy fails the gate on warnings (tfk_policy_set_fail_on) */
 	struct tfk_stats stats;
 };
 

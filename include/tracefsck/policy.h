@@ -29,6 +29,13 @@ void tfk_policy_free(struct tfk_policy *policy);
 unsigned tfk_policy_disable(struct tfk_policy *policy, const char *pattern);
 unsigned tfk_policy_set_severity(struct tfk_policy *policy, const char *pattern, enum tfk_severity severity);
 
+/*
+ * The severity from which findings fail the gate: TFK_SEV_ERROR (the default) or
+ * TFK_SEV_WARNING, with which warnings make the verdict "failed" (tfk_report_verdict).
+ */
+void tfk_policy_set_fail_on(struct tfk_policy *policy, enum tfk_severity level);
+enum tfk_severity tfk_policy_fail_on(const struct tfk_policy *policy); /* NULL policy: TFK_SEV_ERROR */
+
 /* Whether the policy reports fault at all, and at which severity (*severity set when true). */
 bool tfk_policy_reports(const struct tfk_policy *policy, const struct tfk_fault *fault, enum tfk_severity *severity);
 

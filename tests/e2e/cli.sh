@@ -31,7 +31,13 @@ has "^$work/damaged.dat: 0x[0-9a-f]* \[" "text names the place first"
 expect 0 "warnings alone" "$bin" check "$work/warning.dat"
 has "warning tracedat.option.unknown" "warning listed"
 expect 4 "--fail-on=warning" "$bin" check --fail-on=warning "$work/warning.dat"
-expect 4 "--fail-on warning (separate value)" "$bin" check --fail-on warning "$work/warning.dat"
+has ": failed (warnings fail this gate): 0 errors, 1 warning" "--fail-on=warning: the summary says failed"
+expect 4 "--fail-on warning (separate value)" "$bin" check --fail-on warning --json "$work/warning.dat"
+has '"verdict":"failed","complete":true,"fail_on":"warning"' "--fail-on=warning: JSON verdict failed"
+GITHUB_STEP_SUMMARY="$work/step.md" expect 4 "--fail-on=warning --github" "$bin" check --fail-on=warning --github "$work/warning.dat"
+grep -q "is failed" "$work/step.md" && echo "ok: step summary says failed" || { echo "FAIL: step summary"; cat "$work/step.md"; fail=1; }
+expect 0 "warnings alone, JSON" "$bin" check --json "$work/warning.dat"
+has '"verdict":"clean","complete":true,"fail_on":"error"' "warnings alone: JSON verdict clean"
 expect 16 "--fail-on with a bad level" "$bin" check --fail-on=sometimes "$work/warning.dat"
 
 # Gate policies: disabled codes leave the counts and the verdict; re-graded ones move.

@@ -932,7 +932,46 @@ static const char broken_print_fmt[] =
 	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
 	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
 	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-	"\tfield:int x;\toffset:8;\tsize:4;\tsigned:1;\n\nprint fmt: \"x=%d\", ((((\n";
+	"\tfield:int x;\toffset:8;\tsize:4;\tsigned:1;\n\nprint fmt: \"x=%d\", ({ int y = REC->x; y; })\n";
+
+/* A print fmt whose opening quote became '(' (a flipped byte): damage, caught by our grammar. */
+static const char damaged_print_fmt[] =
+	"name: damaged\nID: 303\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:int x;\toffset:8;\tsize:4;\tsigned:1;\n\nprint fmt: (x=%d\", REC->x\n";
+
+/* print fmt is a quoted string, then arguments that balance; damage there is a syntax error. */
+static void test_print_fmt_grammar(void **state)
+{
+	struct fx *x = *state = fx_new();
+	x->spec.extra_format = damaged_print_fmt;
+	fx_build(x);
+	check(&x->b, &x->r);
+	uint64_t at = text_at(x, "(x=%d\", REC->x");
+	assert_code_at(&x->r, "tracedat.format.syntax", at);
+	assert_int_equal(count_code(&x->r, "tracedat.format.syntax"), 1);
+	tfk_report_free(&x->r);
+
+	/* the quote back, an argument list left open: syntax at the unclosed parenthesis */
+	static char open_args[sizeof(damaged_print_fmt) + 16];
+	snprintf(open_args, sizeof(open_args), "%.*s\"x=%%d\", max(REC->x, 1\n",
+		 (int)(strstr(damaged_print_fmt, "print fmt: ") - damaged_print_fmt + 11), damaged_print_fmt);
+	fx_free(x);
+	x = *state = fx_new();
+	x->spec.extra_format = open_args;
+	fx_build(x);
+	check(&x->b, &x->r);
+	assert_int_equal(count_code(&x->r, "tracedat.format.syntax"), 1);
+	/* every real format of the default fixture passes */
+	tfk_report_free(&x->r);
+	fx_free(x);
+	x = *state = fx_default();
+	check(&x->b, &x->r);
+	assert_int_equal(count_code(&x->r, "tracedat.format.syntax"), 0);
+}
 
 /* The libtraceevent tests keep their fixture in *state: the teardown frees it even when an
  * assertion fails, so a failure is reported as itself and never also as a leak. */
@@ -1105,6 +1144,7 @@ static const struct CMUnitTest v6_tests[] = {
 	cmocka_unit_test(test_metadata_lines),
 	cmocka_unit_test(test_record_faults),
 	cmocka_unit_test(test_flipped_format_text),
+	cmocka_unit_test_teardown(test_print_fmt_grammar, fx_teardown),
 	cmocka_unit_test_teardown(test_guarded_unparsable, fx_teardown),
 	cmocka_unit_test_teardown(test_guarded_crash, fx_teardown),
 	cmocka_unit_test_teardown(test_guarded_hang, fx_teardown),

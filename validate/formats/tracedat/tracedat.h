@@ -142,6 +142,7 @@ struct td_check {
 		uint64_t decoded_offset;
 		char system[48];
 		char name[48];
+		bool rejected;      /* libtraceevent could not parse it (reported once for all, as a note) */
 	} *fmt_refs;
 	size_t nfmt_refs, fmt_refs_cap;
 

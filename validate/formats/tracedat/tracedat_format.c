@@ -8,7 +8,8 @@
  *   format:
  *   	field:TYPE NAME;	offset:N;	size:N;	signed:N;
  *   	(blank lines between groups)
- *   print fmt: ...            (anything, to the end of the text)
+ *   print fmt: "..." ARGS     (a quoted string, then arguments whose parentheses, brackets,
+ *                             braces and quotes balance, to the end of the text)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +69,54 @@ static bool next_line(const char *base, size_t total, size_t *pos, struct line *
 	l->at = *pos;
 	*pos += len + (nl ? 1 : 0);
 	return true;
+}
+
+#define MAX_PRINT_NESTING 128
+
+/*
+ * Is the text of a print fmt (after "print fmt:") well formed: a C string literal, then the
+ * arguments, with every string and character literal closed (backslash escapes honoured) and
+ * every parenthesis, bracket and brace closed by its own kind? The kernel writes the text of
+ * its TP_printk() arguments here, so anything else is damage. *bad: where it breaks.
+ */
+static bool print_fmt_ok(const char *p, size_t n, size_t *bad)
+{
+	char open[MAX_PRINT_NESTING];
+	size_t depth = 0, i = 0;
+	while (i < n && (p[i] == ' ' || p[i] == '\t'))
+		i++;
+	if (i == n || p[i] != '"') {
+		*bad = i;
+		return false;
+	}
+	for (; i < n; i++) {
+		char c = p[i];
+		if (c == '"' || c == '\'') {
+			size_t start = i++;
+			/* the kernel's strings may hold raw newlines (ext4_fc_stats): close at the quote only */
+			while (i < n && p[i] != c)
+				i += p[i] == '\\' ? 2 : 1;
+			if (i >= n) {
+				*bad = start;
+				return false; /* a literal never closed */
+			}
+		} else if (c == '(' || c == '[' || c == '{') {
+			if (depth == MAX_PRINT_NESTING) {
+				*bad = i;
+				return false;
+			}
+			open[depth++] = c;
+		} else if (c == ')' || c == ']' || c == '}') {
+			char want = c == ')' ? '(' : c == ']' ? '[' : '{';
+			if (!depth || open[depth - 1] != want) {
+				*bad = i;
+				return false;
+			}
+			depth--;
+		}
+	}
+	*bad = n;
+	return depth == 0;
 }
 
 /* Whether the n bytes at p begin with the text word. */
@@ -347,7 +396,17 @@ void td_check_format(struct td_check *td, const struct tfk_cursor *text, const c
 			continue; /* blank line between groups */
 		if (starts(&l, TD_KW_PRINT_FMT, &after)) {
 			print = true;
-			break; /* the rest of the text is the print format */
+			/* the rest of the text is the print format; its fields stay usable when it is not */
+			size_t from = l.at + after, bad;
+			if (!print_fmt_ok(base + from, total - from, &bad)) {
+				struct line at = { base + from + (bad < total - from ? bad : 0), 0, from + bad };
+				at.len = bad < total - from ? total - from - bad : 0;
+				if (at.len > 60)
+					at.len = 60;
+				syntax(&ps, at.len ? &at : NULL,
+				       "print fmt: a quoted format string, then arguments whose (), [], {} and quotes balance");
+			}
+			break;
 		}
 		if (!starts(&l, TD_KW_FIELD, &after) && !starts(&l, TD_KW_FIELD_SPECIAL, &after)) {
 			syntax(&ps, &l, "a \"field:\" line or \"print fmt:\"");

@@ -127,7 +127,50 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+static void parse_in_children(struct td_check *td);
+
+/*
+ * Formats libtraceevent cannot parse are that library's limitation, not damage (every kernel
+ * ships some: dma, kvm, maple_tree ...): one note for the file names them all, at the first.
+ */
+static void report_rejected(struct td_check *td)
+{
+	size_t n = 0, first = 0;
+	for (size_t i = 0; i < td->nfmt_refs; i++)
+		if (td->fmt_refs[i].rejected && !n++)
+			first = i;
+	if (!n)
+		return;
+	struct tfk_finding *f = ref_fault(td, TFK_TRACEDAT_FORMAT_UNPARSABLE, &td->fmt_refs[first]);
+	tfk_set_path(f, "event formats");
+	tfk_set_expected(f, "formats libtraceevent parses");
+	char list[TFK_FINDING_TEXT_MAX - 56]; /* the found text holds the count and " and N more" too */
+	size_t len = 0, named = 0;
+	list[0] = '\0';
+	for (size_t i = first; i < td->nfmt_refs; i++) {
+		const struct td_fmt_ref *r = &td->fmt_refs[i];
+		if (!r->rejected)
+			continue;
+		/* room for this name and for the " and N more" that may follow it */
+		size_t need = strlen(r->system) + strlen(r->name) + 3;
+		if (len + need >= sizeof(list))
+			break;
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s/%s", named ? ", " : "", r->system, r->name);
+		named++;
+	}
+	if (named < n)
+		tfk_set_found(f, "%zu rejected by libtraceevent: %s and %zu more", n, list, n - named);
+	else
+		tfk_set_found(f, "%zu rejected by libtraceevent: %s", n, list);
+}
+
 void td_guarded_parse(struct td_check *td)
+{
+	parse_in_children(td);
+	report_rejected(td);
+}
+
+static void parse_in_children(struct td_check *td)
 {
 	const uint32_t timeout = td->ctx->limits->parser_timeout_ms;
 	size_t next = 0;
@@ -181,11 +224,7 @@ void td_guarded_parse(struct td_check *td)
 				i = 1;
 			}
 			for (; i < n && next < td->nfmt_refs; i++, next++) {
-				if (buf[i] != 'o') {
-					struct tfk_finding *f = ref_fault(td, TFK_TRACEDAT_FORMAT_UNPARSABLE, &td->fmt_refs[next]);
-					tfk_set_expected(f, "a format libtraceevent parses");
-					tfk_set_found(f, "rejected or flagged failed by tep_parse_format()");
-				}
+				td->fmt_refs[next].rejected = buf[i] != 'o';
 			}
 		}
 		close(fds[0]);
