@@ -8,9 +8,7 @@
 static const struct tfk_fault catalog[TFK_FAULT_COUNT] = {
 #define TFK_FAULT(sym, id_, sev, repair_, summary_, help_) \
 	{ .id = id_, .severity = TFK_SEV_##sev, .summary = summary_, .help = help_, .repair = TFK_REPAIR_##repair_ },
-#include "core_faults.def"
-#include "formats/perf/faults.def"
-#include "formats/tracedat/faults.def"
+#include "tfk_catalog_slices.inc" /* generated from formats/formats.list */
 #undef TFK_FAULT
 };
 

@@ -18,9 +18,16 @@
 #include "tracefsck/check.h"
 
 static const struct tfk_format *const all_formats[] = {
-	&tfk_format_tracedat,
-	&tfk_format_perf,
+#define TFK_FORMAT(name) &tfk_format_##name,
+#include "tfk_format_list.inc"
+#undef TFK_FORMAT
 };
+
+const struct tfk_format *const *tfk_formats(size_t *n)
+{
+	*n = sizeof(all_formats) / sizeof(all_formats[0]);
+	return all_formats;
+}
 
 static void report_reset(struct tfk_report *report, uint64_t size)
 {

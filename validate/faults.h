@@ -7,9 +7,7 @@
 
 enum tfk_fault_code {
 #define TFK_FAULT(sym, id, sev, repair, summary, help) TFK_##sym,
-#include "core_faults.def"
-#include "formats/perf/faults.def"
-#include "formats/tracedat/faults.def"
+#include "tfk_catalog_slices.inc" /* core and every format's slice, in id order (formats/formats.list) */
 #undef TFK_FAULT
 	TFK_FAULT_COUNT
 };

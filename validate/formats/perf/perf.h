@@ -8,6 +8,7 @@
 
 #include "../../context.h"
 #include "../../cursor.h"
+#include "../token.h"
 #include "tracefsck/observer.h"
 
 #define PF_HEADER_SIZE 104
@@ -86,7 +87,7 @@ struct pf_check {
 };
 
 /* The fuzzing dictionary's perf.data tokens: magics, header sizes, record types. */
-typedef void (*pf_token_fn)(void *user, const char *label, const void *bytes, size_t len);
+typedef tfk_token_fn pf_token_fn;
 void pf_dictionary(pf_token_fn emit, void *user);
 
 /* Note a byte range for the overlap check. */

@@ -553,4 +553,5 @@ const struct tfk_format tfk_format_perf = {
 	.name = "perf.data",
 	.sniff = pf_sniff,
 	.check = pf_check,
+	.dictionary = pf_dictionary,
 };

@@ -295,4 +295,5 @@ const struct tfk_format tfk_format_tracedat = {
 	.name = "trace.dat",
 	.sniff = td_sniff,
 	.check = td_check,
+	.dictionary = td_dictionary,
 };

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../token.h"
+
 /* Tags (their NUL is part of the tag on disk). */
 #define TD_TAG_HEADER_PAGE "header_page"   /* 12 bytes */
 #define TD_TAG_HEADER_EVENT "header_event" /* 13 bytes */
@@ -47,7 +49,7 @@ const char *td_section_name(uint16_t id);
  * Every token above, the option and section ids in both byte orders, the codec names and
  * header_page's field names, one call each. label is a short identifier for the token.
  */
-typedef void (*td_token_fn)(void *user, const char *label, const void *bytes, size_t len);
+typedef tfk_token_fn td_token_fn;
 void td_dictionary(td_token_fn emit, void *user);
 void td_header_page_tokens(td_token_fn emit, void *user); /* field names, header_event phrases */
 
