@@ -321,7 +321,9 @@ static void on_page(void *user, const uint8_t *page, const struct tfk_page_info 
 		kept->src = m->input + info->file_offset;
 	} else {
 		kept->spill_at = c->spill.len; /* decoded into a buffer the checker reuses: copy it */
-		if (m->defer_spill) {
+		/* A page the end of the input cut is one page a CPU at most: copied now, never deferred. */
+		bool cut = info->file_offset != TFK_PAGE_DECODED;
+		if (m->defer_spill && !cut) {
 			m->spill_deferred = true; /* unless the input is clean, it is read again to keep them */
 		} else if (!blob_append(m, &c->spill, page, ps)) {
 			return;
@@ -345,7 +347,7 @@ static void on_page(void *user, const uint8_t *page, const struct tfk_page_info 
 	kept->commit = commit;
 	kept->len = (uint32_t)len;
 	kept->size = ps;
-	kept->verbatim = page_is_rebuilt_page(g, info, ps, kept);
+	kept->verbatim = kept->src && page_is_rebuilt_page(g, info, ps, kept); /* only the input's own bytes are kept as they are */
 	c->pending_missed = info->state == TFK_PAGE_CLIPPED;
 	if (info->events)
 		c->last_ts = info->last_ts;

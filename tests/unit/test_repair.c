@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "pdw.h"
+#include "tdw_emit.h"
 #include "tracedat_helpers.h"
 #include "tracefsck/repair.h"
 
@@ -145,9 +146,12 @@ static void test_truncated_v6(void **state)
 	(void)state;
 	struct fx *x = fx_default();
 	x->b.len = page_at(x, 1, 1) + 300; /* cut inside CPU1's second page */
+	/* three whole pages, and the events wholly inside the 300 bytes of the cut one */
+	uint64_t cut_events = tdw_events_within(&x->spec, 300);
+	assert_true(cut_events > 0 && cut_events < x->spec.events_per_page);
 	struct repaired r;
 	repair(&x->b, &r);
-	assert_repaired(&r, 3 * x->spec.events_per_page);
+	assert_repaired(&r, 3 * x->spec.events_per_page + cut_events);
 	/* The salvage report says what the cut took: CPU1's second page, its bytes gone. */
 	const struct tfk_salvage_cpu *c1 = NULL;
 	for (size_t i = 0; i < r.rep.ncpus; i++)
@@ -157,10 +161,11 @@ static void test_truncated_v6(void **state)
 	assert_int_equal(c1->bytes_declared, x->L.cpu_size[1]);
 	assert_int_equal(c1->bytes_missing, x->L.cpu_size[1] - x->spec.page_size - 300);
 	assert_int_equal(c1->pages_missing, 1);
-	assert_int_equal(c1->pages_kept, 1);
+	assert_int_equal(c1->pages_kept, 2);    /* the whole one, and what the cut left of the next */
+	assert_int_equal(c1->pages_clipped, 1);
 	struct tfk_salvage_totals t;
 	tfk_salvage_sum(&r.rep, &t);
-	assert_int_equal(t.events_kept, 3 * x->spec.events_per_page);
+	assert_int_equal(t.events_kept, 3 * x->spec.events_per_page + cut_events);
 	assert_int_equal(t.events_lost, 0);
 	assert_int_equal(t.pages_missing, 1);
 	assert_true(tfk_salvage_loss_unknown(&t));
@@ -444,10 +449,10 @@ static void test_instances_and_big_endian(void **state)
 	x->spec.big_endian = true;
 	x->spec.long_size = 4;
 	fx_build(x);
-	x->b.len -= 1000; /* cut inside the instance's last page */
+	x->b.len -= 1000; /* cut inside the instance's last page: its events before the cut are kept */
 	struct repaired r;
 	repair(&x->b, &r);
-	assert_repaired(&r, x->L.events - x->spec.events_per_page);
+	assert_repaired(&r, x->L.events - x->spec.events_per_page + tdw_events_within(&x->spec, x->spec.page_size - 1000));
 	assert_int_equal(r.rep.buffers, 2);
 	release(&r);
 	fx_free(x);
@@ -477,10 +482,11 @@ static void test_instance_only_v6(void **state)
 	assert_int_equal(x->L.events, 6 * x->spec.events_per_page);
 
 	x->b.len = x->L.inst_cpu_offset[1] + x->spec.page_size + 300; /* inside cpu1's second page */
+	uint64_t want = 4 * x->spec.events_per_page + tdw_events_within(&x->spec, 300);
 	struct repaired r;
 	repair(&x->b, &r);
-	assert_repaired(&r, 4 * x->spec.events_per_page);
-	assert_int_equal(kept_events(&r), 4 * x->spec.events_per_page);
+	assert_repaired(&r, want);
+	assert_int_equal(kept_events(&r), want);
 	release(&r);
 	fx_free(x);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "tdw_emit.h"
 #include "tracedat_helpers.h"
 
 /* ---- valid files check clean ---- */
@@ -234,8 +235,11 @@ static void test_truncated_cpu_data(void **state)
 	check(&x->b, &x->r);
 	assert_code_at(&x->r, "tracedat.file.truncated", x->L.cpu_offset[1]);
 	assert_errors(&x->r, 1);
-	/* all whole pages before the cut are still walked */
-	assert_int_equal(x->r.stats.pages, 3);
+	/* all whole pages before the cut are still walked, and what the cut left of the next one:
+	 * its events wholly inside the 100 bytes count, and the cut raises nothing more */
+	assert_int_equal(x->r.stats.pages, 4);
+	assert_int_equal(x->r.stats.events, 3 * x->spec.events_per_page + tdw_events_within(&x->spec, 100));
+	assert_int_equal(x->r.total, 1);
 	fx_free(x);
 }
 

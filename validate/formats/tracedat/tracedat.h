@@ -243,6 +243,7 @@ void td_behind(struct tfk_ctx *ctx, struct td_behind *b, const uint8_t *p, uint6
 /* One CPU's uncompressed pages, walked whole: what td_walk_range needs and a prewalk matches on. */
 struct td_walk_range {
 	struct tfk_cursor data;     /* whole pages */
+	struct tfk_cursor cut;      /* the bytes of a page the end of the file cut, after them (len 0: none) */
 	const char *buffer;         /* "" or "buffer NAME " */
 	uint32_t cpu;
 	uint64_t item_offset, item_length; /* the CPU's range, for the structural map */
@@ -272,6 +273,7 @@ struct td_cpu_walk {
 	uint64_t zero_run, zero_mid, first_zero_at; /* all-zero pages: pending, between data pages */
 	uint64_t item_offset, item_length;  /* the CPU's range, for the structural map */
 	bool quiet;               /* classify only: no findings, no observer */
+	bool cut;                 /* walking what the end of the file left of a page: no findings */
 	struct td_behind behind;  /* walked bytes not yet handed back */
 	bool unobserved;          /* findings only: the pages are not the CPU's (a misaligned table entry) */
 	struct tfk_page_info last;/* what the last walked page turned out to be */

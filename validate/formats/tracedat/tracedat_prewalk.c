@@ -28,7 +28,8 @@ enum job_state { JOB_PENDING, JOB_RUNNING, JOB_DONE, JOB_TAKEN };
 struct seen {
 	enum { SEEN_CPU, SEEN_PAGE, SEEN_ITEM } kind;
 	uint32_t cpu;
-	const uint8_t *page;      /* in the file mapping: still there at replay */
+	const uint8_t *page;      /* in the file mapping: still there at replay; else `copy` */
+	uint8_t *copy;            /* a page not in the file (the end of the file cut it): its bytes */
 	struct tfk_page_info info;
 	struct tfk_item *item;
 };
@@ -102,6 +103,16 @@ static void seen_page(void *user, const uint8_t *page, const struct tfk_page_inf
 		e->kind = SEEN_PAGE;
 		e->page = in_file ? l->file + info->file_offset : page;
 		e->info = *info;
+		if (!in_file) {
+			/* the walk's own copy of a cut page is gone by the replay: keep the bytes */
+			e->copy = malloc(l->page_size);
+			if (!e->copy) {
+				l->lost = true;
+				return;
+			}
+			memcpy(e->copy, page, l->page_size);
+			e->page = e->copy;
+		}
 	}
 }
 
@@ -121,8 +132,10 @@ static void seen_item(void *user, const struct tfk_item *item)
 
 static void log_free(struct seen_log *l)
 {
-	for (size_t i = 0; i < l->n; i++)
+	for (size_t i = 0; i < l->n; i++) {
 		free(l->v[i].item);
+		free(l->v[i].copy);
+	}
 	free(l->v);
 	memset(l, 0, sizeof(*l));
 }
@@ -233,7 +246,7 @@ static bool same_range(const struct td_walk_range *a, const struct td_walk_range
 {
 	return a->data.base == b->data.base && a->data.len == b->data.len && a->data.origin == b->data.origin &&
 	       a->data.big_endian == b->data.big_endian && a->cpu == b->cpu && a->item_offset == b->item_offset &&
-	       a->item_length == b->item_length && a->unobserved == b->unobserved && strcmp(a->buffer, b->buffer) == 0;
+	       a->item_length == b->item_length && a->unobserved == b->unobserved && a->cut.len == b->cut.len && strcmp(a->buffer, b->buffer) == 0;
 }
 
 /* Everything the walk did to its private context, done again to the real one. */

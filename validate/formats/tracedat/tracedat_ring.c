@@ -27,6 +27,8 @@ static struct tfk_finding *page_fault(struct td_cpu_walk *w, enum tfk_fault_code
 		w->last.state = TFK_PAGE_BAD; /* any fault disqualifies the page in a scan */
 		return NULL;
 	}
+	if (w->cut)
+		return NULL; /* the truncation is reported; where the bytes stop is no new fault */
 	if (w->per_code[code]++ >= w->td->ctx->limits->max_per_place) {
 		tfk_count_only(w->td->ctx, code);
 		if (w->suppressed_at[code] == UINT64_MAX)
@@ -510,7 +512,50 @@ bool td_range_of(const struct td_check *td, uint64_t offset, uint64_t size, cons
 	r->item_offset = offset;
 	r->item_length = r->data.len;
 	r->data.len -= r->data.len % td->geo.page_size; /* a partial or truncated last page is reported apart */
+	if (r->item_length < size && r->item_length > r->data.len) /* the end of the file cut a page */
+		tfk_cur_sub(&td->file, offset + r->data.len, r->item_length - r->data.len, &r->cut);
 	return true;
+}
+
+/*
+ * What the end of the file left of a page: a copy, zero-filled to the page size, its commit
+ * length cut to the bytes that exist (and its stored missed count, now gone, unflagged), walked
+ * without findings. The events wholly inside the bytes are kept; the one the cut splits is not.
+ */
+static void walk_cut_page(struct td_cpu_walk *w, const struct tfk_cursor *cut)
+{
+	struct td_check *td = w->td;
+	const struct td_geometry *g = &td->geo;
+	const uint8_t *bytes;
+	if (cut->len <= g->data_offset || cut->len >= g->page_size || !tfk_cur_bytes_at(cut, 0, cut->len, &bytes))
+		return;
+	uint8_t *copy = tfk_calloc(td->ctx, 1, g->page_size);
+	if (!copy)
+		return;
+	memcpy(copy, bytes, cut->len);
+	struct tfk_cursor page = tfk_cur_make(copy, g->page_size, cut->origin, cut->big_endian);
+	uint64_t commit = 0, avail = cut->len - g->data_offset;
+	if (g->commit_size == 8) {
+		tfk_cur_u64_at(&page, 8, &commit);
+	} else {
+		uint32_t c32 = 0;
+		tfk_cur_u32_at(&page, 8, &c32);
+		commit = c32;
+	}
+	if ((commit & COMMIT_LEN_MASK) > avail) {
+		commit = (commit & ~(COMMIT_LEN_MASK | COMMIT_MISSED_STORED)) | avail;
+		uint8_t word[8];
+		for (unsigned i = 0; i < g->commit_size; i++)
+			word[i] = (uint8_t)(commit >> (cut->big_endian ? 8 * (g->commit_size - 1 - i) : 8 * i));
+		memcpy(copy + 8, word, g->commit_size);
+		memset(copy + cut->len, 0, g->page_size - cut->len);
+	}
+	w->cut = true;
+	walk_page(w, &page);
+	w->cut = false;
+	w->page++;
+	td->ctx->report->stats.pages++;
+	free(copy);
 }
 
 void td_walk_range_here(struct td_check *td, const struct td_walk_range *r)
@@ -525,6 +570,8 @@ void td_walk_range_here(struct td_check *td, const struct td_walk_range *r)
 	w.item_offset = r->item_offset;
 	w.item_length = r->item_length;
 	walk_windows(&w, &r->data);
+	if (r->cut.len && !r->unobserved)
+		walk_cut_page(&w, &r->cut);
 	td_cpu_walk_end(&w);
 }
 
