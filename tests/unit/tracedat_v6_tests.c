@@ -554,6 +554,108 @@ static void test_bad_clock_trailer(void **state)
 	fx_free(x);
 }
 
+/* ---- files of other writers: the v6 clock trailer ---- */
+
+/* trace-cmd 2.x stored the whole trace_clock listing after the table, not "[local]". */
+static void test_clock_trailer_listing(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new();
+	x->spec.clock_trailer = TDW_CLOCK_LISTING;
+	fx_build(x);
+	check(&x->b, &x->r);
+	assert_int_equal(x->r.count, 0);
+	assert_int_equal(x->r.stats.events, x->L.events);
+	fx_free(x);
+
+	/* the listing still proves the table's length: CPUCOUNT 1 is the fault, not the trailer */
+	x = fx_new();
+	x->spec.clock_trailer = TDW_CLOCK_LISTING;
+	fx_build(x);
+	tdw_put32(&x->b, x->L.cpucount_payload, 1, false);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.cpu.count-mismatch", x->L.cpucount_payload);
+	assert_int_equal(count_code(&x->r, "tracedat.flyrecord.bad-clock"), 0);
+	assert_errors(&x->r, 1);
+	fx_free(x);
+
+	/* a control byte inside the listing, or no bracketed clock in it: damage */
+	x = fx_new();
+	x->spec.clock_trailer = TDW_CLOCK_LISTING;
+	fx_build(x);
+	x->b.data[x->L.clock + 8 + 12] = 0x01;
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.flyrecord.bad-clock", x->L.clock);
+	assert_errors(&x->r, 1);
+	fx_free(x);
+
+	x = fx_new();
+	x->spec.clock_trailer = TDW_CLOCK_LISTING;
+	fx_build(x);
+	x->b.data[x->L.clock + 8] = 'x'; /* "xlocal] global ..." */
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.flyrecord.bad-clock", x->L.clock);
+	fx_free(x);
+}
+
+/*
+ * A file with no clock trailer whose table ends `gap` bytes before the page-aligned CPU data
+ * (an extra UNAME option moves the table). gap 0: the data follows the table directly.
+ */
+static struct fx *fx_no_trailer(uint32_t gap)
+{
+	static char uname[8192];
+	struct fx *x = fx_new();
+	x->spec.clock_trailer = TDW_CLOCK_NONE;
+	x->spec.extra[0] = (struct tdw_option){ 5, "x", 2 };
+	x->spec.nextra = 1;
+	fx_build(x);
+	uint32_t ps = x->spec.page_size;
+	uint32_t move = (uint32_t)((2u * ps - gap - x->L.clock % ps) % ps);
+	memset(uname, 'x', move + 1);
+	uname[move + 1] = '\0';
+	tdw_free(&x->b);
+	x->spec.extra[0] = (struct tdw_option){ 5, uname, move + 2 };
+	fx_build(x);
+	assert_int_equal(x->L.cpu_offset[0] - x->L.clock, gap);
+	return x;
+}
+
+/* Writers before 2013 wrote no trailer and no TRACECLOCK option: nothing is missing. */
+static void test_no_clock_trailer(void **state)
+{
+	(void)state;
+	static const uint32_t gaps[] = { 0, 1, 7, 8, 100 };
+	for (size_t i = 0; i < sizeof(gaps) / sizeof(gaps[0]); i++) {
+		struct fx *x = fx_no_trailer(gaps[i]);
+		check(&x->b, &x->r);
+		if (x->r.count != 0) {
+			dump(&x->r);
+			fail_msg("gap %u: findings", gaps[i]);
+		}
+		assert_int_equal(x->r.stats.events, x->L.events);
+		fx_free(x);
+	}
+
+	/* trace-cmd of 2013 made no room for the trailer: the first CPU's pages overwrote its end */
+	struct fx *x = fx_no_trailer(20);
+	tdw_put64(&x->b, x->L.clock, 66, false);
+	memcpy(x->b.data + x->L.clock + 8, "[local] glob", 12);
+	check(&x->b, &x->r);
+	assert_int_equal(x->r.count, 0);
+	fx_free(x);
+
+	/* but a length that runs into the data over bytes that are no clock text is damage */
+	x = fx_no_trailer(20);
+	tdw_put64(&x->b, x->L.clock, 66, false);
+	memset(x->b.data + x->L.clock + 8, 0xee, 12);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.flyrecord.bad-clock", x->L.clock);
+	assert_errors(&x->r, 1);
+	assert_int_equal(x->r.stats.events, x->L.events);
+	fx_free(x);
+}
+
 /* ---- buffer instances ---- */
 
 static struct fx *fx_instance(void)
@@ -1073,6 +1175,8 @@ static const struct CMUnitTest v6_tests[] = {
 	cmocka_unit_test(test_cpu_partial_page),
 	cmocka_unit_test(test_trailing_data),
 	cmocka_unit_test(test_bad_clock_trailer),
+	cmocka_unit_test(test_clock_trailer_listing),
+	cmocka_unit_test(test_no_clock_trailer),
 	cmocka_unit_test(test_instance_faults),
 	cmocka_unit_test(test_bad_commit),
 	cmocka_unit_test(test_sign_extended_missed_flag_is_valid),
