@@ -183,6 +183,27 @@ static void test_header_event_invalid(void **state)
 	fx_free(x);
 }
 
+/* Kernels before 4.17 print no time_stamp line (type 31 was never written then): that is no fault. */
+static void test_header_event_of_older_kernels(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	char *t = strstr((char *)x->b.data + x->L.header_event_text, "\ttime_stamp : type == 31\n");
+	assert_non_null(t);
+	memset(t, ' ', strlen("\ttime_stamp : type == 31\n"));
+	check(&x->b, &x->r);
+	assert_int_equal(x->r.count, 0);
+	fx_free(x);
+
+	/* a time_stamp line that names another type is still wrong */
+	x = fx_default();
+	t = strstr((char *)x->b.data + x->L.header_event_text, "time_stamp : type == 31");
+	t[strlen("time_stamp : type == 3")] = '0';
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.header-event.invalid", x->L.header_event_text);
+	fx_free(x);
+}
+
 static void test_bad_tags(void **state)
 {
 	(void)state;
@@ -1156,6 +1177,7 @@ static const struct CMUnitTest v6_tests[] = {
 	cmocka_unit_test(test_bad_page_size),
 	cmocka_unit_test(test_header_page_invalid),
 	cmocka_unit_test(test_header_event_invalid),
+	cmocka_unit_test(test_header_event_of_older_kernels),
 	cmocka_unit_test(test_bad_tags),
 	cmocka_unit_test(test_unknown_tag_after_options_resyncs),
 	cmocka_unit_test(test_truncated_everywhere),
