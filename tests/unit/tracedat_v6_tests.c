@@ -1049,6 +1049,64 @@ static void test_record_faults(void **state)
 	fx_free(x);
 }
 
+/* ---- records the kernel writes shorter than their format ---- */
+
+/* user_stack has no count: its array is always whole. */
+static const char user_stack_fmt[] =
+	"name: user_stack\nID: 302\nformat:\n" FX_COMMON_FIELDS
+	"\tfield:unsigned int tgid;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned long caller[8];\toffset:16;\tsize:64;\tsigned:0;\n\n"
+	"print fmt: \"\\t=> %ps\\n\", (void *)REC->caller[0]\n";
+
+static void make_stack(struct fx *x, unsigned i, uint32_t entries)
+{
+	tdw_put16(&x->b, record_at(x, i), 302, false);
+	tdw_put32(&x->b, record_at(x, i) + 8, entries, false);
+}
+
+static void test_partly_filled_stack(void **state)
+{
+	(void)state;
+	/* 0 entries in 20 bytes, 1 in 24, and 18 (a stack deeper than the 8 declared) in 160 */
+	struct fx *x = fx_new();
+	x->spec.extra_format = kernel_stack_fmt;
+	fx_build(x);
+	make_stack(x, 2, 0);
+	make_stack(x, 3, 1);
+	make_stack(x, 4, 18);
+	check(&x->b, &x->r);
+	if (x->r.count != 0) {
+		dump(&x->r);
+		fail_msg("kernel_stack records with `size` entries are not short");
+	}
+	assert_int_equal(x->r.stats.events, x->L.events);
+	fx_free(x);
+
+	/* a record shorter than its fields before the array, or than the entries it counts */
+	x = fx_new();
+	x->spec.extra_format = kernel_stack_fmt;
+	fx_build(x);
+	tdw_put16(&x->b, record_at(x, 0), 302, false); /* 12 bytes: less than the 16 before caller */
+	make_stack(x, 3, 2);                            /* 2 entries do not fit in 24 bytes */
+	make_stack(x, 4, (uint32_t)-1);                 /* a negative count */
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.event.short-record", x->L.first_event_at);
+	assert_code_at(&x->r, "tracedat.event.short-record", record_at(x, 3) - 4);
+	assert_code_at(&x->r, "tracedat.event.short-record", record_at(x, 4) - 8);
+	assert_errors(&x->r, 3);
+	fx_free(x);
+
+	/* without a count field before it, a fixed array is whole: 24 bytes are short of 80 */
+	x = fx_new();
+	x->spec.extra_format = user_stack_fmt;
+	fx_build(x);
+	make_stack(x, 3, 1);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.event.short-record", record_at(x, 3) - 4);
+	assert_errors(&x->r, 1);
+	fx_free(x);
+}
+
 static const char broken_print_fmt[] =
 	"name: broken\nID: 302\nformat:\n"
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
@@ -1214,6 +1272,7 @@ static const struct CMUnitTest v6_tests[] = {
 	cmocka_unit_test(test_format_faults),
 	cmocka_unit_test(test_metadata_lines),
 	cmocka_unit_test(test_record_faults),
+	cmocka_unit_test(test_partly_filled_stack),
 	cmocka_unit_test(test_flipped_format_text),
 	cmocka_unit_test(test_guarded_libtraceevent),
 	cmocka_unit_test(test_several_independent_faults),
