@@ -1037,9 +1037,10 @@ static void test_record_faults(void **state)
 	fx_free(x);
 
 	x = fx_default();
-	x->b.data[ev1 + 4 + 15] = 'd'; /* "abcd": no NUL */
+	x->b.data[ev1 + 4 + 15] = 'd'; /* "abcd": no NUL, but inside the record: a note */
 	check(&x->b, &x->r);
-	assert_code_at(&x->r, "tracedat.event.bad-dynamic", ev1);
+	assert_code_at(&x->r, "tracedat.event.unterminated-string", ev1);
+	assert_errors(&x->r, 0);
 	fx_free(x);
 
 	x = fx_default();
@@ -1104,6 +1105,23 @@ static void test_partly_filled_stack(void **state)
 	check(&x->b, &x->r);
 	assert_code_at(&x->r, "tracedat.event.short-record", record_at(x, 3) - 4);
 	assert_errors(&x->r, 1);
+	fx_free(x);
+}
+
+/* An out-of-tree tracepoint stores "(null)" in a __data_loc of 6 bytes, without its NUL. */
+static void test_unterminated_string_is_a_note(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	uint64_t rec = record_at(x, 3); /* sched_wakeup, 24 bytes */
+	tdw_put32(&x->b, rec + 8, (6u << 16) | 12u, false);
+	memcpy(x->b.data + rec + 12, "(null)", 6);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.event.unterminated-string", rec - 4);
+	assert_int_equal(x->r.count, 1);
+	assert_int_equal(x->r.by_severity[TFK_SEV_NOTE], 1);
+	assert_int_equal(x->r.stats.events, x->L.events);
+	assert_int_equal(tfk_report_verdict(&x->r), TFK_VERDICT_CLEAN);
 	fx_free(x);
 }
 
@@ -1273,6 +1291,7 @@ static const struct CMUnitTest v6_tests[] = {
 	cmocka_unit_test(test_metadata_lines),
 	cmocka_unit_test(test_record_faults),
 	cmocka_unit_test(test_partly_filled_stack),
+	cmocka_unit_test(test_unterminated_string_is_a_note),
 	cmocka_unit_test(test_flipped_format_text),
 	cmocka_unit_test(test_guarded_libtraceevent),
 	cmocka_unit_test(test_several_independent_faults),

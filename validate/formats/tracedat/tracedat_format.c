@@ -504,12 +504,20 @@ bool td_check_record(struct td_cpu_walk *w, const struct tfk_cursor *area, uint6
 			tfk_set_found(f, "data at [%llu, %llu)", (unsigned long long)start, (unsigned long long)(start + size));
 			return false;
 		}
+		/*
+		 * A string whose data lies inside the record but does not end with its NUL is what
+		 * some writers store ("(null)" in 6 bytes from an out-of-tree tracepoint): readers
+		 * print it, so the record is sound; a note, and nothing for repair to drop.
+		 */
 		uint8_t last;
 		if (e->dyn[i].string && size && tfk_cur_u8_at(area, payload + start + size - 1, &last) && last != 0) {
-			f = fault(w, TFK_TRACEDAT_EVENT_BAD_DYNAMIC, event_at, len);
+			const uint8_t *text;
+			f = fault(w, TFK_TRACEDAT_EVENT_UNTERMINATED_STRING, event_at, len);
 			tfk_set_expected(f, "%s's string field at +%u ending with its NUL", e->name, e->dyn[i].offset);
-			tfk_set_found(f, "last byte 0x%02x", last);
-			return false;
+			if (tfk_cur_bytes_at(area, payload + start, size, &text))
+				tfk_set_found_bytes(f, text, size < 40 ? size : 40);
+			else
+				tfk_set_found(f, "last byte 0x%02x", last);
 		}
 	}
 	uint32_t pid;
