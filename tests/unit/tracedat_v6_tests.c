@@ -658,8 +658,27 @@ static void test_no_clock_trailer(void **state)
 		fx_free(x);
 	}
 
+	/* no CPU recorded anything and the file ends with the table */
+	struct fx *x = fx_new();
+	x->spec.clock_trailer = TDW_CLOCK_NONE;
+	x->spec.pages_per_cpu = 0;
+	fx_build(x);
+	x->b.len = x->L.clock;
+	check(&x->b, &x->r);
+	assert_int_equal(x->r.count, 0);
+	fx_free(x);
+
+	/* but with a TRACECLOCK option the writer had a trailer to write: it was cut off */
+	x = fx_new();
+	x->spec.pages_per_cpu = 0;
+	fx_build(x);
+	x->b.len = x->L.clock;
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.flyrecord.bad-clock", x->L.clock);
+	fx_free(x);
+
 	/* trace-cmd of 2013 made no room for the trailer: the first CPU's pages overwrote its end */
-	struct fx *x = fx_no_trailer(20);
+	x = fx_no_trailer(20);
 	tdw_put64(&x->b, x->L.clock, 66, false);
 	memcpy(x->b.data + x->L.clock + 8, "[local] glob", 12);
 	check(&x->b, &x->r);

@@ -207,7 +207,8 @@ static uint64_t first_data(const struct td_check *td, uint64_t pos, uint32_t fit
  * (a length of 0) or, with less than 8 bytes of padding, directly by the first CPU's pages.
  * Writers of 2013 wrote the trailer without making room for it, so the first CPU's pages
  * could overwrite its end (libtracecmd: "File has trace_clock bug", then the local clock).
- * libtracecmd reads the trailer only with a TRACECLOCK option. None of these is damage.
+ * libtracecmd reads the trailer only with a TRACECLOCK option (which writers from 2013 add):
+ * without one, a file may also end with the table. None of these is damage.
  */
 static uint64_t check_clock(struct td_check *td, uint64_t at, uint64_t data_at, const char *buffer)
 {
@@ -217,6 +218,8 @@ static uint64_t check_clock(struct td_check *td, uint64_t at, uint64_t data_at, 
 	bool have_len = tfk_cur_u64_at(&td->file, at, &len);
 	if (have_len && len == 0)
 		return at; /* written without a clock */
+	if (!have_len && !td->have_traceclock)
+		return at; /* the file ends with the table: no trailer, and no reader looks for one */
 	uint64_t t = have_len ? clock_trailer_at(td, at) : 0;
 	if (t && (data_at == UINT64_MAX || t <= data_at - at)) {
 		const uint8_t *text;
