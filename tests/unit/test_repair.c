@@ -141,6 +141,42 @@ static void test_clean_input_is_left_alone(void **state)
 	release(&r);
 }
 
+/*
+ * What other writers and kernels put in good files (a whole trace_clock listing, kernel_stack
+ * records holding `size` of their 8 entries, a string without its NUL) is no damage: repair has
+ * nothing to do, and when another fault makes it write the file, every event is kept.
+ */
+static void test_writer_quirks_keep_every_event(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new();
+	x->spec.clock_trailer = TDW_CLOCK_LISTING;
+	x->spec.extra_format = kernel_stack_fmt;
+	fx_build(x);
+	tdw_put16(&x->b, record_at(x, 3), 302, false); /* a kernel_stack of 1 entry in 24 bytes */
+	tdw_put32(&x->b, record_at(x, 3) + 8, 1, false);
+	uint64_t rec = record_at(x, 1); /* sched_wakeup, 16 bytes: "(nu" without its NUL */
+	tdw_put32(&x->b, rec + 8, (4u << 16) | 12u, false);
+	memcpy(x->b.data + rec + 12, "(nul", 4);
+	struct repaired r;
+	repair(&x->b, &r);
+	assert_int_equal(r.rep.outcome, TFK_REPAIR_NOTHING_TO_DO);
+	assert_int_equal(r.rep.before.by_severity[TFK_SEV_ERROR], 0);
+	assert_int_equal(r.rep.before.by_severity[TFK_SEV_WARNING], 0);
+	assert_int_equal(count_code(&r.rep.before, "tracedat.event.unterminated-string"), 1);
+	release(&r);
+
+	/* a header CPU count that disagrees makes repair write the file: all events stay */
+	tdw_put32(&x->b, x->L.cpu_count, 3, false);
+	repair(&x->b, &r);
+	assert_repaired(&r, x->L.events);
+	assert_int_equal(kept_events(&r), x->L.events);
+	for (size_t i = 0; i < r.rep.ncpus; i++)
+		assert_int_equal(r.rep.cpus[i].pages_clipped + r.rep.cpus[i].pages_dropped, 0);
+	release(&r);
+	fx_free(x);
+}
+
 static void test_truncated_v6(void **state)
 {
 	(void)state;
@@ -562,6 +598,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean_input_is_left_alone),
+		cmocka_unit_test(test_writer_quirks_keep_every_event),
 		cmocka_unit_test(test_truncated_v6),
 		cmocka_unit_test(test_instance_only_v6),
 		cmocka_unit_test(test_no_event_left_keeps_metadata),

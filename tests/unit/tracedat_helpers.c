@@ -135,6 +135,16 @@ void put_commit(struct fx *x, uint64_t page, uint64_t commit)
 		tdw_put32(&x->b, page + 8, (uint32_t)commit, x->spec.big_endian);
 }
 
+const char kernel_stack_fmt[] = "name: kernel_stack\nID: 302\nformat:\n" FX_COMMON_FIELDS
+				"\tfield:int size;\toffset:8;\tsize:4;\tsigned:1;\n"
+				"\tfield:unsigned long caller[8];\toffset:16;\tsize:64;\tsigned:0;\n\n"
+				"print fmt: \"\\t=> %ps\\n\", (void *)REC->caller[0]\n";
+
+uint64_t record_at(const struct fx *x, unsigned i)
+{
+	static const uint64_t at[] = { 4, 16 + 4, 36 + 4, 60 + 4, 88 + 8 };
+	return x->L.first_event_at + at[i];
+}
 
 /* Every catalog code is produced by at least one test (run after all the others). */
 void test_every_code_is_raised(void **state)

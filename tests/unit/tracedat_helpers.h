@@ -39,6 +39,20 @@ void test_every_code_is_raised(void **state);
  * tests are multiplied by it, so that a loaded or instrumented run never races them. */
 unsigned test_slowdown(void);
 
+/* The common fields of every fixture format, for an extra_format text. */
+#define FX_COMMON_FIELDS                                                                           \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"                          \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"                          \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"                  \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+/* ftrace's kernel_stack as 6.x kernels print it (ID 302 here): 8 entries declared, `size` written. */
+extern const char kernel_stack_fmt[];
+/*
+ * Payload offset of record i (0..4) of cpu0 page 0 of a fixture (tdw_w_page): payloads of 12,
+ * 16, 20, 24 and 160 bytes; the last has a type_len 0 header (8 bytes), the others 4.
+ */
+uint64_t record_at(const struct fx *x, unsigned i);
+
 struct CMUnitTest;
 const struct CMUnitTest *tracedat_v6_tests(size_t *n);
 const struct CMUnitTest *tracedat_v7_tests(size_t *n);

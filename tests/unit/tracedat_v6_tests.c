@@ -184,6 +184,27 @@ static void test_header_event_invalid(void **state)
 	fx_free(x);
 }
 
+/* Kernels before 4.17 print no time_stamp line (type 31 was never written then): that is no fault. */
+static void test_header_event_of_older_kernels(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	char *t = strstr((char *)x->b.data + x->L.header_event_text, "\ttime_stamp : type == 31\n");
+	assert_non_null(t);
+	memset(t, ' ', strlen("\ttime_stamp : type == 31\n"));
+	check(&x->b, &x->r);
+	assert_int_equal(x->r.count, 0);
+	fx_free(x);
+
+	/* a time_stamp line that names another type is still wrong */
+	x = fx_default();
+	t = strstr((char *)x->b.data + x->L.header_event_text, "time_stamp : type == 31");
+	t[strlen("time_stamp : type == 3")] = '0';
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.header-event.invalid", x->L.header_event_text);
+	fx_free(x);
+}
+
 static void test_bad_tags(void **state)
 {
 	(void)state;
@@ -558,6 +579,127 @@ static void test_bad_clock_trailer(void **state)
 	fx_free(x);
 }
 
+/* ---- files of other writers: the v6 clock trailer ---- */
+
+/* trace-cmd 2.x stored the whole trace_clock listing after the table, not "[local]". */
+static void test_clock_trailer_listing(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new();
+	x->spec.clock_trailer = TDW_CLOCK_LISTING;
+	fx_build(x);
+	check(&x->b, &x->r);
+	assert_int_equal(x->r.count, 0);
+	assert_int_equal(x->r.stats.events, x->L.events);
+	fx_free(x);
+
+	/* the listing still proves the table's length: CPUCOUNT 1 is the fault, not the trailer */
+	x = fx_new();
+	x->spec.clock_trailer = TDW_CLOCK_LISTING;
+	fx_build(x);
+	tdw_put32(&x->b, x->L.cpucount_payload, 1, false);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.cpu.count-mismatch", x->L.cpucount_payload);
+	assert_int_equal(count_code(&x->r, "tracedat.flyrecord.bad-clock"), 0);
+	assert_errors(&x->r, 1);
+	fx_free(x);
+
+	/* a control byte inside the listing, or no bracketed clock in it: damage */
+	x = fx_new();
+	x->spec.clock_trailer = TDW_CLOCK_LISTING;
+	fx_build(x);
+	x->b.data[x->L.clock + 8 + 12] = 0x01;
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.flyrecord.bad-clock", x->L.clock);
+	assert_errors(&x->r, 1);
+	fx_free(x);
+
+	x = fx_new();
+	x->spec.clock_trailer = TDW_CLOCK_LISTING;
+	fx_build(x);
+	x->b.data[x->L.clock + 8] = 'x'; /* "xlocal] global ..." */
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.flyrecord.bad-clock", x->L.clock);
+	fx_free(x);
+}
+
+/*
+ * A file with no clock trailer whose table ends `gap` bytes before the page-aligned CPU data
+ * (an extra UNAME option moves the table). gap 0: the data follows the table directly.
+ */
+static struct fx *fx_no_trailer(uint32_t gap)
+{
+	static char uname[8192];
+	struct fx *x = fx_new();
+	x->spec.clock_trailer = TDW_CLOCK_NONE;
+	x->spec.extra[0] = (struct tdw_option){ 5, "x", 2 };
+	x->spec.nextra = 1;
+	fx_build(x);
+	uint32_t ps = x->spec.page_size;
+	uint32_t move = (uint32_t)((2u * ps - gap - x->L.clock % ps) % ps);
+	memset(uname, 'x', move + 1);
+	uname[move + 1] = '\0';
+	tdw_free(&x->b);
+	x->spec.extra[0] = (struct tdw_option){ 5, uname, move + 2 };
+	fx_build(x);
+	assert_int_equal(x->L.cpu_offset[0] - x->L.clock, gap);
+	return x;
+}
+
+/* Writers before 2013 wrote no trailer and no TRACECLOCK option: nothing is missing. */
+static void test_no_clock_trailer(void **state)
+{
+	(void)state;
+	static const uint32_t gaps[] = { 0, 1, 7, 8, 100 };
+	for (size_t i = 0; i < sizeof(gaps) / sizeof(gaps[0]); i++) {
+		struct fx *x = fx_no_trailer(gaps[i]);
+		check(&x->b, &x->r);
+		if (x->r.count != 0) {
+			dump(&x->r);
+			fail_msg("gap %u: findings", gaps[i]);
+		}
+		assert_int_equal(x->r.stats.events, x->L.events);
+		fx_free(x);
+	}
+
+	/* no CPU recorded anything and the file ends with the table */
+	struct fx *x = fx_new();
+	x->spec.clock_trailer = TDW_CLOCK_NONE;
+	x->spec.pages_per_cpu = 0;
+	fx_build(x);
+	x->b.len = x->L.clock;
+	check(&x->b, &x->r);
+	assert_int_equal(x->r.count, 0);
+	fx_free(x);
+
+	/* but with a TRACECLOCK option the writer had a trailer to write: it was cut off */
+	x = fx_new();
+	x->spec.pages_per_cpu = 0;
+	fx_build(x);
+	x->b.len = x->L.clock;
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.flyrecord.bad-clock", x->L.clock);
+	fx_free(x);
+
+	/* trace-cmd of 2013 made no room for the trailer: the first CPU's pages overwrote its end */
+	x = fx_no_trailer(20);
+	tdw_put64(&x->b, x->L.clock, 66, false);
+	memcpy(x->b.data + x->L.clock + 8, "[local] glob", 12);
+	check(&x->b, &x->r);
+	assert_int_equal(x->r.count, 0);
+	fx_free(x);
+
+	/* but a length that runs into the data over bytes that are no clock text is damage */
+	x = fx_no_trailer(20);
+	tdw_put64(&x->b, x->L.clock, 66, false);
+	memset(x->b.data + x->L.clock + 8, 0xee, 12);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.flyrecord.bad-clock", x->L.clock);
+	assert_errors(&x->r, 1);
+	assert_int_equal(x->r.stats.events, x->L.events);
+	fx_free(x);
+}
+
 /* ---- buffer instances ---- */
 
 static struct fx *fx_instance(void)
@@ -918,15 +1060,91 @@ static void test_record_faults(void **state)
 	fx_free(x);
 
 	x = fx_default();
-	x->b.data[ev1 + 4 + 15] = 'd'; /* "abcd": no NUL */
+	x->b.data[ev1 + 4 + 15] = 'd'; /* "abcd": no NUL, but inside the record: a note */
 	check(&x->b, &x->r);
-	assert_code_at(&x->r, "tracedat.event.bad-dynamic", ev1);
+	assert_code_at(&x->r, "tracedat.event.unterminated-string", ev1);
+	assert_errors(&x->r, 0);
 	fx_free(x);
 
 	x = fx_default();
 	tdw_put32(&x->b, ev0 + 4 + 4, (uint32_t)-5, false);
 	check(&x->b, &x->r);
 	assert_code_at(&x->r, "tracedat.event.bad-pid", ev0);
+	fx_free(x);
+}
+
+/* ---- records the kernel writes shorter than their format ---- */
+
+/* user_stack has no count: its array is always whole. */
+static const char user_stack_fmt[] =
+	"name: user_stack\nID: 302\nformat:\n" FX_COMMON_FIELDS
+	"\tfield:unsigned int tgid;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned long caller[8];\toffset:16;\tsize:64;\tsigned:0;\n\n"
+	"print fmt: \"\\t=> %ps\\n\", (void *)REC->caller[0]\n";
+
+static void make_stack(struct fx *x, unsigned i, uint32_t entries)
+{
+	tdw_put16(&x->b, record_at(x, i), 302, false);
+	tdw_put32(&x->b, record_at(x, i) + 8, entries, false);
+}
+
+static void test_partly_filled_stack(void **state)
+{
+	(void)state;
+	/* 0 entries in 20 bytes, 1 in 24, and 18 (a stack deeper than the 8 declared) in 160 */
+	struct fx *x = fx_new();
+	x->spec.extra_format = kernel_stack_fmt;
+	fx_build(x);
+	make_stack(x, 2, 0);
+	make_stack(x, 3, 1);
+	make_stack(x, 4, 18);
+	check(&x->b, &x->r);
+	if (x->r.count != 0) {
+		dump(&x->r);
+		fail_msg("kernel_stack records with `size` entries are not short");
+	}
+	assert_int_equal(x->r.stats.events, x->L.events);
+	fx_free(x);
+
+	/* a record shorter than its fields before the array, or than the entries it counts */
+	x = fx_new();
+	x->spec.extra_format = kernel_stack_fmt;
+	fx_build(x);
+	tdw_put16(&x->b, record_at(x, 0), 302, false); /* 12 bytes: less than the 16 before caller */
+	make_stack(x, 3, 2);                            /* 2 entries do not fit in 24 bytes */
+	make_stack(x, 4, (uint32_t)-1);                 /* a negative count */
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.event.short-record", x->L.first_event_at);
+	assert_code_at(&x->r, "tracedat.event.short-record", record_at(x, 3) - 4);
+	assert_code_at(&x->r, "tracedat.event.short-record", record_at(x, 4) - 8);
+	assert_errors(&x->r, 3);
+	fx_free(x);
+
+	/* without a count field before it, a fixed array is whole: 24 bytes are short of 80 */
+	x = fx_new();
+	x->spec.extra_format = user_stack_fmt;
+	fx_build(x);
+	make_stack(x, 3, 1);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.event.short-record", record_at(x, 3) - 4);
+	assert_errors(&x->r, 1);
+	fx_free(x);
+}
+
+/* An out-of-tree tracepoint stores "(null)" in a __data_loc of 6 bytes, without its NUL. */
+static void test_unterminated_string_is_a_note(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	uint64_t rec = record_at(x, 3); /* sched_wakeup, 24 bytes */
+	tdw_put32(&x->b, rec + 8, (6u << 16) | 12u, false);
+	memcpy(x->b.data + rec + 12, "(null)", 6);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.event.unterminated-string", rec - 4);
+	assert_int_equal(x->r.count, 1);
+	assert_int_equal(x->r.by_severity[TFK_SEV_NOTE], 1);
+	assert_int_equal(x->r.stats.events, x->L.events);
+	assert_int_equal(tfk_report_verdict(&x->r), TFK_VERDICT_CLEAN);
 	fx_free(x);
 }
 
@@ -1113,6 +1331,7 @@ static const struct CMUnitTest v6_tests[] = {
 	cmocka_unit_test(test_bad_page_size),
 	cmocka_unit_test(test_header_page_invalid),
 	cmocka_unit_test(test_header_event_invalid),
+	cmocka_unit_test(test_header_event_of_older_kernels),
 	cmocka_unit_test(test_bad_tags),
 	cmocka_unit_test(test_unknown_tag_after_options_resyncs),
 	cmocka_unit_test(test_truncated_everywhere),
@@ -1132,6 +1351,8 @@ static const struct CMUnitTest v6_tests[] = {
 	cmocka_unit_test(test_cpu_partial_page),
 	cmocka_unit_test(test_trailing_data),
 	cmocka_unit_test(test_bad_clock_trailer),
+	cmocka_unit_test(test_clock_trailer_listing),
+	cmocka_unit_test(test_no_clock_trailer),
 	cmocka_unit_test(test_instance_faults),
 	cmocka_unit_test(test_bad_commit),
 	cmocka_unit_test(test_sign_extended_missed_flag_is_valid),
@@ -1147,6 +1368,8 @@ static const struct CMUnitTest v6_tests[] = {
 	cmocka_unit_test(test_format_faults),
 	cmocka_unit_test(test_metadata_lines),
 	cmocka_unit_test(test_record_faults),
+	cmocka_unit_test(test_partly_filled_stack),
+	cmocka_unit_test(test_unterminated_string_is_a_note),
 	cmocka_unit_test(test_flipped_format_text),
 	cmocka_unit_test_teardown(test_print_fmt_grammar, fx_teardown),
 	cmocka_unit_test_teardown(test_guarded_unparsable, fx_teardown),

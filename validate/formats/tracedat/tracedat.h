@@ -72,6 +72,13 @@ struct td_event_fmt {
 		uint16_t offset;
 		bool relative, string;
 	} dyn[TD_MAX_DYN];
+	/*
+	 * A last field that is an array the kernel fills only in part, its entry count in a
+	 * field named "size" before it (ftrace's kernel_stack: "int size; unsigned long caller[8]"):
+	 * records hold `size` entries, not the declared number. tail_elem 0: none.
+	 */
+	uint16_t tail_offset, tail_elem, count_offset;
+	uint8_t count_size;
 	char name[64];          /* "system/event", sanitised */
 };
 

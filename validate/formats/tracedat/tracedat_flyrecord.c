@@ -8,23 +8,57 @@
 #include "tracedat_observe.h"
 #include "tracedat_tokens.h"
 
-#define CLOCK_MAX 64 /* "[x86-tsc]" and friends are short */
+/*
+ * The clock trailer holds what the writer knew of the clock: "[local]" (trace-cmd 3.x), or the
+ * whole trace_clock listing, "[local] global counter ... x86-tsc\n" (2.x), about 70 bytes.
+ */
+#define CLOCK_MAX 512
 
-/* Is there a plausible clock trailer (u64 length, "[name]") at abs? Returns its total size. */
+/* A byte of a trace_clock text: printable ASCII or a blank. */
+static bool clock_char(uint8_t c)
+{
+	return (c >= 0x20 && c <= 0x7e) || c == '\t' || c == '\n';
+}
+
+/*
+ * Is p[0, len) a trace_clock text: printable words separated by blanks, exactly one of them
+ * the selected clock in brackets ("[local]")? *name and *name_len locate the name inside.
+ * libtracecmd takes any length and the first word that starts with '['.
+ */
+static bool clock_text(const uint8_t *p, uint64_t len, uint64_t *name, uint64_t *name_len)
+{
+	uint64_t open = UINT64_MAX, close = UINT64_MAX;
+	for (uint64_t i = 0; i < len; i++) {
+		if (!clock_char(p[i]))
+			return false;
+		if (p[i] == '[') {
+			if (open != UINT64_MAX || (i > 0 && p[i - 1] != ' ' && p[i - 1] != '\t' && p[i - 1] != '\n'))
+				return false;
+			open = i;
+		} else if (p[i] == ']') {
+			if (open == UINT64_MAX || close != UINT64_MAX || i == open + 1)
+				return false;
+			close = i;
+		} else if (open != UINT64_MAX && close == UINT64_MAX && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n')) {
+			return false; /* a blank inside the brackets */
+		}
+	}
+	if (close == UINT64_MAX)
+		return false;
+	*name = open + 1;
+	*name_len = close - open - 1;
+	return true;
+}
+
+/* Is there a plausible clock trailer (u64 length, clock text) at abs? Returns its total size. */
 static uint64_t clock_trailer_at(const struct td_check *td, uint64_t abs)
 {
-	uint64_t len;
+	uint64_t len, name, name_len;
 	const uint8_t *p;
 	if (!tfk_cur_u64_at(&td->file, abs, &len) || len < 3 || len > CLOCK_MAX)
 		return 0;
-	if (!tfk_cur_bytes_at(&td->file, abs + 8, len, &p))
+	if (!tfk_cur_bytes_at(&td->file, abs + 8, len, &p) || !clock_text(p, len, &name, &name_len))
 		return 0;
-	if (p[0] != '[' || p[len - 1] != ']')
-		return 0;
-	for (uint64_t i = 1; i + 1 < len; i++) {
-		if (p[i] < 0x21 || p[i] > 0x7e || p[i] == '[' || p[i] == ']')
-			return 0;
-	}
 	return 8 + len;
 }
 
@@ -208,6 +242,79 @@ static bool check_cpu(struct td_check *td, uint64_t entry, uint32_t cpu, uint64_
 	return usable;
 }
 
+/*
+ * Where the first CPU's pages start, after the table at pos (its first fit entries), for the
+ * clock trailer that must end before them: the lowest page-aligned offset, at or after from,
+ * of an entry with data inside the file. UINT64_MAX when no entry says.
+ */
+static uint64_t first_data(const struct td_check *td, uint64_t pos, uint32_t fit, uint64_t from)
+{
+	uint64_t first = UINT64_MAX;
+	for (uint32_t cpu = 0; cpu < fit; cpu++) {
+		uint64_t offset = 0, size = 0;
+		if (!tfk_cur_u64_at(&td->file, pos + 16ull * cpu, &offset) ||
+		    !tfk_cur_u64_at(&td->file, pos + 16ull * cpu + 8, &size))
+			continue;
+		if (size && offset >= from && offset < td->size && offset % td->geo.page_size == 0 && offset < first)
+			first = offset;
+	}
+	return first;
+}
+
+/*
+ * The clock trailer at `at`, before the CPU data at data_at (UINT64_MAX: not known); returns
+ * where it ends. Writers before 2013 wrote no trailer: the table is followed by zero padding
+ * (a length of 0) or, with less than 8 bytes of padding, directly by the first CPU's pages.
+ * Writers of 2013 wrote the trailer without making room for it, so the first CPU's pages
+ * could overwrite its end (libtracecmd: "File has trace_clock bug", then the local clock).
+ * libtracecmd reads the trailer only with a TRACECLOCK option (which writers from 2013 add):
+ * without one, a file may also end with the table. None of these is damage.
+ */
+static uint64_t check_clock(struct td_check *td, uint64_t at, uint64_t data_at, const char *buffer)
+{
+	uint64_t len = 0;
+	if (data_at != UINT64_MAX && (data_at < at || data_at - at < 8))
+		return at; /* not even room for the length: no trailer */
+	bool have_len = tfk_cur_u64_at(&td->file, at, &len);
+	if (have_len && len == 0)
+		return at; /* written without a clock */
+	if (!have_len && !td->have_traceclock)
+		return at; /* the file ends with the table: no trailer, and no reader looks for one */
+	uint64_t t = have_len ? clock_trailer_at(td, at) : 0;
+	if (t && (data_at == UINT64_MAX || t <= data_at - at)) {
+		const uint8_t *text;
+		uint64_t name, name_len;
+		if (tfk_cur_bytes_at(&td->file, at + 8, t - 8, &text) && clock_text(text, t - 8, &name, &name_len) &&
+		    name_len < sizeof(td->clock)) {
+			memcpy(td->clock, text + name, name_len);
+			td->clock[name_len] = '\0';
+		}
+		return at + t;
+	}
+	if (have_len && data_at != UINT64_MAX && len <= CLOCK_MAX && len > data_at - at - 8) {
+		/* A trailer cut short by the CPU data written over it: what is left is clock text. */
+		const uint8_t *left;
+		uint64_t n = data_at - at - 8;
+		bool text = tfk_cur_bytes_at(&td->file, at + 8, n, &left);
+		for (uint64_t i = 0; text && i < n; i++)
+			text = clock_char(left[i]);
+		if (text)
+			return data_at;
+	}
+	struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_FLYRECORD_BAD_CLOCK, at, 8);
+	tfk_set_path(f, "%sflyrecord clock", buffer);
+	if (data_at != UINT64_MAX)
+		tfk_set_expected(f, "u64 length 3..%d then \"[clock]\" or the trace_clock listing, before the CPU data at 0x%llx",
+				 CLOCK_MAX, (unsigned long long)data_at);
+	else
+		tfk_set_expected(f, "u64 length 3..%d then \"[clock]\" or the trace_clock listing", CLOCK_MAX);
+	if (have_len)
+		tfk_set_found(f, "length %llu", (unsigned long long)len);
+	else
+		tfk_set_found(f, "end of file");
+	return at;
+}
+
 void td_check_flyrecord(struct td_check *td, uint64_t pos, const char *name)
 {
 	char buffer[80];
@@ -231,27 +338,8 @@ void td_check_flyrecord(struct td_check *td, uint64_t pos, const char *name)
 	}
 	/* The clock trailer follows the table. */
 	uint64_t trailer_end = table_end;
-	if (fit == ncpu && !limited) {
-		uint64_t t = clock_trailer_at(td, table_end), len = 0;
-		bool have_len = tfk_cur_u64_at(&td->file, table_end, &len);
-		if (t) {
-			trailer_end = table_end + t;
-			const uint8_t *name_bytes;
-			if (t - 10 < sizeof(td->clock) && tfk_cur_bytes_at(&td->file, table_end + 9, t - 10, &name_bytes)) {
-				memcpy(td->clock, name_bytes, t - 10);
-				td->clock[t - 10] = '\0';
-			}
-		} else if (!have_len || len != 0) {
-			/* A zero length is a file written without the trailer: nothing to check. */
-			struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_FLYRECORD_BAD_CLOCK, table_end, 8);
-			tfk_set_path(f, "%sflyrecord clock", buffer);
-			tfk_set_expected(f, "u64 length 3..%d then \"[clock]\"", CLOCK_MAX);
-			if (have_len)
-				tfk_set_found(f, "length %llu", (unsigned long long)len);
-			else
-				tfk_set_found(f, "end of file");
-		}
-	}
+	if (fit == ncpu && !limited)
+		trailer_end = check_clock(td, table_end, first_data(td, pos, fit, table_end), buffer);
 	td_add_range(td, pos - TD_TAG_LEN, trailer_end, false, "%sflyrecord table", buffer);
 	td_obs_geometry(td);
 	td_obs_buffer(td, name, td->clock, td->geo.page_size, false);

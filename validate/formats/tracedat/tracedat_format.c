@@ -24,6 +24,7 @@ struct field {
 	uint32_t offset, size;
 	char name[48];
 	bool dynamic, relative, string;
+	uint32_t count; /* entries of a fixed array ("caller[8]"), 0 if not one */
 	uint64_t at; /* offset of its line, for findings */
 };
 
@@ -169,10 +170,14 @@ static bool parse_field(const char *p, size_t n, struct field *f)
 	while (e > p && e[-1] == ' ')
 		e--;
 	if (e > p && e[-1] == ']') {
+		const char *close = e - 1;
 		while (e > p && e[-1] != '[')
 			e--;
 		if (e == p)
 			return false;
+		uint32_t count;
+		if (number(e, (size_t)(close - e), &count))
+			f->count = count;
 		e--;
 	}
 	const char *b = e;
@@ -251,6 +256,32 @@ static struct td_event_fmt *register_event(struct parse *ps, uint32_t id, uint64
 	return e;
 }
 
+/*
+ * The kernel writes some records shorter than their format: ftrace's kernel_stack declares
+ * "int size; unsigned long caller[8]" but holds only `size` entries (and more than 8 when the
+ * stack is deeper). The rule, for fields sorted by offset: the last one is a fixed array of
+ * whole entries, and a plain integer field named "size" lies before it. Such a record needs
+ * its fields up to the array and then `size` entries. NULL when the format has no such tail.
+ */
+static const struct field *partly_filled_tail(const struct field *fields, size_t n, const struct field **count)
+{
+	if (n < 2)
+		return NULL;
+	const struct field *t = &fields[n - 1];
+	if (t->dynamic || !t->count || !t->size || t->size % t->count || t->size / t->count > 65535 ||
+	    t->offset > 65535)
+		return NULL;
+	for (size_t i = 0; i + 1 < n; i++) {
+		const struct field *c = &fields[i];
+		if (strcmp(c->name, "size") == 0 && !c->dynamic && !c->count &&
+		    (c->size == 1 || c->size == 2 || c->size == 4 || c->size == 8) && c->offset + c->size <= t->offset) {
+			*count = c;
+			return t;
+		}
+	}
+	return NULL;
+}
+
 static void check_fields(struct parse *ps, struct field *fields, size_t n, struct td_event_fmt *e)
 {
 	struct td_check *td = ps->td;
@@ -314,8 +345,9 @@ static void check_fields(struct parse *ps, struct field *fields, size_t n, struc
 	}
 	if (!e)
 		return;
+	const struct field *count = NULL, *tail = partly_filled_tail(fields, n, &count);
 	for (size_t i = 0; i < n; i++) {
-		uint32_t end = fields[i].offset + fields[i].size;
+		uint32_t end = &fields[i] == tail ? fields[i].offset : fields[i].offset + fields[i].size;
 		if (end > e->fixed)
 			e->fixed = (uint16_t)(end > 65535 ? 65535 : end);
 		if (fields[i].dynamic && e->ndyn < TD_MAX_DYN) {
@@ -328,6 +360,12 @@ static void check_fields(struct parse *ps, struct field *fields, size_t n, struc
 			e->has_pid = true;
 			e->pid_offset = (uint16_t)fields[i].offset;
 		}
+	}
+	if (tail) {
+		e->tail_offset = (uint16_t)tail->offset;
+		e->tail_elem = (uint16_t)(tail->size / tail->count);
+		e->count_offset = (uint16_t)count->offset;
+		e->count_size = (uint8_t)count->size;
 	}
 	e->need = e->fixed;
 	for (uint8_t i = 0; i < e->ndyn; i++)
@@ -441,6 +479,37 @@ void td_check_format(struct td_check *td, const struct tfk_cursor *text, const c
 		td_keep_format(td, text, system, ps.name);
 }
 
+/* How many entries a record's partly filled tail holds: its "size" field. */
+static bool tail_count(const struct tfk_cursor *area, uint64_t payload, const struct td_event_fmt *e, uint64_t *count)
+{
+	uint64_t at = payload + e->count_offset;
+	switch (e->count_size) {
+	case 1: {
+		uint8_t v;
+		if (!tfk_cur_u8_at(area, at, &v))
+			return false;
+		*count = v;
+		return true;
+	}
+	case 2: {
+		uint16_t v;
+		if (!tfk_cur_u16_at(area, at, &v))
+			return false;
+		*count = v;
+		return true;
+	}
+	case 4: {
+		uint32_t v;
+		if (!tfk_cur_u32_at(area, at, &v))
+			return false;
+		*count = v;
+		return true;
+	}
+	default:
+		return tfk_cur_u64_at(area, at, count);
+	}
+}
+
 bool td_check_record(struct td_cpu_walk *w, const struct tfk_cursor *area, uint64_t payload, uint64_t len,
 		     uint64_t event_at, struct tfk_finding *(*fault)(struct td_cpu_walk *, enum tfk_fault_code, uint64_t, uint64_t))
 {
@@ -469,6 +538,19 @@ bool td_check_record(struct td_cpu_walk *w, const struct tfk_cursor *area, uint6
 		tfk_set_found(f, "%llu bytes", (unsigned long long)len);
 		return false;
 	}
+	uint64_t count;
+	if (e->tail_elem && tail_count(area, payload, e, &count) &&
+	    (count > 65535 || count * e->tail_elem > len - e->tail_offset)) {
+		f = fault(w, TFK_TRACEDAT_EVENT_SHORT_RECORD, event_at, len);
+		if (count > 65535)
+			tfk_set_expected(f, "at most 65535 entries in %s's array at +%u", e->name, e->tail_offset);
+		else
+			tfk_set_expected(f, "%llu bytes for %s: %u before its array, then the %llu entries of %u bytes it counts",
+					 (unsigned long long)(e->tail_offset + count * e->tail_elem), e->name, e->tail_offset,
+					 (unsigned long long)count, e->tail_elem);
+		tfk_set_found(f, "%llu bytes", (unsigned long long)len);
+		return false;
+	}
 	for (uint8_t i = 0; i < e->ndyn; i++) {
 		uint32_t loc;
 		if (!tfk_cur_u32_at(area, payload + e->dyn[i].offset, &loc))
@@ -481,12 +563,20 @@ bool td_check_record(struct td_cpu_walk *w, const struct tfk_cursor *area, uint6
 			tfk_set_found(f, "data at [%llu, %llu)", (unsigned long long)start, (unsigned long long)(start + size));
 			return false;
 		}
+		/*
+		 * A string whose data lies inside the record but does not end with its NUL is what
+		 * some writers store ("(null)" in 6 bytes from an out-of-tree tracepoint): readers
+		 * print it, so the record is sound; a note, and nothing for repair to drop.
+		 */
 		uint8_t last;
 		if (e->dyn[i].string && size && tfk_cur_u8_at(area, payload + start + size - 1, &last) && last != 0) {
-			f = fault(w, TFK_TRACEDAT_EVENT_BAD_DYNAMIC, event_at, len);
+			const uint8_t *text;
+			f = fault(w, TFK_TRACEDAT_EVENT_UNTERMINATED_STRING, event_at, len);
 			tfk_set_expected(f, "%s's string field at +%u ending with its NUL", e->name, e->dyn[i].offset);
-			tfk_set_found(f, "last byte 0x%02x", last);
-			return false;
+			if (tfk_cur_bytes_at(area, payload + start, size, &text))
+				tfk_set_found_bytes(f, text, size < 40 ? size : 40);
+			else
+				tfk_set_found(f, "last byte 0x%02x", last);
 		}
 	}
 	uint32_t pid;

@@ -79,8 +79,8 @@ static inline __attribute__((always_inline)) bool record_quick_ok(const struct t
 	const struct td_event_fmt *e = &td->events[idx - 1];
 	if (!e->valid)
 		return true;
-	if (len < e->need)
-		return false; /* every field read below lies inside the record */
+	if (len < e->need || e->tail_elem)
+		return false; /* every field read below lies inside the record; a partly filled tail is counted apart */
 	for (unsigned i = 0, n = e->ndyn; i < n; i++) {
 		uint32_t off = e->dyn[i].offset, loc = tfk_lent_u32(rec + off, swap);
 		uint64_t start = (loc & 0xffff) + (e->dyn[i].relative ? off + 4u : 0u), size = loc >> 16;
