@@ -72,6 +72,27 @@ static void count_mismatch(struct td_check *td, uint64_t at, uint32_t want, uint
 }
 
 /*
+ * The count of entries the clock trailer after the table proves: the declared count when the
+ * trailer is where it says, else the first count (up to the CPU limit) with a trailer after it.
+ * False, *count untouched, when no trailer proves one.
+ */
+static bool proven_cpus(const struct td_check *td, uint64_t table, uint32_t declared, uint32_t *count)
+{
+	uint32_t cap = td->ctx->limits->max_cpus;
+	if (declared <= cap && clock_trailer_at(td, table + 16ull * declared)) {
+		*count = declared;
+		return true;
+	}
+	for (uint32_t k = 0; k <= cap && tfk_range_fits(table, 16ull * k + 8, td->size); k++) {
+		if (clock_trailer_at(td, table + 16ull * k)) {
+			*count = k;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
  * How many CPUs does the table hold? Readers use the last CPUCOUNT option, else the header.
  * The clock trailer right after the table proves the real count; each count that disagrees
  * with it (or, without proof, with the other) is reported once, for the top buffer.
@@ -80,21 +101,10 @@ static uint32_t table_cpus(struct td_check *td, uint64_t table, bool top, bool *
 {
 	uint32_t declared = td->have_cpucount ? td->cpucount : td->hdr_cpus;
 	uint32_t cap = td->ctx->limits->max_cpus;
-	bool proven = false;
 	uint32_t count = declared;
 
 	*limited = false;
-	if (declared <= cap && clock_trailer_at(td, table + 16ull * declared)) {
-		proven = true;
-	} else {
-		for (uint32_t k = 0; k <= cap && tfk_range_fits(table, 16ull * k + 8, td->size); k++) {
-			if (clock_trailer_at(td, table + 16ull * k)) {
-				proven = true;
-				count = k;
-				break;
-			}
-		}
-	}
+	bool proven = proven_cpus(td, table, declared, &count);
 	if (top) {
 		if (proven) {
 			if (td->have_hdr_cpus && td->hdr_cpus != count)
@@ -131,14 +141,7 @@ static uint32_t quiet_table_cpus(const struct td_check *td, uint64_t table)
 {
 	uint32_t declared = td->have_cpucount ? td->cpucount : td->hdr_cpus;
 	uint32_t cap = td->ctx->limits->max_cpus, count = declared;
-	if (declared > cap || !clock_trailer_at(td, table + 16ull * declared)) {
-		for (uint32_t k = 0; k <= cap && tfk_range_fits(table, 16ull * k + 8, td->size); k++) {
-			if (clock_trailer_at(td, table + 16ull * k)) {
-				count = k;
-				break;
-			}
-		}
-	}
+	proven_cpus(td, table, declared, &count);
 	if (count > cap)
 		count = cap;
 	uint64_t room = table < td->size ? (td->size - table) / 16 : 0;
