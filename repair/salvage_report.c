@@ -6,7 +6,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "sink_common.h"
+#include "sinks/sink_common.h"
 #include "tracefsck/repair.h"
 
 void tfk_salvage_sum(const struct tfk_repair_report *rep, struct tfk_salvage_totals *t)
@@ -46,9 +46,8 @@ const char *tfk_repair_outcome_name(enum tfk_repair_outcome o)
 
 static void key_name(struct tfk_line *l, const char *name)
 {
-	size_t n = strlen(name);
 	tfk_line_printf(l, "\"file\":");
-	tfk_line_json_str(l, name, n > 512 ? 512 : n); /* names are not data: capped as the check sinks cap them */
+	tfk_line_json_str(l, name, tfk_line_name_len(name));
 }
 
 int tfk_repair_report_jsonl(const struct tfk_repair_report *rep, const char *name, tfk_write_fn write, void *user)

@@ -3,6 +3,7 @@
 #ifndef TRACEFSCK_SINK_H
 #define TRACEFSCK_SINK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "tracefsck/check.h"
@@ -25,6 +26,16 @@ int tfk_sink_text(const struct tfk_report *report, const char *name, const struc
 /* One JSON object per finding, then one {"type":"summary",...} object for the file. */
 int tfk_sink_jsonl(const struct tfk_report *report, const char *name, const struct tfk_sink_options *opt,
 		   tfk_write_fn write, void *user);
+
+struct tfk_item;
+/*
+ * The structural map of one file (tracefsck describe): the structures an observer's item
+ * callback received, in order, each followed by the findings that lie in it, then the findings
+ * no structure holds, then a summary. json: JSON Lines whose finding and summary objects are
+ * tfk_sink_jsonl's (the summary adds "structures").
+ */
+int tfk_sink_map(const struct tfk_report *report, const struct tfk_item *items, size_t nitems, const char *name,
+		 bool json, tfk_write_fn write, void *user);
 
 /* One SARIF 2.1.0 document for the reports of n files (rules: the whole catalog). */
 int tfk_sink_sarif(const struct tfk_report *const *reports, const char *const *names, size_t n,

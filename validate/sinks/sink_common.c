@@ -63,6 +63,12 @@ void tfk_line_json_str(struct tfk_line *l, const char *s, size_t n)
 	put(l, "\"", 1);
 }
 
+size_t tfk_line_name_len(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 512 ? 512 : n;
+}
+
 int tfk_line_flush(struct tfk_line *l, tfk_write_fn write, void *user)
 {
 	if (l->truncated && l->len > 0)
