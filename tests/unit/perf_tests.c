@@ -307,6 +307,53 @@ static void test_compressed_corrupt(void **state)
 	px_free(x);
 }
 
+/* perf record -z: one zstd stream over several COMPRESSED records, flushed at each, never ended. */
+static void test_compressed_one_stream(void **state)
+{
+	(void)state;
+	struct pdw_spec s = pdw_default_spec();
+	s.compressed = true;
+	s.zrecords = 3;
+	struct px *x = px_build(s);
+	/* Only the first payload starts a frame: each decoded on its own, the others fail. */
+	assert_false(memcmp(x->b.data + x->L.zrecord[1] + 8, "\x28\xb5\x2f\xfd", 4) == 0);
+	assert_clean(x, 12);
+	px_free(x);
+
+	/* Flushed inside records: a payload ends mid-sample, the next one completes it. */
+	s.zsplit_inside = true;
+	s.big_endian = true;
+	x = px_build(s);
+	assert_clean(x, 12);
+	px_free(x);
+
+	/* Damage in the second payload: the first one's samples are walked, the third cannot be decoded. */
+	s = pdw_default_spec();
+	s.compressed = true;
+	s.zrecords = 3;
+	x = px_build(s);
+	uint16_t size = (uint16_t)(tdw_get32(&x->b, x->L.zrecord[1] + 4, false) >> 16);
+	memset(x->b.data + x->L.zrecord[1] + 8 + size / 3, 0xa5, 12);
+	pcheck(x);
+	assert_code_at(&x->r, "perf.compressed.corrupt", x->L.zrecord[1]);
+	assert_code_at(&x->r, "perf.compressed.corrupt", x->L.zrecord[2]); /* the stream cannot resume */
+	assert_true(x->r.stats.events >= x->L.zsamples[0] && x->r.stats.events < 12);
+	px_free(x);
+
+	/* The stream ends inside a record (a -z recording cut after a mid-record flush). */
+	s = pdw_default_spec();
+	s.compressed = true;
+	s.zrecords = 2;
+	s.zsplit_inside = true;
+	s.killed = true;
+	x = px_build(s);
+	x->b.len = x->L.zrecord[1];
+	pcheck(x);
+	assert_code_at(&x->r, "perf.record.overrun", x->L.zrecord[0]);
+	assert_int_equal(x->r.stats.events, x->L.zsamples[0]);
+	px_free(x);
+}
+
 /* Exchange two {offset, size} entries of the feature table (after the bits were changed). */
 static void swap_entries(struct px *x, unsigned i, unsigned j)
 {
@@ -390,6 +437,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_sample_codes),
 	cmocka_unit_test(test_time_order),
 	cmocka_unit_test(test_compressed_corrupt),
+	cmocka_unit_test(test_compressed_one_stream),
 	cmocka_unit_test(test_perf_crashers),
 	cmocka_unit_test(test_every_prefix),
 };

@@ -72,9 +72,21 @@ struct pf_check {
 	bool have_comp;
 	uint32_t comp_type;
 	uint64_t comp_mmap_len;
-	uint8_t *zbuf;              /* one decode buffer, reused */
+	/*
+	 * perf record -z writes one zstd stream across its COMPRESSED records (spec 7): one
+	 * decoder for a record stream, and the bytes of a record the previous payload ended
+	 * inside (carry) go in front of the next payload's, as perf does.
+	 */
+	void *zs;
+	uint8_t *zbuf;              /* carried bytes, then what the current payload decodes to */
 	size_t zcap;
-	void *zstate;
+	size_t carry;               /* bytes at zbuf[0] waiting for the rest of their record */
+	uint64_t carry_at;          /* file offset of the COMPRESSED record they came from */
+	bool zbroken;               /* the stream broke: later payloads cannot be decoded */
+	bool zcapped;               /* the limit on decoded bytes was reached */
+	uint64_t zlost_records, zlost_first, zdecoded;
+	bool partial_tail;          /* set by a walk of decoded bytes: carry its last bytes */
+	uint64_t tail_at;           /* where that walk stopped (the carried record's start) */
 	/* FINISHED_ROUND ordering: the last time of the two rounds before the current one */
 	uint64_t round_max, prev_round_max, flushed_to;
 	uint64_t late_records, first_late_at, first_late_time, first_late_limit;
@@ -107,6 +119,20 @@ bool pf_read_attr(struct pf_check *pc, const struct tfk_cursor *view, struct pf_
 /* A perf.data directory (perf record --threads): the header file, then each data.N stream. */
 void pf_check_dir(struct tfk_ctx *ctx, const struct tfk_cursor *header, const struct tfk_cursor *streams,
 		  const char *const *names, size_t n);
+/* The zstd stream of COMPRESSED payloads (perf_zstream.c). */
+enum pf_zs_status { PF_ZS_OK = 0, PF_ZS_CORRUPT, PF_ZS_NEED_ROOM };
+void *pf_zstream_new(void);
+void pf_zstream_reset(void *zs);
+void pf_zstream_free(void *zs);
+bool pf_zstream_is_frame_start(const uint8_t *src, size_t n);
+/*
+ * Decode src[*used..n) into dst[*got..cap), moving both positions. NEED_ROOM: dst is full and
+ * input or output remains; grow dst (its bytes kept) and call again.
+ */
+enum pf_zs_status pf_zstream_decode(void *zs, const uint8_t *src, size_t n, size_t *used, uint8_t *dst, size_t cap,
+				    size_t *got);
+/* With dst full at its cap: would the stream produce more? */
+bool pf_zstream_more(void *zs, const uint8_t *src, size_t n, size_t *used);
 /* After the walk: findings gathered over the whole stream. */
 void pf_finish_records(struct pf_check *pc);
 

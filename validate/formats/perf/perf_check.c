@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "../formats.h"
-#include "../tracedat/tracedat_compress.h"
 #include "perf.h"
 #include "tracefsck/sink.h"
 
@@ -515,7 +514,7 @@ static void pf_check_run(struct tfk_ctx *ctx, const struct tfk_cursor *file, con
 	free(pc.ids);
 	free(pc.ranges);
 	free(pc.zbuf);
-	td_decode_state_free(pc.zstate);
+	pf_zstream_free(pc.zs);
 }
 
 void pf_dictionary(pf_token_fn emit, void *user)

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "../tracedat/tracedat_bundle.h"
-#include "../tracedat/tracedat_compress.h"
 #include "perf.h"
 
 #define MAX_DEPTH 1 /* COMPRESSED inside COMPRESSED is not a thing perf writes */
@@ -227,7 +226,13 @@ static void needs_nul(struct pf_check *pc, const struct tfk_cursor *rec, uint32_
 	bad_body(pc, rec->origin + from, type, "a NUL-terminated name", found);
 }
 
-static void walk_compressed(struct pf_check *pc, const struct tfk_cursor *payload, uint64_t record_at, int depth)
+/*
+ * One COMPRESSED payload, decoded as the next part of the recording's zstd stream (spec 7),
+ * behind the bytes of a record the previous payload ended inside; the records it completes
+ * are walked. False when the stream is damaged here (or was before): nothing after this point
+ * of the stream can be decoded.
+ */
+static bool walk_compressed(struct pf_check *pc, const struct tfk_cursor *payload, uint64_t record_at, int depth)
 {
 	struct tfk_finding *f;
 	if (depth >= MAX_DEPTH) {
@@ -235,37 +240,103 @@ static void walk_compressed(struct pf_check *pc, const struct tfk_cursor *payloa
 		tfk_set_path(f, "%sdecoded block", pc->where);
 		tfk_set_expected(f, "no COMPRESSED record inside a decoded block");
 		tfk_set_found(f, "one (skipped)");
-		return;
+		return true;
 	}
-	/* perf decodes each block into a buffer of mmap_len bytes; without the feature, a cap. */
+	pc->lay.compressed = true;
+	const uint8_t *src;
+	if (!tfk_cur_bytes_at(payload, 0, payload->len, &src))
+		return false;
+	if (pc->zbroken) {
+		if (!pf_zstream_is_frame_start(src, payload->len)) {
+			if (!pc->zlost_records++)
+				pc->zlost_first = record_at;
+			return false;
+		}
+		pf_zstream_reset(pc->zs); /* a new frame: the stream starts over here */
+		pc->zbroken = false;
+		pc->carry = 0;
+	}
+	/* Each payload is capped below; the stream as a whole is capped too (many tiny payloads). */
+	const uint64_t total_cap = pc->ctx->limits->max_decoded * 16;
+	if (pc->zdecoded >= total_cap) {
+		if (!pc->zcapped)
+			tfk_limit_hit(pc->ctx, record_at, "bytes decoded from COMPRESSED records", pc->zdecoded, total_cap);
+		pc->zcapped = true;
+		return false;
+	}
+	if (!pc->zs && !(pc->zs = pf_zstream_new())) {
+		tfk_mark_incomplete(pc->ctx);
+		return false;
+	}
+	/* perf decodes a payload into mmap_len bytes behind the carried ones; without the feature, a cap. */
 	uint64_t cap = pc->have_comp && pc->comp_mmap_len ? pc->comp_mmap_len + 4096 : 4u << 20;
 	if (cap > pc->ctx->limits->max_decoded)
 		cap = pc->ctx->limits->max_decoded;
-	if (cap > pc->zcap) {
-		uint8_t *b = tfk_calloc(pc->ctx, 1, cap);
-		if (!b)
-			return;
-		free(pc->zbuf);
-		pc->zbuf = b;
-		pc->zcap = cap;
+	const size_t limit = pc->carry + (size_t)cap;
+	size_t used = 0, got = pc->carry;
+	enum pf_zs_status st;
+	bool too_long = false;
+	for (;;) {
+		st = pf_zstream_decode(pc->zs, src, payload->len, &used, pc->zbuf, pc->zcap, &got);
+		if (st != PF_ZS_NEED_ROOM)
+			break;
+		if (pc->zcap >= limit) {
+			too_long = pf_zstream_more(pc->zs, src, payload->len, &used);
+			st = PF_ZS_OK;
+			break;
+		}
+		/* The buffer follows what the data decodes to, up to the cap, never what a header claims. */
+		size_t want = pc->zcap < 65536 ? 65536 : pc->zcap * 2;
+		void *buf = pc->zbuf;
+		if (!tfk_grow(pc->ctx, &buf, &pc->zcap, want < limit ? want : limit, 1))
+			return false;
+		pc->zbuf = buf;
 	}
-	const uint8_t *src;
-	size_t got = 0;
-	if (!tfk_cur_bytes_at(payload, 0, payload->len, &src))
-		return;
-	enum td_decode_status st = td_decode_chunk(&pc->zstate, TD_CODEC_ZSTD, src, payload->len, pc->zbuf, cap, &got);
-	if (st != TD_DECODE_OK && st != TD_DECODE_SHORT) {
+	const size_t decoded = got - pc->carry;
+	if (st == PF_ZS_CORRUPT || too_long) {
 		f = tfk_emit(pc->ctx, TFK_PERF_COMPRESSED_CORRUPT, record_at, payload->len + (payload->origin - record_at));
 		tfk_set_path(f, "%scompressed record", pc->where);
-		tfk_set_expected(f, "zstd frames decoding to at most %llu bytes", (unsigned long long)cap);
-		tfk_set_found(f, "%s after %zu bytes", st == TD_DECODE_LONG ? "more data" : "a decoding error", got);
+		tfk_set_expected(f, "the zstd stream continued, decoding to at most %llu bytes", (unsigned long long)cap);
+		tfk_set_found(f, "%s after %zu bytes", too_long ? "more data" : "a decoding error", decoded);
+		pc->zbroken = true;
 	}
-	pc->lay.compressed = true;
-	if (got > pc->lay.decoded_max)
-		pc->lay.decoded_max = got;
-	/* Records that decoded are walked whatever came after them. */
+	if (decoded > pc->lay.decoded_max)
+		pc->lay.decoded_max = decoded;
+	pc->zdecoded += decoded;
+	/* The records it completes are walked whatever came after them; a record it ends inside waits. */
 	struct tfk_cursor records = tfk_decoded_cursor(pc->ctx, 2, record_at, pc->zbuf, got, pc->file.big_endian);
+	pc->partial_tail = false;
 	pf_walk_records(pc, &records, depth + 1);
+	pc->carry = 0;
+	if (pc->partial_tail && !pc->zbroken && pc->tail_at < got) {
+		pc->carry = got - (size_t)pc->tail_at;
+		memmove(pc->zbuf, pc->zbuf + pc->tail_at, pc->carry);
+		pc->carry_at = record_at;
+	}
+	return !pc->zbroken;
+}
+
+/* The end of a record stream: a record the zstd stream ended inside, payloads it could not decode. */
+static void finish_zstream(struct pf_check *pc)
+{
+	struct tfk_finding *f;
+	if (pc->carry) {
+		f = tfk_emit(pc->ctx, TFK_PERF_RECORD_OVERRUN, pc->carry_at, 0);
+		tfk_set_path(f, "%scompressed stream", pc->where);
+		tfk_set_expected(f, "the rest of the record begun in this COMPRESSED record's payload");
+		tfk_set_found(f, "%zu bytes of it, then the stream ends", pc->carry);
+	}
+	if (pc->zlost_records) {
+		f = tfk_emit(pc->ctx, TFK_PERF_COMPRESSED_CORRUPT, pc->zlost_first, 0);
+		tfk_set_path(f, "%scompressed record", pc->where);
+		tfk_set_expected(f, "a zstd stream that goes on from the payload before");
+		tfk_set_found(f, "%llu COMPRESSED record%s after the damage that cannot be decoded (perf record -z writes one stream)",
+			      (unsigned long long)pc->zlost_records, pc->zlost_records == 1 ? "" : "s");
+	}
+	pc->carry = 0;
+	pc->zbroken = false;
+	pc->zlost_records = 0;
+	pf_zstream_reset(pc->zs);
 }
 
 /* ID_INDEX: u64 nr, nr x {id, idx, cpu, tid}; perf refuses the file when an id is unknown. */
@@ -311,13 +382,21 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 	struct tfk_finding *f;
 	/* At the top level, good_end follows the records that are whole and valid, up to the first that is not. */
 	bool track = depth == 0;
+	/* Kept records are committed only where the zstd stream is between records (no carry). */
+	bool pending = false;
+	uint64_t pending_samples = 0;
 	if (track) {
 		pc->lay.good_end = stream->origin;
 		pc->lay.samples_kept = 0;
 		pc->lay.ndrops = 0;
 		pc->frozen = false;
+		pc->carry = 0;
+		pc->zbroken = false;
+		pc->zlost_records = 0;
+		pf_zstream_reset(pc->zs);
 	}
 	while (pos < len) {
+		bool stream_ok = true;
 		uint64_t errors_before = pc->ctx->faults[TFK_SEV_ERROR], samples_before = pc->samples, extra = 0, t = 0;
 		bool have_t = false;
 		uint32_t type;
@@ -325,12 +404,17 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 		uint64_t at = stream->origin + pos;
 		if (!tfk_cur_u32_at(stream, pos, &type) || !tfk_cur_u16_at(stream, pos + 4, &misc) ||
 		    !tfk_cur_u16_at(stream, pos + 6, &size)) {
+			if (depth) { /* decoded bytes: the record goes on in the next payload */
+				pc->partial_tail = true;
+				pc->tail_at = pos;
+				return;
+			}
 			f = tfk_emit(pc->ctx, TFK_PERF_RECORD_OVERRUN, at, len - pos);
 			tfk_set_path(f, "%srecord at +0x%llx of the %s", pc->where, (unsigned long long)pos, depth ? "decoded block" : "data");
 			tfk_set_expected(f, "an 8-byte record header");
 			tfk_set_found(f, "%llu bytes left", (unsigned long long)(len - pos));
 			pc->frozen |= track;
-			return;
+			break;
 		}
 		uint16_t min = min_size(type);
 		bool unaligned_ok = type == PF_REC_TRACING_DATA || type == PF_REC_HEADER_FEATURE || type == PF_REC_COMPRESSED;
@@ -341,17 +425,22 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 			tfk_set_found(f, "%u", size);
 			if (size < 8 || size % 8) {
 				pc->frozen |= track;
-				return; /* where the next record starts is unknown */
+				break; /* where the next record starts is unknown */
 			}
 			goto next; /* too small for its type, but the next record is still found */
 		}
 		if (size > len - pos) {
+			if (depth) {
+				pc->partial_tail = true;
+				pc->tail_at = pos;
+				return;
+			}
 			f = tfk_emit(pc->ctx, TFK_PERF_RECORD_OVERRUN, at, len - pos);
 			tfk_set_path(f, "%srecord type %u at +0x%llx", pc->where, type, (unsigned long long)pos);
 			tfk_set_expected(f, "%u bytes inside the %s", size, depth ? "decoded block" : "data section");
 			tfk_set_found(f, "%llu bytes left", (unsigned long long)(len - pos));
 			pc->frozen |= track;
-			return;
+			break;
 		}
 		struct tfk_cursor rec;
 		tfk_cur_sub(stream, pos, size, &rec);
@@ -363,7 +452,7 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 				 (unsigned long long)(extra == UINT64_MAX ? 0 : extra), (unsigned long long)(len - pos - size));
 			bad_body(pc, at, type, "an out-of-band payload inside the stream", found);
 			pc->frozen |= track;
-			return;
+			break;
 		}
 		if (!min && type >= 128) {
 			f = tfk_emit(pc->ctx, TFK_PERF_RECORD_BAD_TYPE, at, 4);
@@ -465,26 +554,37 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 				}
 			}
 			tfk_cur_sub(&rec, hdr, data_size, &payload);
-			walk_compressed(pc, &payload, at, depth);
+			stream_ok = walk_compressed(pc, &payload, at, depth);
 		}
 		if (have_t)
 			saw_time(pc, t, at);
 next:
 		pos += size + extra;
 		if (track && !pc->frozen) {
-			if (pc->ctx->faults[TFK_SEV_ERROR] == errors_before) {
+			const bool clean = stream_ok && pc->ctx->faults[TFK_SEV_ERROR] == errors_before;
+			const uint64_t ns = pc->samples - samples_before;
+			if (clean && pc->carry) {
+				pending = true; /* the stream is inside a record: no cut here */
+				pending_samples += ns;
+			} else if (clean) {
 				pc->lay.good_end = stream->origin + pos;
-				pc->lay.samples_kept += pc->samples - samples_before;
-			} else if (pc->lay.ndrops < TFK_PERF_MAX_DROPS) {
+				pc->lay.samples_kept += pending_samples + ns;
+				pending = false;
+				pending_samples = 0;
+			} else if (!pending && stream_ok && type != PF_REC_COMPRESSED && type != PF_REC_COMPRESSED2 &&
+				   pc->lay.ndrops < TFK_PERF_MAX_DROPS) {
 				/* Damaged inside, but its size led to the next record: repair leaves just it out. */
 				pc->lay.drops[pc->lay.ndrops].offset = at;
 				pc->lay.drops[pc->lay.ndrops++].size = size + extra;
 				pc->lay.good_end = stream->origin + pos;
 			} else {
+				/* A COMPRESSED record cannot be left out of the one zstd stream: the data ends before it. */
 				pc->frozen = true;
 			}
 		}
 	}
+	if (track)
+		finish_zstream(pc);
 }
 
 void pf_finish_records(struct pf_check *pc)
