@@ -92,6 +92,40 @@ static void test_fixtures_clean(void **state)
 	px_free(x);
 }
 
+/* Every feature perf 6.1 writes, each with a small valid payload, parses. */
+static void test_all_features_clean(void **state)
+{
+	(void)state;
+	struct pdw_spec s = pdw_default_spec();
+	s.all_features = true;
+	s.tracing_data = true;
+	struct px *x = px_build(s);
+	assert_clean(x, 12);
+	px_free(x);
+}
+
+/* BPF_PROG_INFO entries are {u32 info_len, u32 data_len, u64 arrays, info, data} (perf's header.c). */
+static void test_bpf_prog_info(void **state)
+{
+	(void)state;
+	struct pdw_spec s = pdw_default_spec();
+	s.all_features = true;
+	struct px *x = px_build(s);
+	uint64_t at = 0, size = 0;
+	for (unsigned i = 0; i < x->L.nfeatures; i++)
+		if (x->L.features[i] == 25) {
+			at = x->L.feature_at[i];
+			size = tdw_get64(&x->b, x->L.feature_table + 16 * i + 8, false);
+		}
+	assert_int_equal(size, 4 + (16 + 20 + 12) + (16 + 28 + 12)); /* the entries end at the section's end */
+	assert_clean(x, 12);
+	/* The second program's data_len runs past the section. */
+	tdw_put32(&x->b, at + 4 + 48 + 4, 13, false);
+	pcheck(x);
+	assert_code_at(&x->r, "perf.feature.bad-payload", at + 4 + 48 + 16 + 28);
+	px_free(x);
+}
+
 static void test_header_codes(void **state)
 {
 	(void)state;
@@ -429,6 +463,8 @@ static void test_every_prefix(void **state)
 
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_fixtures_clean),
+	cmocka_unit_test(test_all_features_clean),
+	cmocka_unit_test(test_bpf_prog_info),
 	cmocka_unit_test(test_header_codes),
 	cmocka_unit_test(test_attr_codes),
 	cmocka_unit_test(test_data_codes),

@@ -277,10 +277,17 @@ void pf_check_feature(struct pf_check *pc, unsigned bit, const struct tfk_cursor
 			bad(&p, 0, "first sample time <= last", "first %llu, last %llu", (unsigned long long)(x), (unsigned long long)(y));
 		break;
 	case 22: mem_topology(&p); break;
-	case 25: case 26: /* BPF: u32 count, then sized blobs */
+	case 25: /* BPF_PROG_INFO: u32 count; {u32 info_len, u32 data_len, u64 arrays, info_len + data_len bytes} */
+		if (count(&p, &nr, 16, "u32 number of programs"))
+			for (uint32_t i = 0; i < nr && u32(&p, &a, "u32 info_len") && u32(&p, &b, "u32 data_len") &&
+					     u64(&p, &x, "u64 arrays"); i++)
+				if (skip(&p, a, "the program's bpf_prog_info"))
+					skip(&p, b, "the program's arrays");
+		break;
+	case 26: /* BPF_BTF: u32 count; {u32 id, u32 size, size bytes} */
 		if (count(&p, &nr, 8, "u32 count"))
-			for (uint32_t i = 0; i < nr && u32(&p, &a, "u32") && u32(&p, &b, "u32 length"); i++)
-				skip(&p, b, "the blob");
+			for (uint32_t i = 0; i < nr && u32(&p, &a, "u32 id") && u32(&p, &b, "u32 size"); i++)
+				skip(&p, b, "the BTF data");
 		break;
 	case 27:
 		if (u32(&p, &a, "u32 version") && u32(&p, &pc->comp_type, "u32 type") && u32(&p, &b, "u32 level") &&
