@@ -12,7 +12,7 @@ rm -rf "$work" && mkdir -p "$work/in" || exit 1
 fail=0 cases=0 oracle=0
 bad() { echo "FAIL: $*"; fail=1; }
 
-for k in le be zstd 2attr pipe; do "$make" perf-$k "$work/in/fixture-$k.data" || exit 1; done
+for k in le be zstd zstream 2attr pipe; do "$make" perf-$k "$work/in/fixture-$k.data" || exit 1; done
 for f in "$samples"/perf/*.perf.data; do [ -f "$f" ] && cp "$f" "$work/in/"; done
 chmod u+w "$work"/in/*
 
