@@ -126,6 +126,39 @@ static void test_bpf_prog_info(void **state)
 	px_free(x);
 }
 
+/* n bytes inserted at offset at (a pipe-mode stream has no offsets to fix). */
+static void insert_bytes(struct tdw_buf *b, uint64_t at, const void *bytes, size_t n)
+{
+	uint8_t *d = malloc(b->len + n);
+	assert_non_null(d);
+	memcpy(d, b->data, at);
+	memcpy(d + at, bytes, n);
+	memcpy(d + at + n, b->data + at, b->len - at);
+	free(b->data);
+	b->data = d;
+	b->len += n;
+	b->cap = b->len;
+}
+
+/* perf's own records need not be 8-byte multiples (perf 4.16 pipe mode: a 20-byte CPU_MAP); the kernel's are. */
+static void test_user_record_alignment(void **state)
+{
+	(void)state;
+	struct pdw_spec s = pdw_default_spec();
+	s.pipe = true;
+	struct px *x = px_build(s);
+	/* CPU_MAP: u16 type 0 (a list), u16 nr 4, four u16 cpus. */
+	static const uint8_t cpu_map[20] = { 74, 0, 0, 0, 0, 0, 20, 0, 0, 0, 4, 0, 0, 0, 1, 0, 2, 0, 3, 0 };
+	insert_bytes(&x->b, x->L.data_offset, cpu_map, sizeof(cpu_map));
+	assert_clean(x, 12);
+	/* The same size on a kernel record (LOST, type 2) is damage, and nothing after it can be found. */
+	x->b.data[x->L.data_offset] = 2;
+	x->b.data[x->L.data_offset + 6] = 28;
+	pcheck(x);
+	assert_code_at(&x->r, "perf.record.bad-size", x->L.data_offset + 6);
+	px_free(x);
+}
+
 static void test_header_codes(void **state)
 {
 	(void)state;
@@ -465,6 +498,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_fixtures_clean),
 	cmocka_unit_test(test_all_features_clean),
 	cmocka_unit_test(test_bpf_prog_info),
+	cmocka_unit_test(test_user_record_alignment),
 	cmocka_unit_test(test_header_codes),
 	cmocka_unit_test(test_attr_codes),
 	cmocka_unit_test(test_data_codes),
