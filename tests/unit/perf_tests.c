@@ -159,6 +159,24 @@ static void test_user_record_alignment(void **state)
 	px_free(x);
 }
 
+/* MMAP2 before Linux 3.16 (RHEL 7's 3.10) has no prot and flags: the name starts at +64. */
+static void test_mmap2_layouts(void **state)
+{
+	(void)state;
+	for (unsigned layout = 1; layout <= 2; layout++) {
+		struct pdw_spec s = pdw_default_spec();
+		s.mmap2 = layout;
+		s.big_endian = layout == 2;
+		struct px *x = px_build(s);
+		assert_clean(x, 12);
+		/* A name without its NUL is still damage in either layout. */
+		memset(x->b.data + x->L.mmap2 + (layout == 1 ? 72 : 64), 'v', 8);
+		pcheck(x);
+		assert_code_at(&x->r, "perf.record.bad-body", x->L.mmap2 + (layout == 1 ? 72 : 64));
+		px_free(x);
+	}
+}
+
 static void test_header_codes(void **state)
 {
 	(void)state;
@@ -499,6 +517,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_all_features_clean),
 	cmocka_unit_test(test_bpf_prog_info),
 	cmocka_unit_test(test_user_record_alignment),
+	cmocka_unit_test(test_mmap2_layouts),
 	cmocka_unit_test(test_header_codes),
 	cmocka_unit_test(test_attr_codes),
 	cmocka_unit_test(test_data_codes),

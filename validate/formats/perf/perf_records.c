@@ -227,6 +227,19 @@ static void needs_nul(struct pf_check *pc, const struct tfk_cursor *rec, uint32_
 }
 
 /*
+ * Where an MMAP2 record's file name starts: after prot and flags (+72) since Linux 3.16; at
+ * +64 in the layout before them (kernel 3.12-3.15, and RHEL 7's 3.10). The two are told apart
+ * by the bytes at +64: prot's low byte (or a big-endian u32's high one) is never printable, a
+ * file name's first character always is.
+ */
+static uint64_t mmap2_name_at(const struct tfk_cursor *rec)
+{
+	uint8_t c = 0;
+	tfk_cur_u8_at(rec, 64, &c);
+	return c >= 0x20 && c < 0x7f ? 64 : 72;
+}
+
+/*
  * One COMPRESSED payload, decoded as the next part of the recording's zstd stream (spec 7),
  * behind the bytes of a record the previous payload ended inside; the records it completes
  * are walked. False when the stream is damaged here (or was before): nothing after this point
@@ -504,7 +517,7 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 				else if (type == PF_REC_MMAP)
 					needs_nul(pc, &rec, type, 40, size - tr);
 				else if (type == PF_REC_MMAP2)
-					needs_nul(pc, &rec, type, 72, size - tr);
+					needs_nul(pc, &rec, type, mmap2_name_at(&rec), size - tr);
 				if (a && (a->sample_type & PF_S_TIME) && tr) {
 					uint64_t before = (uint64_t)__builtin_popcountll(a->sample_type & PF_S_TID);
 					have_t = tfk_cur_u64_at(&rec, (uint64_t)size - tr + 8 * before, &t);
