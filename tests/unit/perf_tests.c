@@ -177,6 +177,19 @@ static void test_mmap2_layouts(void **state)
 	}
 }
 
+/* An empty string feature (CPUDESC from perf 3.14 on ARM): perf prints (null) and reads on. */
+static void test_empty_string_feature(void **state)
+{
+	(void)state;
+	struct px *x = px_default();
+	tdw_put64(&x->b, x->L.feature_table + 8, 0, false); /* HOSTNAME, the first entry, 0 bytes */
+	pcheck(x);
+	assert_code_at(&x->r, "perf.feature.empty", x->L.feature_at[0]);
+	assert_errors(&x->r, 0);
+	assert_int_equal(tfk_report_verdict(&x->r), TFK_VERDICT_CLEAN);
+	px_free(x);
+}
+
 static void test_header_codes(void **state)
 {
 	(void)state;
@@ -518,6 +531,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_bpf_prog_info),
 	cmocka_unit_test(test_user_record_alignment),
 	cmocka_unit_test(test_mmap2_layouts),
+	cmocka_unit_test(test_empty_string_feature),
 	cmocka_unit_test(test_header_codes),
 	cmocka_unit_test(test_attr_codes),
 	cmocka_unit_test(test_data_codes),

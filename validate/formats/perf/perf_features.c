@@ -236,7 +236,16 @@ void pf_check_feature(struct pf_check *pc, unsigned bit, const struct tfk_cursor
 	switch (bit) {
 	case 1: tracing_data(&p); break;
 	case 2: build_ids(&p); break;
-	case 3: case 4: case 5: case 6: case 8: case 9: string(&p); break;
+	case 3: case 4: case 5: case 6: case 8: case 9:
+		if (view->len == 0) { /* perf prints (null) and goes on */
+			struct tfk_finding *f = tfk_emit(pc->ctx, TFK_PERF_FEATURE_EMPTY, view->origin, 0);
+			tfk_set_path(f, "feature %s", feature_names[bit]);
+			tfk_set_expected(f, "a u32 length and a NUL-terminated string");
+			tfk_set_found(f, "an empty section");
+			break;
+		}
+		string(&p);
+		break;
 	case 7:
 		if (u32(&p, &a, "u32 nr_cpus_avail") && u32(&p, &b, "u32 nr_cpus_online") && b > a)
 			bad(&p, 0, "online CPUs no more than available CPUs", "%llu online, %llu available", (unsigned long long)(b), (unsigned long long)(a));
