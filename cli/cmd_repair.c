@@ -140,7 +140,9 @@ int cmd_repair(int argc, char **argv)
 			break;
 		case TFK_REPAIR_UNSUPPORTED:
 			printf("%s: cannot be repaired (%s)\n", in,
-			       rep.before.not_checked ? "not a trace this build reads" : "no page layout could be proven");
+			       rep.before.not_checked ? "not a trace this build reads"
+			       : rep.reason	      ? rep.reason
+						      : "nothing in it could be proven");
 			status = rep.before.not_checked ? EXIT_OPERATIONAL : EXIT_FAULTS;
 			break;
 		case TFK_REPAIR_FAILED:

@@ -124,6 +124,9 @@ static bool plan(const uint8_t *in, size_t size, const struct tfk_limits *limits
 	if (j->m.have_perf) {
 		if (repair_perf(in, size, &j->m, rep, &j->perf) != 0) {
 			rep->outcome = TFK_REPAIR_UNSUPPORTED;
+			rep->reason = !j->m.perf.pipe && !j->m.perf.attrs_ok
+					      ? "the event attributes could not be proven, and perf reads no record without them"
+					      : "the perf.data layout could not be proven";
 			return false;
 		}
 		return j->laid_out = true;
@@ -131,6 +134,7 @@ static bool plan(const uint8_t *in, size_t size, const struct tfk_limits *limits
 	if (!j->m.have_geometry || j->m.oom) {
 		/* Nothing about the ring pages could be proven: there is nothing to write. */
 		rep->outcome = j->m.oom ? TFK_REPAIR_FAILED : TFK_REPAIR_UNSUPPORTED;
+		rep->reason = "no page layout could be proven";
 		return false;
 	}
 	if (j->m.geo.version == 7)

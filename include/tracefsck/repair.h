@@ -42,6 +42,7 @@ struct tfk_repair_report {
 	uint32_t options_dropped;
 	char converted[32];           /* e.g. "trace.dat v7 (zstd) -> v6", or "" */
 	int write_error;              /* tfk_repair_file: errno of a failed write to out_fd, else 0 */
+	const char *reason;           /* UNSUPPORTED: why nothing could be written (static text), or NULL */
 };
 
 /*

@@ -224,6 +224,14 @@ static void test_attr_codes(void **state)
 	px_free(x);
 
 	x = px_default();
+	tdw_put64(&x->b, 16, 0, false); /* attr_size 0: walked by the attr's own size */
+	pcheck(x);
+	assert_code_at(&x->r, "perf.attr.bad-size", 16);
+	assert_errors(&x->r, 1);
+	assert_int_equal(x->r.stats.events, 12);
+	px_free(x);
+
+	x = px_default();
 	tdw_put32(&x->b, x->L.attrs + 4, 60, false); /* attr.size below VER0 */
 	pcheck(x);
 	assert_code_at(&x->r, "perf.attr.bad-size", x->L.attrs + 4);

@@ -209,25 +209,27 @@ static void check_attrs(struct pf_check *pc, uint64_t attr_size, uint64_t offset
 static void check_attrs_body(struct pf_check *pc, uint64_t attr_size, uint64_t offset, uint64_t size, uint64_t *fixable)
 {
 	struct tfk_finding *f;
-	if (attr_size == 0 || attr_size < PF_ATTR_MIN + 16 || attr_size > 4096) {
-		f = tfk_emit(pc->ctx, TFK_PERF_ATTR_BAD_SIZE, 16, 8);
-		tfk_set_path(f, "file header attr_size");
-		tfk_set_expected(f, "attr.size + 16 (80 .. 152 for VER0 .. VER8)");
-		tfk_set_found(f, "%llu", (unsigned long long)attr_size);
-		return;
-	}
-	/* attr_size disagreeing with the attrs themselves: walk by what the first attr says. */
+	const bool impossible = attr_size < PF_ATTR_MIN + 16 || attr_size > 4096;
+	/*
+	 * attr_size disagreeing with the attrs themselves (0 included): walk by what the first
+	 * attr says when that divides the section; the loop below proves every other attr agrees.
+	 */
 	uint32_t first = 0;
 	struct tfk_cursor attrs;
 	if (tfk_cur_sub(&pc->file, offset, size, &attrs) == TFK_SUB_OK && tfk_cur_u32_at(&attrs, 4, &first) &&
-	    first >= PF_ATTR_MIN && first % 8 == 0 &&
-	    first + 16ull != attr_size && size % (first + 16ull) == 0) {
+	    first >= PF_ATTR_MIN && first % 8 == 0 && first + 16ull != attr_size && size % (first + 16ull) == 0) {
 		f = tfk_emit(pc->ctx, TFK_PERF_ATTR_BAD_SIZE, 16, 8);
 		tfk_set_path(f, "file header attr_size");
 		tfk_set_expected(f, "attr.size + 16 = %u (attr 0), which divides the attrs section", first + 16);
 		tfk_set_found(f, "%llu", (unsigned long long)attr_size);
 		attr_size = first + 16ull;
 		(*fixable)++;
+	} else if (impossible) {
+		f = tfk_emit(pc->ctx, TFK_PERF_ATTR_BAD_SIZE, 16, 8);
+		tfk_set_path(f, "file header attr_size");
+		tfk_set_expected(f, "attr.size + 16 (80 .. 152 for VER0 .. VER8)");
+		tfk_set_found(f, "%llu", (unsigned long long)attr_size);
+		return;
 	}
 	pc->lay.attr_size_proven = attr_size;
 	if (size % attr_size) {
