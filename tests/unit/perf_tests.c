@@ -272,6 +272,29 @@ static void test_data_codes(void **state)
 	px_free(x);
 }
 
+/* data.size lost, the records and the feature table perf wrote at exit intact behind them. */
+static void test_killed_with_features(void **state)
+{
+	(void)state;
+	for (int be = 0; be < 2; be++) {
+		struct pdw_spec s = pdw_default_spec();
+		s.tracing_data = true;
+		s.big_endian = be;
+		struct px *x = px_build(s);
+		tdw_put64(&x->b, 48, 0, be);
+		pcheck(x);
+		assert_code_at(&x->r, "perf.data.size-zero", 48);
+		assert_non_null(strstr(find(&x->r, "perf.data.size-zero", 48)->found, "feature table"));
+		assert_errors(&x->r, 1);
+		assert_int_equal(x->r.stats.events, 12);
+		/* The features behind the records are checked: HOSTNAME (entry 1, after TRACING_DATA) damaged. */
+		tdw_put32(&x->b, x->L.feature_at[1], 4096, be);
+		pcheck(x);
+		assert_code_at(&x->r, "perf.feature.bad-payload", x->L.feature_at[1]);
+		px_free(x);
+	}
+}
+
 static void test_feature_codes(void **state)
 {
 	(void)state;
@@ -543,6 +566,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_header_codes),
 	cmocka_unit_test(test_attr_codes),
 	cmocka_unit_test(test_data_codes),
+	cmocka_unit_test(test_killed_with_features),
 	cmocka_unit_test(test_feature_codes),
 	cmocka_unit_test(test_record_codes),
 	cmocka_unit_test(test_sample_codes),

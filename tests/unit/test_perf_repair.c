@@ -92,6 +92,31 @@ static void test_compressed_stream_damage(void **state)
 	tdw_free(&b);
 }
 
+/* data.size lost with the feature table intact behind the records: the table is kept. */
+static void test_killed_keeps_features(void **state)
+{
+	(void)state;
+	struct pdw_spec s = pdw_default_spec();
+	s.tracing_data = true; /* a tracepoint recording needs HEADER_TRACING_DATA to be read */
+	struct tdw_buf b;
+	struct pdw_layout L;
+	build(s, &b, &L);
+	uint8_t *orig = malloc(b.len);
+	assert_non_null(orig);
+	memcpy(orig, b.data, b.len);
+	tdw_put64(&b, 48, 0, false);
+	struct repaired r;
+	repair(&b, &r);
+	assert_repaired(&r, 12);
+	assert_int_equal(r.rep.options_dropped, 0);
+	assert_false(r.rep.metadata_lost);
+	assert_int_equal(r.len, b.len);
+	assert_memory_equal(r.out, orig, b.len); /* the file as perf wrote it */
+	release(&r);
+	free(orig);
+	tdw_free(&b);
+}
+
 /* attr_size zeroed, every attr intact: rebuilt from the attrs' own size fields. */
 static void test_attr_size_zero(void **state)
 {
@@ -128,6 +153,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compressed_stream_damage),
 		cmocka_unit_test(test_attr_size_zero),
+		cmocka_unit_test(test_killed_keeps_features),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -68,6 +68,9 @@ struct pf_check {
 	struct pf_range *ranges;    /* claimed byte ranges, for overlap checks */
 	size_t nranges, ranges_cap;
 	uint64_t data_offset, data_size;
+	uint64_t bits[4];           /* the header's feature bits */
+	bool killed;                /* data.size 0 with records after data.offset */
+	uint64_t killed_table;      /* there: the feature table found behind the last record, or 0 */
 	/* COMPRESSED feature */
 	bool have_comp;
 	uint32_t comp_type;
@@ -112,6 +115,8 @@ struct pf_attr *pf_new_attr(struct pf_check *pc);
 const char *pf_feature_name(unsigned bit);
 /* Feature payload (bit) held by view, at file offset view->origin. */
 void pf_check_feature(struct pf_check *pc, unsigned bit, const struct tfk_cursor *view);
+/* A feature table for pc->bits at file offset table, every section inside the file after it? */
+bool pf_feature_table_at(const struct pf_check *pc, uint64_t table);
 /* Walk a record stream (the data section, a decoded COMPRESSED block, a pipe). */
 void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int depth);
 /* Read a perf_event_attr at view offset 0 into a; false when it is too short. */

@@ -4,6 +4,7 @@
  * the attrs and their ids, the feature table and the order of the passes.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,8 +283,8 @@ static void check_attrs_body(struct pf_check *pc, uint64_t attr_size, uint64_t o
 	}
 }
 
-/* The feature table after the data: one {offset, size} per set bit, ascending. */
-static void check_features(struct pf_check *pc, const uint64_t bits[4])
+/* The feature table (at data.offset + data.size): one {offset, size} per set bit, ascending. */
+static void check_features(struct pf_check *pc, const uint64_t bits[4], uint64_t table)
 {
 	struct tfk_finding *f;
 	if (bits[0] & 1) {
@@ -297,7 +298,6 @@ static void check_features(struct pf_check *pc, const uint64_t bits[4])
 		n += (unsigned)__builtin_popcountll(bits[w]);
 	if (n == 0)
 		return;
-	uint64_t table = pc->data_offset + pc->data_size;
 	if (table < pc->data_offset || !tfk_range_fits(table, 16ull * n, pc->size)) {
 		f = tfk_emit(pc->ctx, TFK_PERF_FILE_TRUNCATED, table, 16ull * n);
 		tfk_set_path(f, "feature table (%u features)", n);
@@ -342,20 +342,23 @@ static void check_features(struct pf_check *pc, const uint64_t bits[4])
 }
 
 /*
- * With data.size 0, is what follows data.offset a feature table (an empty recording, or a
- * repaired one that kept no record) rather than the records of a killed one?
+ * Is there a feature table for these bits at `table`: every entry's section inside the file,
+ * after the table? With data.size 0 it tells an empty recording (or a repaired one that kept
+ * no record) from a killed one, and finds the table a recording whose header lost data.size
+ * wrote behind its last record.
  */
-static bool feature_table_fits(const struct pf_check *pc, const uint64_t bits[4])
+bool pf_feature_table_at(const struct pf_check *pc, uint64_t table)
 {
 	unsigned n = 0;
 	for (int w = 0; w < 4; w++)
-		n += (unsigned)__builtin_popcountll(bits[w]);
-	uint64_t table = pc->data_offset;
+		n += (unsigned)__builtin_popcountll(pc->bits[w]);
 	if (n == 0 || !tfk_range_fits(table, 16ull * n, pc->size))
 		return false;
-	uint64_t end = table + 16ull * n;
+	uint64_t end = table + 16ull * n, off = 0, size = 0;
+	/* The first section follows the table closely (perf reserves room for every feature it knows). */
+	if (!tfk_cur_u64_at(&pc->file, table, &off) || off < end || off - end > 16 * 256)
+		return false;
 	for (unsigned k = 0; k < n; k++) {
-		uint64_t off = 0, size = 0;
 		tfk_cur_u64_at(&pc->file, table + 16ull * k, &off);
 		tfk_cur_u64_at(&pc->file, table + 16ull * k + 8, &size);
 		if (off < end || !tfk_range_fits(off, size, pc->size))
@@ -368,6 +371,7 @@ static void check_file(struct pf_check *pc, uint64_t header_size)
 {
 	struct tfk_finding *f;
 	uint64_t attr_size = 0, attrs_off = 0, attrs_size = 0, bits[4] = { 0 };
+	size_t killed_finding = SIZE_MAX;
 	if (pc->size < PF_HEADER_SIZE) {
 		f = tfk_emit(pc->ctx, TFK_PERF_FILE_TRUNCATED, 0, pc->size);
 		tfk_set_path(f, "file header");
@@ -396,16 +400,19 @@ static void check_file(struct pf_check *pc, uint64_t header_size)
 			(unsigned long long)pc->attrs[i].read_format, (unsigned long long)pc->attrs[i].flags);
 
 	/* Features first: the COMPRESSED feature says how compressed records decode. */
+	memcpy(pc->bits, bits, sizeof(pc->bits));
 	bool killed = pc->data_size == 0 && pc->data_offset < pc->size && pc->data_offset >= PF_HEADER_SIZE &&
-		      !feature_table_fits(pc, bits);
+		      !pf_feature_table_at(pc, pc->data_offset);
 	if (killed) {
+		killed_finding = pc->ctx->report->count;
 		f = tfk_emit(pc->ctx, TFK_PERF_DATA_SIZE_ZERO, 48, 8);
 		tfk_set_path(f, "file header data.size");
 		tfk_set_expected(f, "the size of the records from data.offset 0x%llx", (unsigned long long)pc->data_offset);
 		tfk_set_found(f, "0, with %llu bytes after data.offset (a killed recording)",
 			      (unsigned long long)(pc->size - pc->data_offset));
+		pc->killed = true; /* the walk looks for a feature table behind the last record */
 	} else {
-		check_features(pc, bits);
+		check_features(pc, bits, pc->data_offset + pc->data_size);
 	}
 	uint64_t data_size = killed ? pc->size - pc->data_offset : pc->data_size;
 	if (pc->data_offset > pc->size) {
@@ -423,7 +430,8 @@ static void check_file(struct pf_check *pc, uint64_t header_size)
 		tfk_set_found(f, "%llu bytes before end of file", (unsigned long long)(pc->size - pc->data_offset));
 		data_size = pc->size - pc->data_offset;
 	}
-	pf_claim(pc, pc->data_offset, data_size, "data section");
+	if (!killed)
+		pf_claim(pc, pc->data_offset, data_size, "data section");
 	for (size_t i = 0; i < pc->nranges; i++)
 		if (pc->ranges[i].end > pc->data_offset && strncmp(pc->ranges[i].label, "attr", 4) == 0)
 			pc->lay.attrs_ok = false; /* repair keeps the bytes before the data: these are not */
@@ -431,6 +439,21 @@ static void check_file(struct pf_check *pc, uint64_t header_size)
 	tfk_cur_sub(&pc->file, pc->data_offset, data_size, &data);
 	uint64_t errors_before = pc->ctx->faults[TFK_SEV_ERROR];
 	pf_walk_records(pc, &data, 0);
+	if (killed) {
+		/* The records end where a feature table begins, if perf wrote one: its features are checked. */
+		if (pc->killed_table) {
+			data_size = pc->killed_table - pc->data_offset;
+			/* Say so in the finding (still the one made above, unless the report was full). */
+			struct tfk_report *r = pc->ctx->report;
+			if (killed_finding < r->count && strcmp(r->findings[killed_finding].fault->id, "perf.data.size-zero") == 0)
+				tfk_set_found(&r->findings[killed_finding],
+					      "0; the records end at 0x%llx, where the feature table perf wrote at exit begins",
+					      (unsigned long long)pc->killed_table);
+		}
+		pf_claim(pc, pc->data_offset, data_size, "data section");
+		if (pc->killed_table)
+			check_features(pc, bits, pc->killed_table);
+	}
 	pc->lay.data_intact = !killed && data_size == pc->data_size && pc->ctx->faults[TFK_SEV_ERROR] == errors_before;
 	pf_item(pc, TFK_ITEM_SECTION, pc->data_offset, data_size, 0, "data",
 		"%llu records, %llu samples; whole and valid up to 0x%llx%s", (unsigned long long)pc->records,

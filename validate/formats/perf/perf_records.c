@@ -410,6 +410,11 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 	}
 	while (pos < len) {
 		bool stream_ok = true;
+		/* A killed recording's records may end where the feature table perf wrote at exit begins. */
+		if (track && pc->killed && !pc->carry && pf_feature_table_at(pc, stream->origin + pos)) {
+			pc->killed_table = stream->origin + pos;
+			break;
+		}
 		uint64_t errors_before = pc->ctx->faults[TFK_SEV_ERROR], samples_before = pc->samples, extra = 0, t = 0;
 		bool have_t = false;
 		uint32_t type;
