@@ -4,7 +4,8 @@
  * ids are kept as they are (with attr_size, data.size and the magic rewritten), the data is
  * cut after the last record that can be located, damaged records before it are left out
  * (their sizes still led to the next record), and only the feature sections that parsed are
- * written back, in bit order, behind a rebuilt table. The output is never larger than the
+ * written back, in bit order, behind a rebuilt table (HEADER_TRACING_DATA whose only damage is
+ * malformed text lines is rebuilt from its good lines). The output is never larger than the
  * input, but for a COMPRESSED feature rebuilt when the compressed records kept lost theirs.
  */
 #include <stdlib.h>
@@ -20,11 +21,60 @@ static void put64(uint8_t *p, uint64_t v, bool be)
 	rp_put_num(p, v, 8, be);
 }
 
-/* A feature the checker parsed whole, whose bytes lie in the input (an empty one may point anywhere). */
-static bool feature_kept(const struct tfk_perf_layout *L, uint32_t i, size_t size)
+#define TRACING_BIT 1
+
+/* A feature the checker parsed whole (or one rebuilt), whose bytes lie in the input (an empty one may point anywhere). */
+static bool feature_kept(const struct tfk_perf_layout *L, uint32_t i, size_t size, const struct rp_blob *rebuilt)
 {
 	const uint64_t off = L->features[i].offset, len = L->features[i].size;
-	return L->features[i].ok && L->features[i].bit < 256 && (!len || (off <= size && len <= size - off));
+	bool ok = L->features[i].ok || (L->features[i].bit == TRACING_BIT && rebuilt->data);
+	return ok && L->features[i].bit < 256 && (!len || (off <= size && len <= size - off));
+}
+
+/*
+ * HEADER_TRACING_DATA whose only damage was malformed lines in its texts: the bundle again,
+ * each text (kallsyms, printk formats, saved cmdlines) holding only its good lines behind a
+ * new size, everything else as it was. Never longer than the original. 0, or -1 (out->data NULL).
+ */
+static int rebuild_tracing(const uint8_t *in, size_t size, const struct tfk_perf_layout *L, uint32_t i,
+			   struct rp_blob *out)
+{
+	static const enum tfk_meta_kind kinds[3] = { TFK_META_KALLSYMS, TFK_META_PRINTK, TFK_META_CMDLINES };
+	const uint64_t off = L->features[i].offset, len = L->features[i].size;
+	memset(out, 0, sizeof(*out));
+	if (off > size || len > size - off || !L->tracing_rebuild)
+		return -1;
+	const uint64_t end = off + len;
+	out->data = malloc(len ? (size_t)len : 1);
+	if (!out->data)
+		return -1;
+	uint64_t from = off;
+	for (int k = 0; k < 3; k++) {
+		const uint64_t at = L->tracing_text_at[k], n = L->tracing_text_len[k];
+		const unsigned width = k == 2 ? 8 : 4;
+		if (!at)
+			continue;
+		struct rp_blob good = { 0 };
+		if (at < from + width || at > end || n > end - at || !rp_good_lines(kinds[k], in + at, n, &good) ||
+		    good.len > n) {
+			free(good.data);
+			free(out->data);
+			out->data = NULL;
+			return -1; /* not what the checker reports: keep nothing rather than guess */
+		}
+		memcpy(out->data + out->len, in + from, (size_t)(at - width - from));
+		out->len += (size_t)(at - width - from);
+		rp_put_num(out->data + out->len, good.len, width, L->tracing_big_endian);
+		out->len += width;
+		if (good.len)
+			memcpy(out->data + out->len, good.data, good.len);
+		out->len += good.len;
+		free(good.data);
+		from = at + n;
+	}
+	memcpy(out->data + out->len, in + from, (size_t)(end - from));
+	out->len += (size_t)(end - from);
+	return 0;
 }
 
 int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *L, struct rp_blob *out,
@@ -47,14 +97,18 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 	uint64_t bits[4] = { 0 };
 	uint32_t kept = 0;
 	bool have_comp = false, synth_comp = false;
+	struct rp_blob tracing = { 0 }; /* HEADER_TRACING_DATA rebuilt from its good lines */
 	if (!L->pipe) {
+		for (uint32_t i = 0; i < L->nfeatures; i++)
+			if (L->features[i].bit == TRACING_BIT && !L->features[i].ok && !tracing.data)
+				rebuild_tracing(in, size, L, i, &tracing);
 		for (uint32_t i = 0; i < L->nfeatures; i++) {
-			if (!feature_kept(L, i, size)) {
+			if (!feature_kept(L, i, size, &tracing)) {
 				(*features_dropped)++;
 				continue;
 			}
 			have_comp |= L->features[i].bit == COMPRESSED_BIT;
-			need += 16 + (size_t)L->features[i].size;
+			need += 16 + (L->features[i].ok ? (size_t)L->features[i].size : tracing.len);
 			kept++;
 		}
 		if (need > size) { /* never grow the file: then the features go */
@@ -73,8 +127,10 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 			need += 16 + COMPRESSED_LEN;
 	}
 	out->data = malloc(need ? need : 1);
-	if (!out->data)
+	if (!out->data) {
+		free(tracing.data);
 		return -1;
+	}
 	out->len = need;
 	out->cap = need;
 	size_t from = (size_t)L->data_offset, to = from;
@@ -90,6 +146,7 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 	memcpy(out->data, be ? "2ELIFREP" : "PERFILE2", 8);
 	if (L->pipe) {
 		put64(out->data + 8, 16, be);
+		free(tracing.data);
 		return 0;
 	}
 	put64(out->data + 8, L->header_size == 72 ? 72 : 104, be);
@@ -112,18 +169,22 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 			k++;
 			synth_comp = false;
 		}
-		if (i == L->nfeatures || !feature_kept(L, i, size) || !kept)
+		if (i == L->nfeatures || !feature_kept(L, i, size, &tracing) || !kept)
 			continue;
+		const bool rebuilt = !L->features[i].ok;
+		const uint8_t *src = rebuilt ? tracing.data : in + L->features[i].offset;
+		const size_t len = rebuilt ? tracing.len : (size_t)L->features[i].size;
 		put64(out->data + table + 16 * k, at, be);
-		put64(out->data + table + 16 * k + 8, L->features[i].size, be);
-		if (L->features[i].size) /* an empty section may point anywhere: nothing to copy */
-			memcpy(out->data + at, in + L->features[i].offset, (size_t)L->features[i].size);
-		at += (size_t)L->features[i].size;
+		put64(out->data + table + 16 * k + 8, len, be);
+		if (len) /* an empty section may point anywhere: nothing to copy */
+			memcpy(out->data + at, src, len);
+		at += len;
 		bits[bit / 64] |= 1ull << (bit % 64);
 		k++;
 	}
 	if (L->header_size != 72)
 		for (int w = 0; w < 4; w++)
 			put64(out->data + 72 + 8 * w, bits[w], be);
+	free(tracing.data);
 	return 0;
 }

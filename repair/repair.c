@@ -29,7 +29,7 @@ static bool perf_tracing_lost(const struct tfk_perf_layout *L)
 	if (!L->tracepoints || L->pipe)
 		return false;
 	for (uint32_t i = 0; i < L->nfeatures; i++)
-		if (L->features[i].bit == 1 && L->features[i].ok)
+		if (L->features[i].bit == 1 && (L->features[i].ok || L->tracing_rebuild))
 			return false;
 	return true;
 }

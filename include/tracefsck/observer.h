@@ -111,6 +111,13 @@ struct tfk_perf_layout {
 	bool tracepoints;            /* an attr is a tracepoint: perf needs TRACING_DATA to read it */
 	bool compressed;             /* the data holds COMPRESSED records */
 	uint64_t decoded_max;        /* the most bytes one of them decoded to */
+	/*
+	 * HEADER_TRACING_DATA whose only damage is malformed lines in its kallsyms, printk formats
+	 * or saved cmdlines: where those texts lie (file offsets; 0 when absent) and the byte order
+	 * of their size fields, so repair can rebuild the feature from the good lines.
+	 */
+	bool tracing_rebuild, tracing_big_endian;
+	uint64_t tracing_text_at[3], tracing_text_len[3];
 	uint32_t nfeatures;
 	struct {
 		uint16_t bit;

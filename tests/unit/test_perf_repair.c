@@ -117,6 +117,44 @@ static void test_killed_keeps_features(void **state)
 	tdw_free(&b);
 }
 
+/* A bad kallsyms line: HEADER_TRACING_DATA rebuilt from the good lines (the sample e2e test does printk). */
+static void test_tracing_data_good_lines(void **state)
+{
+	(void)state;
+	for (int be = 0; be < 2; be++) {
+		struct pdw_spec s = pdw_default_spec();
+		s.tracing_data = true;
+		s.big_endian = be;
+		struct tdw_buf b;
+		struct pdw_layout L;
+		build(s, &b, &L);
+		uint8_t *p = memmem(b.data, b.len, "fixture_sym1", 12);
+		assert_non_null(p);
+		p[3] = 0x01;
+		struct repaired r;
+		repair(&b, &r);
+		assert_true(count_code(&r.rep.before, "tracedat.metadata.bad-line") == 1);
+		assert_repaired(&r, 12);
+		assert_int_equal(r.rep.options_dropped, 0);
+		assert_false(r.rep.metadata_lost);
+		assert_true(tdw_get64(&(struct tdw_buf){ r.out, r.len, r.len }, 72, be) & 2); /* TRACING_DATA kept */
+		assert_non_null(memmem(r.out, r.len, "fixture_sym0\n", 13));
+		assert_null(memmem(r.out, r.len, "fix\x01", 4));
+		assert_true(r.len < b.len);
+		release(&r);
+
+		/* Damage that is not a line (a format's size) still drops the feature. */
+		p[3] = 't';
+		tdw_put64(&b, L.feature_at[0] + 13 + 6 + 12, 1ull << 40, be); /* header_page's size */
+		repair(&b, &r);
+		assert_int_equal(r.rep.outcome, TFK_REPAIR_DONE);
+		assert_int_equal(r.rep.options_dropped, 1);
+		assert_false(tdw_get64(&(struct tdw_buf){ r.out, r.len, r.len }, 72, be) & 2);
+		release(&r);
+		tdw_free(&b);
+	}
+}
+
 /* attr_size zeroed, every attr intact: rebuilt from the attrs' own size fields. */
 static void test_attr_size_zero(void **state)
 {
@@ -154,6 +192,7 @@ int main(void)
 		cmocka_unit_test(test_compressed_stream_damage),
 		cmocka_unit_test(test_attr_size_zero),
 		cmocka_unit_test(test_killed_keeps_features),
+		cmocka_unit_test(test_tracing_data_good_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

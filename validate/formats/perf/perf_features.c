@@ -221,11 +221,70 @@ static void mem_topology(struct fp *p)
 			skip(p, ((nbits / 64) + (nbits % 64 != 0)) * 8, "the node's bitmap");
 }
 
+/*
+ * While the trace.dat checker reads HEADER_TRACING_DATA, its texts (kallsyms, printk formats,
+ * saved cmdlines) are noted on the way to the caller's observer: where they lie, and whether
+ * they hold malformed lines. When those lines are the bundle's only damage, repair can rebuild
+ * the feature from the good lines.
+ */
+struct bundle_texts {
+	const struct tfk_observer *next;
+	const struct tfk_cursor *view;
+	uint64_t at[3], len[3];
+	unsigned bad;               /* texts with a malformed line */
+};
+
+static void texts_meta(void *user, enum tfk_meta_kind kind, const uint8_t *bytes, uint64_t len)
+{
+	struct bundle_texts *t = user;
+	int k = kind == TFK_META_KALLSYMS ? 0 : kind == TFK_META_PRINTK ? 1 : kind == TFK_META_CMDLINES ? 2 : -1;
+	const uint8_t *base = t->view->base;
+	if (k >= 0 && bytes >= base && len <= t->view->len && (uint64_t)(bytes - base) <= t->view->len - len) {
+		t->at[k] = t->view->origin + (uint64_t)(bytes - base);
+		t->len[k] = len;
+		bool bad = false;
+		for (uint64_t pos = 0; pos < len && !bad;) {
+			const uint8_t *nl = memchr(bytes + pos, '\n', (size_t)(len - pos));
+			uint64_t n = nl ? (uint64_t)(nl - (bytes + pos)) : len - pos;
+			bad = n && !tfk_meta_line_ok(kind, bytes + pos, (size_t)n);
+			pos += n + 1;
+		}
+		t->bad += bad;
+	}
+	if (t->next && t->next->meta)
+		t->next->meta(t->next->user, kind, bytes, len);
+}
+
+static void texts_item(void *user, const struct tfk_item *item)
+{
+	struct bundle_texts *t = user;
+	if (t->next && t->next->item)
+		t->next->item(t->next->user, item);
+}
+
 static void tracing_data(struct fp *p)
 {
+	struct tfk_ctx *ctx = p->pc->ctx;
+	struct bundle_texts t = { .next = ctx->obs, .view = p->v };
+	struct tfk_observer wrap = { .user = &t, .meta = texts_meta, .item = texts_item };
+	const struct tfk_observer *saved = ctx->obs;
+	uint64_t errors = ctx->faults[TFK_SEV_ERROR];
+	ctx->obs = &wrap;
 	struct tfk_cursor blob = *p->v;
-	td_check_tracing_bundle(p->pc->ctx, &blob, "feature TRACING_DATA");
+	td_check_tracing_bundle(ctx, &blob, "feature TRACING_DATA");
+	ctx->obs = saved;
 	p->pos = p->v->len;
+	errors = ctx->faults[TFK_SEV_ERROR] - errors;
+	struct tfk_perf_layout *L = &p->pc->lay;
+	if (p->pc->pipe || !errors || errors != t.bad || !t.at[0] || !t.at[1])
+		return;
+	/* Malformed lines were the only damage (one finding per text): the good lines can be kept. */
+	L->tracing_rebuild = true;
+	uint32_t v = 0;
+	tfk_cur_u32_at(&p->pc->file, t.at[0] - 4, &v);
+	L->tracing_big_endian = v == t.len[0] ? p->pc->file.big_endian : !p->pc->file.big_endian;
+	memcpy(L->tracing_text_at, t.at, sizeof(t.at));
+	memcpy(L->tracing_text_len, t.len, sizeof(t.len));
 }
 
 void pf_check_feature(struct pf_check *pc, unsigned bit, const struct tfk_cursor *view)
