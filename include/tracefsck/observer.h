@@ -108,6 +108,8 @@ struct tfk_perf_layout {
 		uint64_t offset, size;
 	} drops[TFK_PERF_MAX_DROPS];
 	bool data_intact;            /* the data walked to its declared end without an error */
+	uint32_t resyncs;            /* records whose impossible size was walked past by a scan */
+	uint64_t skipped_bytes;      /* bytes those scans skipped to the next plausible record */
 	bool tracepoints;            /* an attr is a tracepoint: perf needs TRACING_DATA to read it */
 	bool compressed;             /* the data holds COMPRESSED records */
 	uint64_t decoded_max;        /* the most bytes one of them decoded to */

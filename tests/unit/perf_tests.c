@@ -345,7 +345,28 @@ static void test_record_codes(void **state)
 	tdw_put16(&x->b, x->L.sample[3] + 6, 0, false);
 	pcheck(x);
 	assert_code_at(&x->r, "perf.record.bad-size", x->L.sample[3] + 6);
-	assert_int_equal(x->r.stats.events, 3); /* the walk cannot go on after a size of 0 */
+	/* The walk resynchronises on the next plausible record: only sample 3 is lost. */
+	assert_non_null(strstr(find(&x->r, "perf.record.bad-size", x->L.sample[3] + 6)->found, "bytes skipped"));
+	assert_int_equal(x->r.stats.events, 11);
+	px_free(x);
+
+	/* Nothing plausible follows (the rest zeroed): the walk stops there. */
+	x = px_default();
+	tdw_put16(&x->b, x->L.sample[3] + 6, 0, false);
+	memset(x->b.data + x->L.sample[3] + 8, 0, x->L.feature_table - x->L.sample[3] - 8);
+	pcheck(x);
+	assert_code_at(&x->r, "perf.record.bad-size", x->L.sample[3] + 6);
+	assert_int_equal(x->r.stats.events, 3);
+	px_free(x);
+
+	/* A size too large for the data in the middle of a pipe: the records after it are found again. */
+	struct pdw_spec pipe = pdw_default_spec();
+	pipe.pipe = true;
+	x = px_build(pipe);
+	tdw_put16(&x->b, x->L.sample[5] + 6, 0xfff8, false);
+	pcheck(x);
+	assert_code_at(&x->r, "perf.record.overrun", x->L.sample[5]);
+	assert_int_equal(x->r.stats.events, 11);
 	px_free(x);
 
 	x = px_default();

@@ -155,6 +155,26 @@ static void test_tracing_data_good_lines(void **state)
 	}
 }
 
+/* A SAMPLE of size 0 in the middle: the records after it are found again and kept. */
+static void test_resync_after_impossible_size(void **state)
+{
+	(void)state;
+	for (int pipe = 0; pipe < 2; pipe++) {
+		struct pdw_spec s = pdw_default_spec();
+		s.pipe = pipe;
+		struct tdw_buf b;
+		struct pdw_layout L;
+		build(s, &b, &L);
+		tdw_put16(&b, L.sample[4] + 6, 0, false);
+		struct repaired r;
+		repair(&b, &r);
+		assert_repaired(&r, 11);
+		assert_int_equal(r.len, b.len - (L.sample[5] - L.sample[4])); /* just that record left out */
+		release(&r);
+		tdw_free(&b);
+	}
+}
+
 /* attr_size zeroed, every attr intact: rebuilt from the attrs' own size fields. */
 static void test_attr_size_zero(void **state)
 {
@@ -193,6 +213,7 @@ int main(void)
 		cmocka_unit_test(test_attr_size_zero),
 		cmocka_unit_test(test_killed_keeps_features),
 		cmocka_unit_test(test_tracing_data_good_lines),
+		cmocka_unit_test(test_resync_after_impossible_size),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

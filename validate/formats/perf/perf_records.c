@@ -3,8 +3,8 @@
  * perf.data records: the data section, pipe streams and decoded COMPRESSED blocks. Every
  * record header is checked (size, alignment, bounds, type), every sample walked against its
  * attr's sample_type, out-of-band payloads skipped inside the stream, and FINISHED_ROUND
- * ordering followed. A size that cannot be trusted ends the walk: nothing after it can be
- * located.
+ * ordering followed. After a size that cannot be trusted, a bounded scan looks for the next
+ * plausible record and the walk goes on from there (the bytes skipped are reported).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -389,6 +389,76 @@ static uint64_t oob_payload(const struct tfk_cursor *rec, uint32_t type)
 	return 0;
 }
 
+#define RESYNC_WINDOW (4u << 20) /* bytes scanned for the next record after one whose size is impossible */
+
+/* Could a record start at q: a known type, a size its type allows, inside the stream? Where it ends. */
+static bool plausible_record(const struct tfk_cursor *stream, uint64_t q, uint64_t len, uint64_t *end)
+{
+	uint32_t type;
+	uint16_t misc, size;
+	if (!tfk_cur_u32_at(stream, q, &type) || !tfk_cur_u16_at(stream, q + 4, &misc) ||
+	    !tfk_cur_u16_at(stream, q + 6, &size))
+		return false;
+	uint16_t min = min_size(type);
+	/* misc holds the cpumode (bits 0-2) and flags in bits 12-15; bits 3-11 are never set. */
+	if (!min || (misc & 0x0ff8) || size < 8 || size < min || (type < 64 && size % 8) || size > len - q)
+		return false;
+	struct tfk_cursor rec;
+	tfk_cur_sub(stream, q, size, &rec);
+	uint64_t extra = oob_payload(&rec, type);
+	if (extra == UINT64_MAX || extra > len - q - size)
+		return false;
+	*end = q + size + extra;
+	return true;
+}
+
+/*
+ * After a record whose size cannot lead to the next one: the next offset (within a bounded
+ * window) where a plausible record begins that ends at the end of the stream or is followed by
+ * another plausible record, or where a killed recording's feature table begins.
+ */
+static bool resync(struct pf_check *pc, const struct tfk_cursor *stream, uint64_t pos, uint64_t len, uint64_t *to)
+{
+	uint64_t stop = len - pos > RESYNC_WINDOW ? pos + RESYNC_WINDOW : len;
+	for (uint64_t q = pos + 1; q + 8 <= stop; q++) {
+		uint64_t end, end2;
+		if ((pc->killed && pf_feature_table_at(pc, stream->origin + q)) ||
+		    (plausible_record(stream, q, len, &end) && (end == len || plausible_record(stream, end, len, &end2)))) {
+			*to = q;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The bytes [pos, to) of the top-level stream are left behind: repair leaves them out. */
+static void skip_range(struct pf_check *pc, const struct tfk_cursor *stream, uint64_t pos, uint64_t to, bool pending)
+{
+	pc->lay.resyncs++;
+	pc->lay.skipped_bytes += to - pos;
+	pc->carry = 0;       /* a record the zstd stream was inside is lost with them */
+	pc->zbroken = true;  /* and a later payload decodes only if it starts a frame of its own */
+	if (pc->frozen)
+		return;
+	if (pending || pc->lay.ndrops >= TFK_PERF_MAX_DROPS) {
+		pc->frozen = true;
+		return;
+	}
+	pc->lay.drops[pc->lay.ndrops].offset = stream->origin + pos;
+	pc->lay.drops[pc->lay.ndrops++].size = to - pos;
+	pc->lay.good_end = stream->origin + to;
+}
+
+/* The words of a finding's found text that say where the walk went on. */
+static void say_resync(char *buf, size_t n, bool found, uint64_t pos, uint64_t to)
+{
+	if (found)
+		snprintf(buf, n, "; %llu bytes skipped to the next plausible record, at +0x%llx", (unsigned long long)(to - pos),
+			 (unsigned long long)to);
+	else
+		buf[0] = 0;
+}
+
 void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int depth)
 {
 	uint64_t pos = 0, len = stream->len;
@@ -437,14 +507,25 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 		uint16_t min = min_size(type);
 		/* The kernel aligns its records to 8 bytes; perf's own (64-127) need not be (a 20-byte CPU_MAP). */
 		bool unaligned_ok = type >= 64 && type < 128;
+		uint64_t to = 0;
+		char skipped[96];
 		if (size < 8 || (min && size < min) || (size % 8 && !unaligned_ok)) {
+			/* Where the next record starts is unknown: look for it (top level only). */
+			bool lost = size < 8 || (size % 8 && !unaligned_ok);
+			bool found = lost && track && resync(pc, stream, pos, len, &to);
+			say_resync(skipped, sizeof(skipped), found, pos, to);
 			f = tfk_emit(pc->ctx, TFK_PERF_RECORD_BAD_SIZE, at + 6, 2);
 			tfk_set_path(f, "%srecord type %u at +0x%llx", pc->where, type, (unsigned long long)pos);
 			tfk_set_expected(f, "a size of at least %u%s", min > 8 ? min : 8, unaligned_ok ? "" : ", a multiple of 8");
-			tfk_set_found(f, "%u", size);
-			if (size < 8 || size % 8) {
+			tfk_set_found(f, "%u%s", size, skipped);
+			if (found) {
+				skip_range(pc, stream, pos, to, pending);
+				pos = to;
+				continue;
+			}
+			if (lost) {
 				pc->frozen |= track;
-				break; /* where the next record starts is unknown */
+				break;
 			}
 			goto next; /* too small for its type, but the next record is still found */
 		}
@@ -454,10 +535,17 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 				pc->tail_at = pos;
 				return;
 			}
+			bool found = track && resync(pc, stream, pos, len, &to);
+			say_resync(skipped, sizeof(skipped), found, pos, to);
 			f = tfk_emit(pc->ctx, TFK_PERF_RECORD_OVERRUN, at, len - pos);
 			tfk_set_path(f, "%srecord type %u at +0x%llx", pc->where, type, (unsigned long long)pos);
 			tfk_set_expected(f, "%u bytes inside the %s", size, depth ? "decoded block" : "data section");
-			tfk_set_found(f, "%llu bytes left", (unsigned long long)(len - pos));
+			tfk_set_found(f, "%llu bytes left%s", (unsigned long long)(len - pos), skipped);
+			if (found) {
+				skip_range(pc, stream, pos, to, pending);
+				pos = to;
+				continue;
+			}
 			pc->frozen |= track;
 			break;
 		}
@@ -466,10 +554,17 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 		pc->records++;
 		extra = oob_payload(&rec, type);
 		if (extra == UINT64_MAX || extra > len - pos - size) {
-			char found[80];
-			snprintf(found, sizeof(found), "%llu bytes, %llu left in the stream",
-				 (unsigned long long)(extra == UINT64_MAX ? 0 : extra), (unsigned long long)(len - pos - size));
-			bad_body(pc, at, type, "an out-of-band payload inside the stream", found);
+			bool found = track && resync(pc, stream, pos, len, &to);
+			say_resync(skipped, sizeof(skipped), found, pos, to);
+			char text[192];
+			snprintf(text, sizeof(text), "%llu bytes, %llu left in the stream%s",
+				 (unsigned long long)(extra == UINT64_MAX ? 0 : extra), (unsigned long long)(len - pos - size), skipped);
+			bad_body(pc, at, type, "an out-of-band payload inside the stream", text);
+			if (found) {
+				skip_range(pc, stream, pos, to, pending);
+				pos = to;
+				continue;
+			}
 			pc->frozen |= track;
 			break;
 		}
