@@ -34,13 +34,20 @@ static bool perf_tracing_lost(const struct tfk_perf_layout *L)
 	return true;
 }
 
-/* Bytes of records repair keeps: the data up to good_end less the records it leaves out. */
-static uint64_t perf_kept_bytes(const struct tfk_perf_layout *L)
+/* What the salvage keeps and loses, from what the check walked. */
+static void perf_salvage(const struct tfk_perf_layout *L, struct tfk_salvage_perf *p)
 {
-	uint64_t n = L->good_end - L->data_offset;
-	for (uint32_t i = 0; i < L->ndrops && i < TFK_PERF_MAX_DROPS; i++)
-		n = L->drops[i].size < n ? n - L->drops[i].size : 0;
-	return n;
+	p->samples_kept = L->samples_kept;
+	p->records_kept = L->records_kept;
+	p->samples_left_out = L->samples_left_out;
+	p->records_left_out = L->records_left_out;
+	uint64_t s = L->samples_kept + L->samples_left_out, r = L->records_kept + L->records_left_out;
+	p->samples_after_cut = L->samples_walked > s ? L->samples_walked - s : 0;
+	p->records_after_cut = L->records_walked > r ? L->records_walked - r : 0;
+	p->bytes_skipped = L->skipped_bytes;
+	p->bytes_unread = L->unread_bytes;
+	p->bytes_missing = L->missing_bytes;
+	p->bytes_undecodable = L->undecodable_bytes;
 }
 
 /* The new perf.data from the layout, or -1 when it cannot be repaired. */
@@ -58,6 +65,8 @@ static int repair_perf(const uint8_t *in, size_t size, const struct rp_model *m,
 		snprintf(rep->cpus[0].buffer, sizeof(rep->cpus[0].buffer), "perf.data records");
 		rep->cpus[0].events_kept = L->samples_kept;
 	}
+	perf_salvage(L, &rep->perf);
+	rep->perf_data = true;
 	return 0;
 }
 
@@ -157,7 +166,8 @@ static void conclude(const struct job *j, struct tfk_repair_report *rep)
 		for (size_t i = 0; i < rep->ncpus; i++)
 			events_in += rep->cpus[i].events_kept;
 		bool had_data = rep->before.stats.pages > 0;
-		bool none_kept = m->have_perf ? perf_kept_bytes(&m->perf) == 0 : had_data && events_in == 0;
+		/* perf.data: an output without a sample holds nothing perf report or script would show. */
+		bool none_kept = m->have_perf ? m->perf.samples_kept == 0 : had_data && events_in == 0;
 		rep->outcome = none_kept ? TFK_REPAIR_NOTHING_SALVAGED : TFK_REPAIR_DONE;
 	}
 	rep->metadata_lost = m->have_perf ? perf_tracing_lost(&m->perf) : !m->have_header_page || !m->have_header_event;

@@ -102,6 +102,12 @@ struct tfk_perf_layout {
 	uint64_t data_offset, data_size;
 	uint64_t good_end;           /* file offset where the data stops being usable (the last record it can locate) */
 	uint64_t samples_kept;       /* samples before good_end, those in dropped records not counted */
+	uint64_t records_kept;       /* records the same way (those inside COMPRESSED records counted) */
+	uint64_t samples_walked, records_walked; /* all the walk found, kept or not */
+	uint64_t samples_left_out, records_left_out; /* in the damaged records repair leaves out */
+	uint64_t unread_bytes;       /* data in the file the walk could not get past: content unknown */
+	uint64_t missing_bytes;      /* data the header declares past the end of the file */
+	uint64_t undecodable_bytes;  /* COMPRESSED payloads after the zstd stream broke */
 	/* Damaged records before good_end whose size could still be trusted: repair leaves them out. */
 	uint32_t ndrops;
 	struct {

@@ -175,6 +175,67 @@ static void test_resync_after_impossible_size(void **state)
 	}
 }
 
+/* The salvage says what was kept and lost; where the bytes are gone, it says so instead of counting. */
+static void test_honest_counts(void **state)
+{
+	(void)state;
+	struct pdw_spec s = pdw_default_spec();
+	s.nsamples = 60;
+	struct tdw_buf b;
+	struct pdw_layout L;
+	build(s, &b, &L);
+	const size_t full = b.len;
+	/* Cut 20 bytes into sample 40: 40 kept, the rest of the data not in the file. */
+	b.len = L.sample[40] + 20;
+	struct repaired r;
+	repair(&b, &r);
+	assert_repaired(&r, 40);
+	assert_true(r.rep.perf_data);
+	assert_int_equal(r.rep.perf.samples_kept, 40);
+	assert_int_equal(r.rep.perf.bytes_unread, 20);
+	assert_int_equal(r.rep.perf.bytes_missing, L.data_offset + L.data_size - b.len);
+	assert_int_equal(r.rep.perf.samples_after_cut, 0);
+	assert_int_equal(r.rep.perf.records_kept, 3 + 40 + 39 / 20 + 1); /* comm, mmap, fork; rounds of 20 */
+	release(&r);
+
+	/* A damaged sample left out: counted as left out, the rest kept. */
+	b.len = full;
+	tdw_put64(&b, L.sample[7] + 8 + 40, 1ull << 40, false);
+	repair(&b, &r);
+	assert_repaired(&r, 59);
+	assert_int_equal(r.rep.perf.samples_left_out, 1);
+	assert_int_equal(r.rep.perf.records_left_out, 1);
+	assert_int_equal(r.rep.perf.bytes_missing + r.rep.perf.bytes_unread + r.rep.perf.samples_after_cut, 0);
+	release(&r);
+	tdw_free(&b);
+
+	/* A -z stream broken in its second payload: the third cannot be decoded, its samples unknown. */
+	s = pdw_default_spec();
+	s.compressed = true;
+	s.zrecords = 3;
+	s.nsamples = 30;
+	build(s, &b, &L);
+	uint16_t zsize = (uint16_t)(tdw_get32(&b, L.zrecord[1] + 4, false) >> 16);
+	memset(b.data + L.zrecord[1] + 8 + zsize / 2, 0x5a, 16);
+	repair(&b, &r);
+	assert_repaired(&r, L.zsamples[0]);
+	assert_int_equal(r.rep.perf.bytes_undecodable, (tdw_get32(&b, L.zrecord[2] + 4, false) >> 16) - 8);
+	/* Samples the broken payload decoded before the damage were read, but are after the cut. */
+	assert_int_equal(r.rep.perf.samples_kept + r.rep.perf.samples_after_cut, r.rep.before.stats.events);
+	release(&r);
+	tdw_free(&b);
+
+	/* Cut before the first sample: the output would hold none, which is nothing salvaged (exit 4). */
+	build(pdw_default_spec(), &b, &L);
+	b.len = L.sample[0] + 4;
+	repair(&b, &r);
+	assert_int_equal(r.rep.outcome, TFK_REPAIR_NOTHING_SALVAGED);
+	assert_int_equal(r.rep.perf.samples_kept, 0);
+	assert_int_equal(r.rep.perf.records_kept, 3);
+	release(&r);
+	tdw_free(&b);
+}
+
 /* attr_size zeroed, every attr intact: rebuilt from the attrs' own size fields. */
 static void test_attr_size_zero(void **state)
 {
@@ -214,6 +275,7 @@ int main(void)
 		cmocka_unit_test(test_killed_keeps_features),
 		cmocka_unit_test(test_tracing_data_good_lines),
 		cmocka_unit_test(test_resync_after_impossible_size),
+		cmocka_unit_test(test_honest_counts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -428,6 +428,7 @@ static void check_file(struct pf_check *pc, uint64_t header_size)
 		tfk_set_path(f, "data section");
 		tfk_set_expected(f, "%llu bytes", (unsigned long long)data_size);
 		tfk_set_found(f, "%llu bytes before end of file", (unsigned long long)(pc->size - pc->data_offset));
+		pc->lay.missing_bytes = data_size - (pc->size - pc->data_offset);
 		data_size = pc->size - pc->data_offset;
 	}
 	if (!killed)

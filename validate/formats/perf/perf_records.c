@@ -263,6 +263,7 @@ static bool walk_compressed(struct pf_check *pc, const struct tfk_cursor *payloa
 		if (!pf_zstream_is_frame_start(src, payload->len)) {
 			if (!pc->zlost_records++)
 				pc->zlost_first = record_at;
+			pc->lay.undecodable_bytes += payload->len;
 			return false;
 		}
 		pf_zstream_reset(pc->zs); /* a new frame: the stream starts over here */
@@ -436,6 +437,7 @@ static void skip_range(struct pf_check *pc, const struct tfk_cursor *stream, uin
 {
 	pc->lay.resyncs++;
 	pc->lay.skipped_bytes += to - pos;
+	pc->records++; /* the record whose size was impossible */
 	pc->carry = 0;       /* a record the zstd stream was inside is lost with them */
 	pc->zbroken = true;  /* and a later payload decodes only if it starts a frame of its own */
 	if (pc->frozen)
@@ -447,6 +449,7 @@ static void skip_range(struct pf_check *pc, const struct tfk_cursor *stream, uin
 	pc->lay.drops[pc->lay.ndrops].offset = stream->origin + pos;
 	pc->lay.drops[pc->lay.ndrops++].size = to - pos;
 	pc->lay.good_end = stream->origin + to;
+	pc->lay.records_left_out++; /* what it held, and what the skipped bytes held, is unknown */
 }
 
 /* The words of a finding's found text that say where the walk went on. */
@@ -466,11 +469,12 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 	/* At the top level, good_end follows the records that are whole and valid, up to the first that is not. */
 	bool track = depth == 0;
 	/* Kept records are committed only where the zstd stream is between records (no carry). */
-	bool pending = false;
-	uint64_t pending_samples = 0;
+	bool pending = false, table_found = false;
+	uint64_t pending_samples = 0, pending_records = 0;
 	if (track) {
 		pc->lay.good_end = stream->origin;
-		pc->lay.samples_kept = 0;
+		pc->lay.samples_kept = pc->lay.records_kept = 0;
+		pc->lay.samples_left_out = pc->lay.records_left_out = 0;
 		pc->lay.ndrops = 0;
 		pc->frozen = false;
 		pc->carry = 0;
@@ -483,9 +487,11 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 		/* A killed recording's records may end where the feature table perf wrote at exit begins. */
 		if (track && pc->killed && !pc->carry && pf_feature_table_at(pc, stream->origin + pos)) {
 			pc->killed_table = stream->origin + pos;
+			table_found = true;
 			break;
 		}
 		uint64_t errors_before = pc->ctx->faults[TFK_SEV_ERROR], samples_before = pc->samples, extra = 0, t = 0;
+		const uint64_t records_before = pc->records;
 		bool have_t = false;
 		uint32_t type;
 		uint16_t misc, size;
@@ -527,6 +533,7 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 				pc->frozen |= track;
 				break;
 			}
+			pc->records++;
 			goto next; /* too small for its type, but the next record is still found */
 		}
 		if (size > len - pos) {
@@ -676,29 +683,39 @@ next:
 		pos += size + extra;
 		if (track && !pc->frozen) {
 			const bool clean = stream_ok && pc->ctx->faults[TFK_SEV_ERROR] == errors_before;
-			const uint64_t ns = pc->samples - samples_before;
+			const uint64_t ns = pc->samples - samples_before, nr = pc->records - records_before;
 			if (clean && pc->carry) {
 				pending = true; /* the stream is inside a record: no cut here */
 				pending_samples += ns;
+				pending_records += nr;
 			} else if (clean) {
 				pc->lay.good_end = stream->origin + pos;
 				pc->lay.samples_kept += pending_samples + ns;
+				pc->lay.records_kept += pending_records + nr;
 				pending = false;
-				pending_samples = 0;
+				pending_samples = pending_records = 0;
 			} else if (!pending && stream_ok && type != PF_REC_COMPRESSED && type != PF_REC_COMPRESSED2 &&
 				   pc->lay.ndrops < TFK_PERF_MAX_DROPS) {
 				/* Damaged inside, but its size led to the next record: repair leaves just it out. */
 				pc->lay.drops[pc->lay.ndrops].offset = at;
 				pc->lay.drops[pc->lay.ndrops++].size = size + extra;
 				pc->lay.good_end = stream->origin + pos;
+				pc->lay.samples_left_out += ns;
+				pc->lay.records_left_out += nr;
 			} else {
 				/* A COMPRESSED record cannot be left out of the one zstd stream: the data ends before it. */
 				pc->frozen = true;
 			}
 		}
 	}
-	if (track)
+	if (track) {
+		/* Bytes the walk could not get past: what records they held is unknown. */
+		if (pos < len && !table_found)
+			pc->lay.unread_bytes += len - pos;
 		finish_zstream(pc);
+		pc->lay.samples_walked = pc->samples;
+		pc->lay.records_walked = pc->records;
+	}
 }
 
 void pf_finish_records(struct pf_check *pc)
