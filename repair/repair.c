@@ -126,7 +126,12 @@ static bool plan(const uint8_t *in, size_t size, const struct tfk_limits *limits
 		rep->outcome = TFK_REPAIR_UNSUPPORTED;
 		return false;
 	}
-	if (tfk_report_verdict(&rep->before) == TFK_VERDICT_CLEAN) {
+	/*
+	 * A perf.data with no error (notes and warnings only, or a part this build could not check,
+	 * such as another writer's dialect) is left as it is: repair never changes a good file.
+	 */
+	if (tfk_report_verdict(&rep->before) == TFK_VERDICT_CLEAN ||
+	    (j->m.have_perf && !rep->before.by_severity[TFK_SEV_ERROR] && !rep->before.internal_error)) {
 		rep->outcome = TFK_REPAIR_NOTHING_TO_DO;
 		return false;
 	}
