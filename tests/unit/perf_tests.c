@@ -190,6 +190,78 @@ static void test_empty_string_feature(void **state)
 	px_free(x);
 }
 
+/*
+ * Android's simpleperf (a fixture made from its record_file_format.h and record.h): told by its
+ * feature bits, checked where it is perf, reported as its dialect, checked in part.
+ */
+static void test_simpleperf_dialect(void **state)
+{
+	(void)state;
+	struct pdw_spec s = pdw_default_spec();
+	s.simpleperf = true;
+	struct px *x = px_build(s);
+	assert_int_equal((tdw_get32(&x->b, x->L.sp_tracing + 4, false) >> 16) % 8, 4); /* not 8-aligned */
+	pcheck(x);
+	assert_code_at(&x->r, "perf.dialect.simpleperf", 72);
+	const struct tfk_finding *f = find(&x->r, "perf.dialect.simpleperf", 72);
+	assert_non_null(strstr(f->found, "128 FILE, 129 META_INFO"));
+	assert_non_null(strstr(f->found, "simpleperf_version 1.build.fixture"));
+	assert_non_null(strstr(f->found, "2 records"));
+	assert_errors(&x->r, 0);
+	assert_int_equal(tfk_report_verdict(&x->r), TFK_VERDICT_INCOMPLETE); /* KERNEL_SYMBOL, FILE skipped */
+	assert_int_equal(x->r.stats.events, 12);
+	/* What it shares with perf is checked: the tracing data inside its TRACING_DATA record. */
+	uint8_t *hp = memmem(x->b.data + x->L.sp_tracing, 200, "header_page", 11);
+	assert_non_null(hp);
+	hp[0] = 'X';
+	pcheck(x);
+	assert_true(x->r.by_severity[TFK_SEV_ERROR] > 0);
+	assert_int_equal(count_code(&x->r, "perf.record.bad-type"), 0);
+	hp[0] = 'h';
+	/* A simpleperf record whose 32-bit size runs past the data. */
+	tdw_put16(&x->b, x->L.sp_kallsyms + 4, 0x100, false);
+	pcheck(x);
+	assert_code_at(&x->r, "perf.record.overrun", x->L.sp_kallsyms);
+	tdw_put16(&x->b, x->L.sp_kallsyms + 4, 0, false);
+	/* Without simpleperf's feature bits the same records are damage to upstream perf. */
+	tdw_put64(&x->b, 88, 0, false);
+	pcheck(x);
+	assert_int_equal(count_code(&x->r, "perf.dialect.simpleperf"), 0);
+	assert_true(x->r.by_severity[TFK_SEV_ERROR] > 0);
+	px_free(x);
+}
+
+/* Google's internal perf 3.3 pipe output: header features as records of type 66 + bit. */
+static void test_google_pipe_dialect(void **state)
+{
+	(void)state;
+	struct pdw_spec s = pdw_default_spec();
+	s.pipe = true;
+	struct px *x = px_build(s);
+	/* hostname (69) as {u32 64, string}, 76 bytes, then NRCPUS (73) {u32, u32}, before the attr. */
+	uint8_t rec[76 + 16];
+	memset(rec, 0, sizeof(rec));
+	rec[0] = 69;
+	rec[6] = 76;
+	rec[8] = 64;
+	memcpy(rec + 12, "sq.example.com", 14);
+	rec[76] = 73;
+	rec[76 + 6] = 16;
+	rec[76 + 8] = 8;
+	rec[76 + 12] = 8;
+	insert_bytes(&x->b, 16, rec, sizeof(rec));
+	pcheck(x);
+	assert_code_at(&x->r, "perf.dialect.google-pipe", 16);
+	assert_non_null(strstr(find(&x->r, "perf.dialect.google-pipe", 16)->found, "2 header features"));
+	assert_int_equal(tfk_report_verdict(&x->r), TFK_VERDICT_CLEAN);
+	assert_int_equal(x->r.stats.events, 12);
+	/* The feature records are checked as the features they carry: online CPUs above available. */
+	x->b.data[16 + 76 + 12] = 9;
+	pcheck(x);
+	assert_code_at(&x->r, "perf.feature.bad-payload", 16 + 76 + 8);
+	px_free(x);
+}
+
 static void test_header_codes(void **state)
 {
 	(void)state;
@@ -584,6 +656,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_user_record_alignment),
 	cmocka_unit_test(test_mmap2_layouts),
 	cmocka_unit_test(test_empty_string_feature),
+	cmocka_unit_test(test_simpleperf_dialect),
+	cmocka_unit_test(test_google_pipe_dialect),
 	cmocka_unit_test(test_header_codes),
 	cmocka_unit_test(test_attr_codes),
 	cmocka_unit_test(test_data_codes),

@@ -252,6 +252,17 @@ static void test_good_file_left_alone(void **state)
 	assert_int_equal(r.rep.outcome, TFK_REPAIR_NOTHING_TO_DO);
 	assert_null(r.out);
 	release(&r);
+	/* Another writer's dialect, checked in part: left alone. */
+	struct pdw_spec sp = pdw_default_spec();
+	sp.simpleperf = true;
+	struct tdw_buf spb;
+	struct pdw_layout spl;
+	build(sp, &spb, &spl);
+	repair(&spb, &r);
+	assert_int_equal(count_code(&r.rep.before, "perf.dialect.simpleperf"), 1);
+	assert_int_equal(r.rep.outcome, TFK_REPAIR_NOTHING_TO_DO);
+	release(&r);
+	tdw_free(&spb);
 	/* Warnings alone (a record type perf 6.1 does not know) leave it alone too. */
 	tdw_put32(&b, L.sample[2], 50, false);
 	repair(&b, &r);

@@ -30,6 +30,14 @@ enum { PF_R_TIME_ENABLED = 1, PF_R_TIME_RUNNING = 2, PF_R_ID = 4, PF_R_GROUP = 8
 #define PF_FLAG_SAMPLE_ID_ALL (1ull << 18)
 #define PF_BRANCH_HW_INDEX (1ull << 17)
 
+/* Other writers' variants of the format (perf.dialect.*). */
+enum pf_dialect { PF_DIALECT_NONE = 0, PF_DIALECT_SIMPLEPERF, PF_DIALECT_GOOGLE_PIPE };
+#define PF_SP_RECORD_START 0x8000  /* simpleperf's own record types (32-bit sizes) */
+#define PF_SP_TRACING_DATA 0x8009  /* SIMPLE_PERF_RECORD_TRACING_DATA: {u32 size, data} inside */
+#define PF_SP_RECORD_LAST 0x800a   /* SIMPLE_PERF_RECORD_DEBUG */
+#define PF_SP_FEAT_FIRST 128       /* FILE, META_INFO, DEBUG_UNWIND, DEBUG_UNWIND_FILE, FILE2, */
+#define PF_SP_FEAT_LAST 134        /* ETM_BRANCH_LIST, INIT_MAP */
+
 /* Record types this checker knows. */
 enum {
 	PF_REC_MMAP = 1, PF_REC_COMM = 3, PF_REC_SAMPLE = 9, PF_REC_MMAP2 = 10, PF_REC_KERNEL_MAX = 22,
@@ -95,6 +103,11 @@ struct pf_check {
 	uint64_t late_records, first_late_at, first_late_time, first_late_limit;
 	uint64_t records, samples;
 	const char *where;          /* "" for the file, "data.N: " for a directory's streams */
+	/* Another writer's dialect: what told it, and what of it could not be checked. */
+	enum pf_dialect dialect;
+	bool preamble;              /* google pipe: still in the feature records before the first attr */
+	uint64_t dialect_records, dialect_skipped, dialect_features, dialect_unchecked_features;
+	char dialect_version[64];   /* simpleperf_version from META_INFO, sanitised */
 	/* for repair: the data up to good_end is whole and valid */
 	struct tfk_perf_layout lay;
 	bool frozen;                /* a damaged record ended the good part of the data */
@@ -113,6 +126,8 @@ void pf_add_id(struct pf_check *pc, uint64_t id, uint32_t attr);
 struct pf_attr *pf_new_attr(struct pf_check *pc);
 
 const char *pf_feature_name(unsigned bit);
+/* simpleperf's name for a feature bit from 128, or NULL. */
+const char *pf_simpleperf_feature_name(unsigned bit);
 /* Feature payload (bit) held by view, at file offset view->origin. */
 void pf_check_feature(struct pf_check *pc, unsigned bit, const struct tfk_cursor *view);
 /* A feature table for pc->bits at file offset table, every section inside the file after it? */
@@ -138,6 +153,8 @@ enum pf_zs_status pf_zstream_decode(void *zs, const uint8_t *src, size_t n, size
 				    size_t *got);
 /* With dst full at its cap: would the stream produce more? */
 bool pf_zstream_more(void *zs, const uint8_t *src, size_t n, size_t *used);
+/* The dialect's note, once the file is walked (and incomplete when parts were skipped). */
+void pf_dialect_note(struct pf_check *pc);
 /* After the walk: findings gathered over the whole stream. */
 void pf_finish_records(struct pf_check *pc);
 

@@ -401,6 +401,10 @@ static void check_file(struct pf_check *pc, uint64_t header_size)
 
 	/* Features first: the COMPRESSED feature says how compressed records decode. */
 	memcpy(pc->bits, bits, sizeof(pc->bits));
+	/* simpleperf sets its own feature bits (FILE, META_INFO, ... from 128): its dialect. */
+	for (unsigned bit = PF_SP_FEAT_FIRST; bit <= PF_SP_FEAT_LAST; bit++)
+		if (bits[bit / 64] >> (bit % 64) & 1)
+			pc->dialect = PF_DIALECT_SIMPLEPERF;
 	bool killed = pc->data_size == 0 && pc->data_offset < pc->size && pc->data_offset >= PF_HEADER_SIZE &&
 		      !pf_feature_table_at(pc, pc->data_offset);
 	if (killed) {
@@ -462,6 +466,62 @@ static void check_file(struct pf_check *pc, uint64_t header_size)
 	pf_finish_records(pc);
 }
 
+/*
+ * Google's internal perf 3.3 in pipe mode: the stream starts with a type-69 record (upstream's
+ * ID_INDEX, {u64 nr, nr x 32 bytes}) that holds a perf feature string instead: {u32 len, a
+ * printable NUL-terminated string of len bytes}, 12 + len bytes in all.
+ */
+static bool google_pipe(const struct tfk_cursor *stream)
+{
+	uint32_t type = 0, len = 0;
+	uint16_t size = 0;
+	const uint8_t *str;
+	if (!tfk_cur_u32_at(stream, 0, &type) || !tfk_cur_u16_at(stream, 6, &size) || !tfk_cur_u32_at(stream, 8, &len))
+		return false;
+	if (type != PF_REC_ID_INDEX || len == 0 || size != 12ull + len || !tfk_cur_bytes_at(stream, 12, len, &str) ||
+	    !memchr(str, 0, len))
+		return false;
+	for (uint32_t i = 0; i < len && str[i]; i++)
+		if (str[i] < 0x20 || str[i] > 0x7e)
+			return false;
+	return str[0] != 0;
+}
+
+void pf_dialect_note(struct pf_check *pc)
+{
+	struct tfk_finding *f;
+	char bits[160] = "";
+	switch (pc->dialect) {
+	case PF_DIALECT_NONE:
+		return;
+	case PF_DIALECT_SIMPLEPERF:
+		for (unsigned bit = PF_SP_FEAT_FIRST, n = 0; bit <= PF_SP_FEAT_LAST; bit++)
+			if (pc->bits[bit / 64] >> (bit % 64) & 1)
+				n += (unsigned)snprintf(bits + n, n < sizeof(bits) ? sizeof(bits) - n : 0, "%s%u %s",
+							n ? ", " : "", bit, pf_simpleperf_feature_name(bit));
+		char version[96] = "";
+		if (pc->dialect_version[0])
+			snprintf(version, sizeof(version), " (META_INFO simpleperf_version %s)", pc->dialect_version);
+		f = tfk_emit(pc->ctx, TFK_PERF_DIALECT_SIMPLEPERF, 72, 32);
+		tfk_set_path(f, "file header feature bits");
+		tfk_set_expected(f, "perf's feature bits (below 128)");
+		tfk_set_found(f, "simpleperf's %s%s; %llu record%s of simpleperf's own types or layout (%llu not checked); "
+			      "%llu of its features not checked",
+			      bits, version, (unsigned long long)pc->dialect_records, pc->dialect_records == 1 ? "" : "s",
+			      (unsigned long long)pc->dialect_skipped, (unsigned long long)pc->dialect_unchecked_features);
+		break;
+	case PF_DIALECT_GOOGLE_PIPE:
+		f = tfk_emit(pc->ctx, TFK_PERF_DIALECT_GOOGLE_PIPE, PF_PIPE_HEADER_SIZE, 8);
+		tfk_set_path(f, "pipe stream");
+		tfk_set_expected(f, "upstream pipe mode: features as HEADER_FEATURE (80) records");
+		tfk_set_found(f, "%llu header features as records of type 66 + their bit, from 69 (hostname), before the first attr",
+			      (unsigned long long)pc->dialect_records);
+		break;
+	}
+	if (pc->dialect_skipped || pc->dialect_unchecked_features)
+		tfk_mark_incomplete(pc->ctx); /* a part this build cannot check: checked in part */
+}
+
 static void pf_check_run(struct tfk_ctx *ctx, const struct tfk_cursor *file, const struct tfk_cursor *streams,
 			 const char *const *names, size_t nstreams)
 {
@@ -499,6 +559,10 @@ static void pf_check_run(struct tfk_ctx *ctx, const struct tfk_cursor *file, con
 		ctx->report->stats.format = be ? "perf.data pipe (big-endian)" : "perf.data pipe";
 		struct tfk_cursor stream;
 		tfk_cur_sub(&pc.file, PF_PIPE_HEADER_SIZE, pc.size > 16 ? pc.size - 16 : 0, &stream);
+		if (google_pipe(&stream)) {
+			pc.dialect = PF_DIALECT_GOOGLE_PIPE;
+			pc.preamble = true;
+		}
 		pf_walk_records(&pc, &stream, 0);
 		pf_finish_records(&pc);
 	} else {
@@ -528,6 +592,7 @@ static void pf_check_run(struct tfk_ctx *ctx, const struct tfk_cursor *file, con
 		ctx->report->stats.format = "perf.data directory";
 		pc.lay.attrs_ok = false; /* repair works on one file; a directory is not one */
 	}
+	pf_dialect_note(&pc);
 	ctx->report->stats.events = pc.samples;
 	pc.lay.big_endian = be;
 	pc.lay.pipe = pc.pipe;

@@ -10,6 +10,7 @@
 
 #include "../tracedat/tracedat_bundle.h"
 #include "perf.h"
+#include "tracefsck/sink.h"
 
 static const char *const feature_names[] = {
 	"RESERVED", "TRACING_DATA", "BUILD_ID", "HOSTNAME", "OSRELEASE", "VERSION", "ARCH", "NRCPUS",
@@ -22,7 +23,7 @@ static const char *const feature_names[] = {
 
 const char *pf_feature_name(unsigned bit)
 {
-	return bit < NFEATURES ? feature_names[bit] : "unknown feature";
+	return bit < NFEATURES ? feature_names[bit] : pf_simpleperf_feature_name(bit) ? pf_simpleperf_feature_name(bit) : "unknown feature";
 }
 
 /* One feature being parsed: the view, a position, and the first failure. */
@@ -41,7 +42,8 @@ __attribute__((format(printf, 4, 5))) static void bad(struct fp *p, uint64_t at,
 		return;
 	p->bad = true;
 	struct tfk_finding *f = tfk_emit(p->pc->ctx, TFK_PERF_FEATURE_BAD_PAYLOAD, p->v->origin + at, 0);
-	tfk_set_path(f, "feature %s", p->bit < NFEATURES ? feature_names[p->bit] : "unknown");
+	const char *sp = pf_simpleperf_feature_name(p->bit);
+	tfk_set_path(f, "feature %s", p->bit < NFEATURES ? feature_names[p->bit] : sp ? sp : "unknown");
 	tfk_set_expected(f, "%s", expected);
 	char found[120];
 	va_list ap;
@@ -287,6 +289,45 @@ static void tracing_data(struct fp *p)
 	memcpy(L->tracing_text_len, t.len, sizeof(t.len));
 }
 
+static const char *const simpleperf_names[] = {
+	"FILE", "META_INFO", "DEBUG_UNWIND", "DEBUG_UNWIND_FILE", "FILE2", "ETM_BRANCH_LIST", "INIT_MAP",
+};
+
+const char *pf_simpleperf_feature_name(unsigned bit)
+{
+	return bit >= PF_SP_FEAT_FIRST && bit <= PF_SP_FEAT_LAST ? simpleperf_names[bit - PF_SP_FEAT_FIRST] : NULL;
+}
+
+/* simpleperf META_INFO: NUL-terminated key and value strings, pair after pair, to the end. */
+static void meta_info(struct fp *p)
+{
+	const uint8_t *b;
+	if (!tfk_cur_bytes_at(p->v, 0, p->v->len, &b))
+		return;
+	for (unsigned k = 0; p->pos < p->v->len; k++) {
+		const uint8_t *nul = memchr(b + p->pos, 0, (size_t)(p->v->len - p->pos));
+		if (!nul) {
+			bad(p, p->pos, "NUL-terminated key and value strings", "%llu bytes without a NUL",
+			    (unsigned long long)(p->v->len - p->pos));
+			return;
+		}
+		uint64_t n = (uint64_t)(nul - (b + p->pos));
+		if (k % 2 == 1 && p->pos >= 19 && memcmp(b + p->pos - 19, "simpleperf_version", 18) == 0 && !b[p->pos - 1])
+			tfk_sanitize(p->pc->dialect_version, sizeof(p->pc->dialect_version), (const char *)b + p->pos, (size_t)n);
+		p->pos += n + 1;
+	}
+}
+
+/* simpleperf's own features (bits 128 and up): META_INFO parsed, the rest bounds-checked only. */
+static void simpleperf_feature(struct fp *p)
+{
+	p->pc->dialect_features++;
+	if (p->bit == PF_SP_FEAT_FIRST + 1)
+		meta_info(p);
+	else
+		p->pc->dialect_unchecked_features++;
+}
+
 void pf_check_feature(struct pf_check *pc, unsigned bit, const struct tfk_cursor *view)
 {
 	struct fp p = { pc, view, bit, 0, false };
@@ -368,6 +409,10 @@ void pf_check_feature(struct pf_check *pc, unsigned bit, const struct tfk_cursor
 	case 29: skip(&p, 24, "version, clockid and two u64 times"); break;
 	case 31: pmu_caps(&p); break;
 	default: {
+		if (pc->dialect == PF_DIALECT_SIMPLEPERF && pf_simpleperf_feature_name(bit)) {
+			simpleperf_feature(&p);
+			return;
+		}
 		struct tfk_finding *f = tfk_emit(pc->ctx, TFK_PERF_FEATURE_UNKNOWN_BIT, view->origin, view->len);
 		tfk_set_path(f, "feature %u", bit);
 		tfk_set_expected(f, "a feature bit from 1 to %zu", NFEATURES - 2);

@@ -46,7 +46,7 @@ static uint32_t trailer_size(const struct pf_attr *a)
 }
 
 /* Which attr a record belongs to: the only one, or one all share, or by its id. */
-static const struct pf_attr *record_attr(struct pf_check *pc, const struct tfk_cursor *rec, uint16_t size,
+static const struct pf_attr *record_attr(struct pf_check *pc, const struct tfk_cursor *rec, uint32_t size,
 					 bool sample, bool *unknown, uint64_t *id_out)
 {
 	*unknown = false;
@@ -153,7 +153,7 @@ static void read_values(struct walk *w, uint64_t rf)
 }
 
 /* Walk a sample's fields in sample_type order; returns false if they leave the record. */
-static bool walk_sample(struct pf_check *pc, const struct tfk_cursor *rec, uint16_t size, const struct pf_attr *a,
+static bool walk_sample(struct pf_check *pc, const struct tfk_cursor *rec, uint32_t size, const struct pf_attr *a,
 			uint64_t *time, bool *have_time)
 {
 	struct walk w = { pc, rec, 8, size, false };
@@ -493,11 +493,11 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 		uint64_t errors_before = pc->ctx->faults[TFK_SEV_ERROR], samples_before = pc->samples, extra = 0, t = 0;
 		const uint64_t records_before = pc->records;
 		bool have_t = false;
-		uint32_t type;
-		uint16_t misc, size;
+		uint32_t type, size = 0;
+		uint16_t misc, size16;
 		uint64_t at = stream->origin + pos;
 		if (!tfk_cur_u32_at(stream, pos, &type) || !tfk_cur_u16_at(stream, pos + 4, &misc) ||
-		    !tfk_cur_u16_at(stream, pos + 6, &size)) {
+		    !tfk_cur_u16_at(stream, pos + 6, &size16)) {
 			if (depth) { /* decoded bytes: the record goes on in the next payload */
 				pc->partial_tail = true;
 				pc->tail_at = pos;
@@ -510,9 +510,23 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 			pc->frozen |= track;
 			break;
 		}
+		size = size16;
 		uint16_t min = min_size(type);
 		/* The kernel aligns its records to 8 bytes; perf's own (64-127) need not be (a 20-byte CPU_MAP). */
 		bool unaligned_ok = type >= 64 && type < 128;
+		/* simpleperf's own records: a 32-bit size (misc holds its high half), any alignment. */
+		const bool sp_record = pc->dialect == PF_DIALECT_SIMPLEPERF && type >= PF_SP_RECORD_START;
+		if (sp_record) {
+			size = (uint32_t)misc << 16 | size16;
+			min = type == PF_SP_TRACING_DATA ? 12 : 8;
+			unaligned_ok = true;
+		}
+		/* Google's perf 3.3 pipe: header features as records of type 66 + bit before the first attr. */
+		if (pc->preamble && !depth && !(type > 66 + 2 && type < 66 + 32))
+			pc->preamble = false;
+		const bool g_feature = pc->preamble && !depth;
+		if (g_feature)
+			min = 12;
 		uint64_t to = 0;
 		char skipped[96];
 		if (size < 8 || (min && size < min) || (size % 8 && !unaligned_ok)) {
@@ -559,7 +573,11 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 		struct tfk_cursor rec;
 		tfk_cur_sub(stream, pos, size, &rec);
 		pc->records++;
-		extra = oob_payload(&rec, type);
+		/* simpleperf keeps its tracing data inside the TRACING_DATA record, not after it. */
+		uint32_t inside = 0;
+		bool data_inside = pc->dialect == PF_DIALECT_SIMPLEPERF && type == PF_REC_TRACING_DATA &&
+				   tfk_cur_u32_at(&rec, 8, &inside) && size >= 12 && inside <= size - 12u;
+		extra = sp_record || g_feature || data_inside ? 0 : oob_payload(&rec, type);
 		if (extra == UINT64_MAX || extra > len - pos - size) {
 			bool found = track && resync(pc, stream, pos, len, &to);
 			say_resync(skipped, sizeof(skipped), found, pos, to);
@@ -574,6 +592,33 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 			}
 			pc->frozen |= track;
 			break;
+		}
+		if (g_feature) {
+			/* {u32 length, string} or the feature's own payload, checked as that feature */
+			struct tfk_cursor body;
+			tfk_cur_sub(&rec, 8, size - 8u, &body);
+			pf_check_feature(pc, type - 66, &body);
+			pc->dialect_records++;
+			goto next;
+		}
+		if (sp_record || data_inside) {
+			pc->dialect_records++;
+			uint32_t n = 0;
+			tfk_cur_u32_at(&rec, 8, &n);
+			if (type == PF_SP_TRACING_DATA || data_inside) {
+				if (n > size - 12u) {
+					char found[64];
+					snprintf(found, sizeof(found), "%u bytes in a %u-byte record", n, size);
+					bad_body(pc, at, type, "tracing data inside the record", found);
+				} else {
+					struct tfk_cursor blob;
+					tfk_cur_sub(&rec, 12, n, &blob);
+					td_check_tracing_bundle(pc->ctx, &blob, "simpleperf TRACING_DATA record");
+				}
+			} else {
+				pc->dialect_skipped++; /* kernel symbols, dsos, callchains, ...: simpleperf's own */
+			}
+			goto next;
 		}
 		if (!min && type >= 128) {
 			f = tfk_emit(pc->ctx, TFK_PERF_RECORD_BAD_TYPE, at, 4);
