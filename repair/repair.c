@@ -135,6 +135,13 @@ static bool plan(const uint8_t *in, size_t size, const struct tfk_limits *limits
 		rep->outcome = TFK_REPAIR_NOTHING_TO_DO;
 		return false;
 	}
+	if (j->m.have_perf && rep->before.incomplete) {
+		/* What was not checked would be copied unchecked: the output could not re-check clean. */
+		rep->outcome = TFK_REPAIR_UNSUPPORTED;
+		rep->reason = "part of it could not be checked (another writer's own records or features, or a limit), "
+			      "so no repaired copy could be proven";
+		return false;
+	}
 	if (j->m.have_perf) {
 		if (repair_perf(in, size, &j->m, rep, &j->perf) != 0) {
 			rep->outcome = TFK_REPAIR_UNSUPPORTED;

@@ -116,6 +116,12 @@ struct tfk_perf_layout {
 	bool data_intact;            /* the data walked to its declared end without an error */
 	uint32_t resyncs;            /* records whose impossible size was walked past by a scan */
 	uint64_t skipped_bytes;      /* bytes those scans skipped to the next plausible record */
+	/*
+	 * The COMPRESSED record at zsalvage_at (= good_end) is damaged, but its payload's first
+	 * zsalvage_len decoded bytes (the zstd stream decoded from the data's start) are whole,
+	 * valid records: repair writes them after the data it keeps, decoded.
+	 */
+	uint64_t zsalvage_at, zsalvage_len;
 	bool tracepoints;            /* an attr is a tracepoint: perf needs TRACING_DATA to read it */
 	bool compressed;             /* the data holds COMPRESSED records */
 	uint64_t decoded_max;        /* the most bytes one of them decoded to */

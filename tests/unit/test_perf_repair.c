@@ -77,10 +77,37 @@ static void test_compressed_stream_damage(void **state)
 	memset(b.data + L.zrecord[2] + 8 + size / 2, 0x5a, 16);
 	struct repaired r;
 	repair(&b, &r);
-	assert_repaired(&r, L.zsamples[1]);
+	/* The first two payloads are kept as they are (the small payload fails as a whole: one zstd block). */
 	assert_true(L.zsamples[1] > 0);
+	assert_repaired(&r, L.zsamples[1]);
+	assert_memory_equal(r.out + L.data_offset, b.data + L.data_offset, L.zrecord[2] - L.data_offset);
 	release(&r);
 	tdw_free(&b);
+
+	/* A damaged sample inside the third payload: its samples before that one are kept too, decoded. */
+	s.bad_callchain = 1 + 15;
+	build(s, &b, &L);
+	assert_true(L.zsamples[1] < 15 && L.zsamples[2] > 15);
+	repair(&b, &r);
+	assert_repaired(&r, 15);
+	assert_memory_equal(r.out + L.data_offset, b.data + L.data_offset, L.zrecord[2] - L.data_offset);
+	assert_int_equal(tdw_get32(&(struct tdw_buf){ r.out, r.len, r.len }, L.zrecord[2], false), 9); /* a SAMPLE, decoded */
+	release(&r);
+	tdw_free(&b);
+	s.bad_callchain = 0;
+
+	/* A damaged sample inside the only payload: the samples before it are kept, decoded. */
+	s.zrecords = 1;
+	s.bad_callchain = 1 + 9;
+	build(s, &b, &L);
+	repair(&b, &r);
+	assert_int_equal(r.rep.perf.samples_kept, 9);
+	assert_repaired(&r, 9);
+	assert_int_equal(tdw_get32(&(struct tdw_buf){ r.out, r.len, r.len }, L.zrecord[0], false), 3); /* the COMM, decoded */
+	release(&r);
+	tdw_free(&b);
+	s.zrecords = 4;
+	s.bad_callchain = 0;
 
 	/* Killed inside the last payload: the stream up to it is kept, its feature rebuilt. */
 	s.killed = true;

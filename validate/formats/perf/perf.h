@@ -96,6 +96,9 @@ struct pf_check {
 	bool zbroken;               /* the stream broke: later payloads cannot be decoded */
 	bool zcapped;               /* the limit on decoded bytes was reached */
 	uint64_t zlost_records, zlost_first, zdecoded;
+	size_t zstart_carry;        /* carried bytes in front of the payload being walked */
+	uint64_t dgood, dgood_samples, dgood_records; /* its whole, valid records before any damage */
+	bool derr;
 	bool partial_tail;          /* set by a walk of decoded bytes: carry its last bytes */
 	uint64_t tail_at;           /* where that walk stopped (the carried record's start) */
 	/* FINISHED_ROUND ordering: the last time of the two rounds before the current one */

@@ -320,6 +320,9 @@ static bool walk_compressed(struct pf_check *pc, const struct tfk_cursor *payloa
 	/* The records it completes are walked whatever came after them; a record it ends inside waits. */
 	struct tfk_cursor records = tfk_decoded_cursor(pc->ctx, 2, record_at, pc->zbuf, got, pc->file.big_endian);
 	pc->partial_tail = false;
+	pc->zstart_carry = pc->carry;
+	pc->dgood = pc->dgood_samples = pc->dgood_records = 0;
+	pc->derr = false;
 	pf_walk_records(pc, &records, depth + 1);
 	pc->carry = 0;
 	if (pc->partial_tail && !pc->zbroken && pc->tail_at < got) {
@@ -474,6 +477,7 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 	if (track) {
 		pc->lay.good_end = stream->origin;
 		pc->lay.samples_kept = pc->lay.records_kept = 0;
+		pc->lay.zsalvage_at = pc->lay.zsalvage_len = 0;
 		pc->lay.samples_left_out = pc->lay.records_left_out = 0;
 		pc->lay.ndrops = 0;
 		pc->frozen = false;
@@ -726,6 +730,16 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 			saw_time(pc, t, at);
 next:
 		pos += size + extra;
+		if (depth && !pc->derr) {
+			/* Inside a payload: the whole, valid records before the first damage (repair may keep them). */
+			if (stream_ok && pc->ctx->faults[TFK_SEV_ERROR] == errors_before) {
+				pc->dgood = pos;
+				pc->dgood_samples += pc->samples - samples_before;
+				pc->dgood_records += pc->records - records_before;
+			} else {
+				pc->derr = true;
+			}
+		}
 		if (track && !pc->frozen) {
 			const bool clean = stream_ok && pc->ctx->faults[TFK_SEV_ERROR] == errors_before;
 			const uint64_t ns = pc->samples - samples_before, nr = pc->records - records_before;
@@ -748,7 +762,18 @@ next:
 				pc->lay.samples_left_out += ns;
 				pc->lay.records_left_out += nr;
 			} else {
-				/* A COMPRESSED record cannot be left out of the one zstd stream: the data ends before it. */
+				/*
+				 * A COMPRESSED record cannot be left out of the one zstd stream: the data ends
+				 * before it. When the stream was between records there, the whole records it
+				 * decoded before the damage can still be kept, written out decoded.
+				 */
+				if ((type == PF_REC_COMPRESSED || type == PF_REC_COMPRESSED2) && !pending && !pc->zstart_carry &&
+				    pc->dgood && pc->lay.good_end == at) {
+					pc->lay.zsalvage_at = at;
+					pc->lay.zsalvage_len = pc->dgood;
+					pc->lay.samples_kept += pc->dgood_samples;
+					pc->lay.records_kept += pc->dgood_records;
+				}
 				pc->frozen = true;
 			}
 		}
