@@ -626,6 +626,14 @@ void pf_dictionary(pf_token_fn emit, void *user)
 		emit(user, "perf_record_type_le", le, 4);
 		emit(user, "perf_record_type_be", be, 4);
 	}
+	/* simpleperf's own record types (KERNEL_SYMBOL, TRACING_DATA) and its META_INFO key */
+	static const uint8_t sp_types[] = { 0x01, 0x09 };
+	for (size_t i = 0; i < sizeof(sp_types); i++) {
+		uint8_t le[4] = { sp_types[i], 0x80 }, be[4] = { 0, 0, 0x80, sp_types[i] };
+		emit(user, "simpleperf_record_type_le", le, 4);
+		emit(user, "simpleperf_record_type_be", be, 4);
+	}
+	emit(user, "simpleperf_meta_key", "simpleperf_version", 18);
 }
 
 static void pf_check(struct tfk_ctx *ctx, const struct tfk_cursor *file)
