@@ -69,17 +69,43 @@ static void print_cpu_loss(const struct tfk_salvage_cpu *c)
 		printf("; events in %s unknown (their bytes are gone or untrusted)", c->events_lost ? "the rest" : "them");
 }
 
+/* perf.data: samples and records kept and lost; where the bytes are gone, that what they held is unknown. */
+static void print_perf_salvage(const char *safe, const struct tfk_repair_report *rep)
+{
+	const struct tfk_salvage_perf *p = &rep->perf;
+	printf("%s: salvage: kept %" PRIu64 " sample%s (%" PRIu64 " record%s)", safe, p->samples_kept,
+	       p->samples_kept == 1 ? "" : "s", p->records_kept, p->records_kept == 1 ? "" : "s");
+	if (p->records_left_out)
+		printf("; left out %" PRIu64 " damaged record%s (%" PRIu64 " sample%s)", p->records_left_out,
+		       p->records_left_out == 1 ? "" : "s", p->samples_left_out, p->samples_left_out == 1 ? "" : "s");
+	if (p->records_after_cut)
+		printf("; lost %" PRIu64 " sample%s (%" PRIu64 " record%s) after the point the data was cut", p->samples_after_cut,
+		       p->samples_after_cut == 1 ? "" : "s", p->records_after_cut, p->records_after_cut == 1 ? "" : "s");
+	if (p->bytes_skipped)
+		printf("; %" PRIu64 " bytes skipped to the next plausible record (what they held is unknown)", p->bytes_skipped);
+	if (p->bytes_unread)
+		printf("; %" PRIu64 " bytes after the last record found (what they held is unknown)", p->bytes_unread);
+	if (p->bytes_undecodable)
+		printf("; %" PRIu64 " bytes of COMPRESSED records that cannot be decoded once the zstd stream broke "
+		       "(what they held is unknown)", p->bytes_undecodable);
+	if (p->bytes_missing)
+		printf("; %" PRIu64 " bytes of the data missing from the file, which was cut short (samples there unknown)",
+		       p->bytes_missing);
+	if (!p->records_left_out && !p->records_after_cut && !p->bytes_skipped && !p->bytes_unread && !p->bytes_missing &&
+	    !p->bytes_undecodable)
+		printf("; no record lost");
+	printf("; %u feature section%s dropped%s\n", rep->options_dropped, rep->options_dropped == 1 ? "" : "s",
+	       rep->metadata_lost ? "; TRACING_DATA was lost, and perf refuses tracepoint events without it" : "");
+}
+
 static void print_salvage(const char *in, const struct tfk_repair_report *rep)
 {
 	char safe[256];
 	tfk_sanitize(safe, sizeof(safe), in, strlen(in));
 	struct tfk_salvage_totals t;
 	tfk_salvage_sum(rep, &t);
-	if (rep->before.stats.format && strncmp(rep->before.stats.format, "perf.data", 9) == 0) {
-		printf("%s: salvage: kept %" PRIu64 " of %" PRIu64 " samples (damaged records left out, the data cut where the next record cannot be found); "
-		       "%u feature section%s dropped%s\n",
-		       safe, t.events_kept, rep->before.stats.events, rep->options_dropped, rep->options_dropped == 1 ? "" : "s",
-		       rep->metadata_lost ? "; TRACING_DATA was lost, and perf refuses tracepoint events without it" : "");
+	if (rep->perf_data) {
+		print_perf_salvage(safe, rep);
 		return;
 	}
 	printf("%s: salvage: %u buffer%s, %zu CPU%s; kept %" PRIu64 " pages (%" PRIu64 " events), clipped %" PRIu64
@@ -199,7 +225,9 @@ int cmd_repair(int argc, char **argv)
 		case TFK_REPAIR_UNSUPPORTED:
 			if (!json)
 				printf("%s: cannot be repaired (%s)\n", in,
-				       rep.before.not_checked ? "not a trace this build reads" : "no page layout could be proven");
+				       rep.before.not_checked ? "not a trace this build reads"
+				       : rep.reason	      ? rep.reason
+							      : "nothing in it could be proven");
 			status = rep.before.not_checked ? EXIT_OPERATIONAL : EXIT_FAULTS;
 			break;
 		case TFK_REPAIR_FAILED:

@@ -104,6 +104,14 @@ static void keep_good_lines(struct rp_model *m, struct rp_blob *b, enum tfk_meta
 	}
 }
 
+bool rp_good_lines(enum tfk_meta_kind kind, const uint8_t *p, uint64_t n, struct rp_blob *out)
+{
+	struct rp_model scratch;
+	memset(&scratch, 0, sizeof(scratch));
+	keep_good_lines(&scratch, out, kind, p, n);
+	return !scratch.oom;
+}
+
 static void on_meta(void *user, enum tfk_meta_kind kind, const uint8_t *p, uint64_t n)
 {
 	struct rp_model *m = user;

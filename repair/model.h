@@ -118,6 +118,9 @@ static inline const uint8_t *rp_page_bytes(const struct rp_cpu *c, const struct 
 	return p->src ? p->src : c->spill.data + p->spill_at;
 }
 
+/* A line-based text (kallsyms, printk, cmdlines) without the lines the checker calls malformed. */
+bool rp_good_lines(enum tfk_meta_kind kind, const uint8_t *p, uint64_t n, struct rp_blob *out);
+
 /* The observer that fills a model. */
 struct tfk_observer rp_model_observer(struct rp_model *m);
 void rp_model_free(struct rp_model *m);

@@ -4,11 +4,16 @@
  * ids are kept as they are (with attr_size, data.size and the magic rewritten), the data is
  * cut after the last record that can be located, damaged records before it are left out
  * (their sizes still led to the next record), and only the feature sections that parsed are
- * written back, in bit order, behind a rebuilt table. The output is never larger than the
- * input, but for a COMPRESSED feature rebuilt when the compressed records kept lost theirs.
+ * written back, in bit order, behind a rebuilt table (HEADER_TRACING_DATA whose only damage is
+ * malformed text lines is rebuilt from its good lines). The output is never larger than the
+ * input, but for a COMPRESSED feature rebuilt when the compressed records kept lost theirs, and
+ * for the whole records a damaged COMPRESSED record decoded to before its damage, written out
+ * decoded (perf record -z writes one zstd stream: the record cannot be kept, nor its stream
+ * be continued).
  */
 #include <stdlib.h>
 #include <string.h>
+#include <zstd.h>
 
 #include "perf_write.h"
 
@@ -20,11 +25,148 @@ static void put64(uint8_t *p, uint64_t v, bool be)
 	rp_put_num(p, v, 8, be);
 }
 
-/* A feature the checker parsed whole, whose bytes lie in the input (an empty one may point anywhere). */
-static bool feature_kept(const struct tfk_perf_layout *L, uint32_t i, size_t size)
+#define TRACING_BIT 1
+
+/* A feature the checker parsed whole (or one rebuilt), whose bytes lie in the input (an empty one may point anywhere). */
+static bool feature_kept(const struct tfk_perf_layout *L, uint32_t i, size_t size, const struct rp_blob *rebuilt)
 {
 	const uint64_t off = L->features[i].offset, len = L->features[i].size;
-	return L->features[i].ok && L->features[i].bit < 256 && (!len || (off <= size && len <= size - off));
+	bool ok = L->features[i].ok || (L->features[i].bit == TRACING_BIT && rebuilt->data);
+	return ok && L->features[i].bit < 256 && (!len || (off <= size && len <= size - off));
+}
+
+/*
+ * HEADER_TRACING_DATA whose only damage was malformed lines in its texts: the bundle again,
+ * each text (kallsyms, printk formats, saved cmdlines) holding only its good lines behind a
+ * new size, everything else as it was. Never longer than the original. 0, or -1 (out->data NULL).
+ */
+static int rebuild_tracing(const uint8_t *in, size_t size, const struct tfk_perf_layout *L, uint32_t i,
+			   struct rp_blob *out)
+{
+	static const enum tfk_meta_kind kinds[3] = { TFK_META_KALLSYMS, TFK_META_PRINTK, TFK_META_CMDLINES };
+	const uint64_t off = L->features[i].offset, len = L->features[i].size;
+	memset(out, 0, sizeof(*out));
+	if (off > size || len > size - off || !L->tracing_rebuild)
+		return -1;
+	const uint64_t end = off + len;
+	out->data = malloc(len ? (size_t)len : 1);
+	if (!out->data)
+		return -1;
+	uint64_t from = off;
+	for (int k = 0; k < 3; k++) {
+		const uint64_t at = L->tracing_text_at[k], n = L->tracing_text_len[k];
+		const unsigned width = k == 2 ? 8 : 4;
+		if (!at)
+			continue;
+		struct rp_blob good = { 0 };
+		if (at < from + width || at > end || n > end - at || !rp_good_lines(kinds[k], in + at, n, &good) ||
+		    good.len > n) {
+			free(good.data);
+			free(out->data);
+			out->data = NULL;
+			return -1; /* not what the checker reports: keep nothing rather than guess */
+		}
+		memcpy(out->data + out->len, in + from, (size_t)(at - width - from));
+		out->len += (size_t)(at - width - from);
+		rp_put_num(out->data + out->len, good.len, width, L->tracing_big_endian);
+		out->len += width;
+		if (good.len)
+			memcpy(out->data + out->len, good.data, good.len);
+		out->len += good.len;
+		free(good.data);
+		from = at + n;
+	}
+	memcpy(out->data + out->len, in + from, (size_t)(end - from));
+	out->len += (size_t)(end - from);
+	return 0;
+}
+
+static uint64_t get_num(const uint8_t *p, unsigned width, bool be)
+{
+	uint64_t v = 0;
+	for (unsigned i = 0; i < width; i++)
+		v |= (uint64_t)p[i] << (be ? 8 * (width - 1 - i) : 8 * i);
+	return v;
+}
+
+/*
+ * Feed a COMPRESSED payload to the stream: into dst (at most cap bytes, *got of them made)
+ * when dst is given, else through a scratch buffer whose bytes are not kept. False on a
+ * decoding error.
+ */
+static bool zfeed(ZSTD_DCtx *d, const uint8_t *src, size_t n, uint8_t *dst, size_t cap, size_t *got, uint8_t *scratch,
+		  size_t scratch_len)
+{
+	ZSTD_inBuffer inb = { src, n, 0 };
+	for (;;) {
+		ZSTD_outBuffer out = dst ? (ZSTD_outBuffer){ dst, cap, *got } : (ZSTD_outBuffer){ scratch, scratch_len, 0 };
+		size_t before_in = inb.pos, before_out = out.pos;
+		size_t rc = ZSTD_decompressStream(d, &out, &inb);
+		if (ZSTD_isError(rc))
+			return false;
+		if (dst)
+			*got = out.pos;
+		if ((dst && out.pos == out.size) || (inb.pos == inb.size && out.pos < out.size) ||
+		    (inb.pos == before_in && out.pos == before_out))
+			return true;
+	}
+}
+
+/*
+ * The first zsalvage_len bytes the damaged COMPRESSED record at zsalvage_at decodes to: the
+ * zstd stream decoded again from the start of the data, every payload before it in order (the
+ * ranges the checker left out skipped, as it skipped them). 0, or -1 when the input does not
+ * hold what the checker reported.
+ */
+static int zsalvage(const uint8_t *in, size_t size, const struct tfk_perf_layout *L, uint8_t *dst)
+{
+	const bool be = L->big_endian;
+	const size_t want = (size_t)L->zsalvage_len;
+	size_t got = 0;
+	int rc = -1;
+	uint8_t *scratch = malloc(1u << 16);
+	ZSTD_DCtx *d = ZSTD_createDCtx();
+	if (!scratch || !d)
+		goto out;
+	ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, 27);
+	uint64_t pos = L->data_offset;
+	uint32_t di = 0;
+	while (pos <= L->zsalvage_at) {
+		if (di < L->ndrops && pos == L->drops[di].offset) {
+			pos += L->drops[di++].size;
+			continue;
+		}
+		if (pos > size || size - pos < 16)
+			goto out;
+		const uint32_t type = (uint32_t)get_num(in + pos, 4, be);
+		const uint64_t rsize = get_num(in + pos + 6, 2, be);
+		uint64_t extra = 0;
+		if (rsize < 8 || type >= 0x8000 || rsize > size - pos)
+			goto out; /* not a record the checker walked past (or another writer's dialect) */
+		if (type == 66)
+			extra = (get_num(in + pos + 8, 4, be) + 7) / 8 * 8;
+		else if (type == 71)
+			extra = get_num(in + pos + 8, 8, be);
+		if (type == 81 || type == 83) {
+			uint64_t hdr = type == 83 ? 16 : 8, n = type == 83 ? get_num(in + pos + 8, 8, be) : rsize - 8;
+			if (n > rsize - hdr)
+				goto out;
+			const bool last = pos == L->zsalvage_at;
+			if (!zfeed(d, in + pos + hdr, (size_t)n, last ? dst : NULL, want, &got, scratch, 1u << 16) && !last)
+				goto out;
+			if (last) {
+				rc = got == want ? 0 : -1;
+				goto out;
+			}
+		}
+		if (extra > size - pos - rsize)
+			goto out;
+		pos += rsize + extra;
+	}
+out:
+	ZSTD_freeDCtx(d);
+	free(scratch);
+	return rc;
 }
 
 int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *L, struct rp_blob *out,
@@ -42,22 +184,41 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 			return -1; /* not what the checker reports: refuse rather than guess */
 		dropped += L->drops[i].size;
 	}
-	const size_t data_end = (size_t)(L->good_end - dropped);
+	/*
+	 * A damaged COMPRESSED record at good_end whose payload began with whole, valid records:
+	 * those are written after the kept data, decoded (the one way repair may grow a file).
+	 */
+	uint8_t *salvaged = NULL;
+	size_t salvaged_len = 0;
+	if (L->zsalvage_len && L->zsalvage_at == L->good_end && L->zsalvage_len <= SIZE_MAX / 2) {
+		salvaged = malloc((size_t)L->zsalvage_len);
+		if (salvaged && zsalvage(in, size, L, salvaged) == 0) {
+			salvaged_len = (size_t)L->zsalvage_len;
+		} else {
+			free(salvaged);
+			salvaged = NULL;
+		}
+	}
+	const size_t data_end = (size_t)(L->good_end - dropped) + salvaged_len;
 	size_t need = data_end;
 	uint64_t bits[4] = { 0 };
 	uint32_t kept = 0;
 	bool have_comp = false, synth_comp = false;
+	struct rp_blob tracing = { 0 }; /* HEADER_TRACING_DATA rebuilt from its good lines */
 	if (!L->pipe) {
+		for (uint32_t i = 0; i < L->nfeatures; i++)
+			if (L->features[i].bit == TRACING_BIT && !L->features[i].ok && !tracing.data)
+				rebuild_tracing(in, size, L, i, &tracing);
 		for (uint32_t i = 0; i < L->nfeatures; i++) {
-			if (!feature_kept(L, i, size)) {
+			if (!feature_kept(L, i, size, &tracing)) {
 				(*features_dropped)++;
 				continue;
 			}
 			have_comp |= L->features[i].bit == COMPRESSED_BIT;
-			need += 16 + (size_t)L->features[i].size;
+			need += 16 + (L->features[i].ok ? (size_t)L->features[i].size : tracing.len);
 			kept++;
 		}
-		if (need > size) { /* never grow the file: then the features go */
+		if (need > size + salvaged_len) { /* never grow the file: then the features go */
 			*features_dropped += kept;
 			kept = 0;
 			have_comp = false;
@@ -73,8 +234,11 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 			need += 16 + COMPRESSED_LEN;
 	}
 	out->data = malloc(need ? need : 1);
-	if (!out->data)
+	if (!out->data) {
+		free(tracing.data);
+		free(salvaged);
 		return -1;
+	}
 	out->len = need;
 	out->cap = need;
 	size_t from = (size_t)L->data_offset, to = from;
@@ -86,10 +250,14 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 		if (i < L->ndrops)
 			from = until + (size_t)L->drops[i].size;
 	}
+	if (salvaged_len)
+		memcpy(out->data + to, salvaged, salvaged_len);
+	free(salvaged);
 	bool be = L->big_endian;
 	memcpy(out->data, be ? "2ELIFREP" : "PERFILE2", 8);
 	if (L->pipe) {
 		put64(out->data + 8, 16, be);
+		free(tracing.data);
 		return 0;
 	}
 	put64(out->data + 8, L->header_size == 72 ? 72 : 104, be);
@@ -112,18 +280,22 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 			k++;
 			synth_comp = false;
 		}
-		if (i == L->nfeatures || !feature_kept(L, i, size) || !kept)
+		if (i == L->nfeatures || !feature_kept(L, i, size, &tracing) || !kept)
 			continue;
+		const bool rebuilt = !L->features[i].ok;
+		const uint8_t *src = rebuilt ? tracing.data : in + L->features[i].offset;
+		const size_t len = rebuilt ? tracing.len : (size_t)L->features[i].size;
 		put64(out->data + table + 16 * k, at, be);
-		put64(out->data + table + 16 * k + 8, L->features[i].size, be);
-		if (L->features[i].size) /* an empty section may point anywhere: nothing to copy */
-			memcpy(out->data + at, in + L->features[i].offset, (size_t)L->features[i].size);
-		at += (size_t)L->features[i].size;
+		put64(out->data + table + 16 * k + 8, len, be);
+		if (len) /* an empty section may point anywhere: nothing to copy */
+			memcpy(out->data + at, src, len);
+		at += len;
 		bits[bit / 64] |= 1ull << (bit % 64);
 		k++;
 	}
 	if (L->header_size != 72)
 		for (int w = 0; w < 4; w++)
 			put64(out->data + 72 + 8 * w, bits[w], be);
+	free(tracing.data);
 	return 0;
 }

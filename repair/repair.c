@@ -29,18 +29,25 @@ static bool perf_tracing_lost(const struct tfk_perf_layout *L)
 	if (!L->tracepoints || L->pipe)
 		return false;
 	for (uint32_t i = 0; i < L->nfeatures; i++)
-		if (L->features[i].bit == 1 && L->features[i].ok)
+		if (L->features[i].bit == 1 && (L->features[i].ok || L->tracing_rebuild))
 			return false;
 	return true;
 }
 
-/* Bytes of records repair keeps: the data up to good_end less the records it leaves out. */
-static uint64_t perf_kept_bytes(const struct tfk_perf_layout *L)
+/* What the salvage keeps and loses, from what the check walked. */
+static void perf_salvage(const struct tfk_perf_layout *L, struct tfk_salvage_perf *p)
 {
-	uint64_t n = L->good_end - L->data_offset;
-	for (uint32_t i = 0; i < L->ndrops && i < TFK_PERF_MAX_DROPS; i++)
-		n = L->drops[i].size < n ? n - L->drops[i].size : 0;
-	return n;
+	p->samples_kept = L->samples_kept;
+	p->records_kept = L->records_kept;
+	p->samples_left_out = L->samples_left_out;
+	p->records_left_out = L->records_left_out;
+	uint64_t s = L->samples_kept + L->samples_left_out, r = L->records_kept + L->records_left_out;
+	p->samples_after_cut = L->samples_walked > s ? L->samples_walked - s : 0;
+	p->records_after_cut = L->records_walked > r ? L->records_walked - r : 0;
+	p->bytes_skipped = L->skipped_bytes;
+	p->bytes_unread = L->unread_bytes;
+	p->bytes_missing = L->missing_bytes;
+	p->bytes_undecodable = L->undecodable_bytes;
 }
 
 /* The new perf.data from the layout, or -1 when it cannot be repaired. */
@@ -58,6 +65,8 @@ static int repair_perf(const uint8_t *in, size_t size, const struct rp_model *m,
 		snprintf(rep->cpus[0].buffer, sizeof(rep->cpus[0].buffer), "perf.data records");
 		rep->cpus[0].events_kept = L->samples_kept;
 	}
+	perf_salvage(L, &rep->perf);
+	rep->perf_data = true;
 	return 0;
 }
 
@@ -156,13 +165,28 @@ static bool plan(const uint8_t *in, size_t size, const struct tfk_limits *limits
 		rep->outcome = TFK_REPAIR_UNSUPPORTED;
 		return false;
 	}
-	if (tfk_report_verdict(&rep->before) == TFK_VERDICT_CLEAN) {
+	/*
+	 * A perf.data with no error (notes and warnings only, or a part this build could not check,
+	 * such as another writer's dialect) is left as it is: repair never changes a good file.
+	 */
+	if (tfk_report_verdict(&rep->before) == TFK_VERDICT_CLEAN ||
+	    (j->m.have_perf && !rep->before.by_severity[TFK_SEV_ERROR] && !rep->before.internal_error)) {
 		rep->outcome = TFK_REPAIR_NOTHING_TO_DO;
+		return false;
+	}
+	if (j->m.have_perf && rep->before.incomplete) {
+		/* What was not checked would be copied unchecked: the output could not re-check clean. */
+		rep->outcome = TFK_REPAIR_UNSUPPORTED;
+		rep->reason = "part of it could not be checked (another writer's own records or features, or a limit), "
+			      "so no repaired copy could be proven";
 		return false;
 	}
 	if (j->m.have_perf) {
 		if (repair_perf(in, size, &j->m, rep, &j->perf) != 0) {
 			rep->outcome = TFK_REPAIR_UNSUPPORTED;
+			rep->reason = !j->m.perf.pipe && !j->m.perf.attrs_ok
+					      ? "the event attributes could not be proven, and perf reads no record without them"
+					      : "the perf.data layout could not be proven";
 			return false;
 		}
 		return j->laid_out = true;
@@ -170,6 +194,7 @@ static bool plan(const uint8_t *in, size_t size, const struct tfk_limits *limits
 	if (!j->m.have_geometry || j->m.oom) {
 		/* Nothing about the ring pages could be proven: there is nothing to write. */
 		rep->outcome = j->m.oom ? TFK_REPAIR_FAILED : TFK_REPAIR_UNSUPPORTED;
+		rep->reason = "no page layout could be proven";
 		return false;
 	}
 	if (j->m.geo.version == 7)
@@ -192,11 +217,12 @@ static void conclude(const struct job *j, struct tfk_repair_report *rep)
 		for (size_t i = 0; i < rep->ncpus; i++)
 			events_in += rep->cpus[i].events_kept;
 		/* An output without a single event (or latency text) is of no use to a reader, however
-		 * much metadata it keeps: nothing was salvaged. */
+		 * much metadata it keeps: nothing was salvaged. perf.data: without a sample it holds
+		 * nothing perf report or script would show. */
 		bool latency_kept = false;
 		for (size_t i = 0; i < m->nbuffers; i++)
 			latency_kept |= m->buffers[i].latency && m->buffers[i].latency_text.len > 0;
-		bool none_kept = m->have_perf ? perf_kept_bytes(&m->perf) == 0 : events_in == 0 && !latency_kept;
+		bool none_kept = m->have_perf ? m->perf.samples_kept == 0 : events_in == 0 && !latency_kept;
 		rep->outcome = none_kept ? TFK_REPAIR_NOTHING_SALVAGED : TFK_REPAIR_DONE;
 	}
 	rep->metadata_lost = m->have_perf ? perf_tracing_lost(&m->perf) : !m->have_header_page || !m->have_header_event;

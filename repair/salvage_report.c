@@ -94,6 +94,20 @@ int tfk_repair_report_jsonl(const struct tfk_repair_report *rep, const char *nam
 		tfk_line_json_str(&l, rep->converted, strnlen(rep->converted, sizeof(rep->converted)));
 	else
 		tfk_line_printf(&l, "null");
+	if (rep->perf_data) {
+		const struct tfk_salvage_perf *p = &rep->perf;
+		tfk_line_printf(&l,
+				",\"perf\":{\"samples_kept\":%" PRIu64 ",\"records_kept\":%" PRIu64 ",\"samples_left_out\":%" PRIu64
+				",\"records_left_out\":%" PRIu64 ",\"samples_after_cut\":%" PRIu64 ",\"records_after_cut\":%" PRIu64
+				",\"bytes_skipped\":%" PRIu64 ",\"bytes_unread\":%" PRIu64 ",\"bytes_missing\":%" PRIu64
+				",\"bytes_undecodable\":%" PRIu64 "}",
+				p->samples_kept, p->records_kept, p->samples_left_out, p->records_left_out, p->samples_after_cut,
+				p->records_after_cut, p->bytes_skipped, p->bytes_unread, p->bytes_missing, p->bytes_undecodable);
+	}
+	if (rep->reason) {
+		tfk_line_printf(&l, ",\"reason\":");
+		tfk_line_json_str(&l, rep->reason, strlen(rep->reason));
+	}
 	tfk_line_printf(&l, "}\n");
 	if (l.truncated)
 		return -1;

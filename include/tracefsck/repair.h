@@ -34,6 +34,21 @@ struct tfk_salvage_cpu {
 	bool compressed;          /* bytes_* count compressed chunks */
 };
 
+/*
+ * perf.data: what a salvage kept and lost. Samples and records are counted where their bytes
+ * could be read; for bytes that could not (skipped, unreadable, or missing from the file) the
+ * count of what they held is unknown, and only the bytes are given.
+ */
+struct tfk_salvage_perf {
+	uint64_t samples_kept, records_kept;
+	uint64_t samples_left_out, records_left_out;   /* damaged records left out, the walk going on */
+	uint64_t samples_after_cut, records_after_cut; /* read past the point the data was cut at */
+	uint64_t bytes_skipped;   /* skipped to the next plausible record after an impossible size */
+	uint64_t bytes_unread;    /* in the file past the point no record could be found */
+	uint64_t bytes_missing;   /* of the data the header declares, past the end of the file */
+	uint64_t bytes_undecodable; /* COMPRESSED payloads after the zstd stream broke */
+};
+
 enum tfk_repair_outcome {
 	TFK_REPAIR_NOTHING_TO_DO = 0, /* the input checks clean; nothing written but a copy */
 	TFK_REPAIR_DONE,              /* a repaired file was written and re-checks clean */
@@ -53,6 +68,9 @@ struct tfk_repair_report {
 	uint32_t options_dropped;
 	char converted[32];           /* e.g. "trace.dat v7 (zstd) -> v6", or "" */
 	int write_error;              /* tfk_repair_file: errno of a failed write to out_fd, else 0 */
+	const char *reason;           /* UNSUPPORTED: why nothing could be written (static text), or NULL */
+	bool perf_data;               /* a perf.data salvage: `perf` says what it kept and lost */
+	struct tfk_salvage_perf perf;
 };
 
 /*

@@ -12,7 +12,7 @@ rm -rf "$work" && mkdir -p "$work/in" || exit 1
 fail=0 cases=0 oracle=0
 bad() { echo "FAIL: $*"; fail=1; }
 
-for k in le be zstd 2attr pipe; do "$make" perf-$k "$work/in/fixture-$k.data" || exit 1; done
+for k in le be zstd zstream 2attr pipe; do "$make" perf-$k "$work/in/fixture-$k.data" || exit 1; done
 for f in "$samples"/perf/*.perf.data; do [ -f "$f" ] && cp "$f" "$work/in/"; done
 chmod u+w "$work"/in/*
 
@@ -31,6 +31,17 @@ for f in "$work"/in/*; do
 	cp "$f" "$work/damaged/$n.killed.data" && zero_at "$work/damaged/$n.killed.data" 48 8
 	cp "$f" "$work/damaged/$n.zeroed.data" && zero_at "$work/damaged/$n.zeroed.data" $((size / 3)) 24
 done
+
+# A tracepoint recording with a malformed printk line and a malformed saved-cmdlines line in
+# HEADER_TRACING_DATA: the feature is rebuilt from the good lines, so perf still reads it.
+tp="$work/in/sched-tracepoints.perf.data"
+if [ -f "$tp" ]; then
+	pk=$("$bin" describe "$tp" | awk '/metadata printk formats/ { print $1; exit }')
+	cl=$("$bin" describe "$tp" | awk '/metadata saved cmdlines/ { print $1; exit }')
+	cp "$tp" "$work/damaged/tracepoints.badlines.data"
+	printf '\001' | dd of="$work/damaged/tracepoints.badlines.data" bs=1 seek=$((pk + 5)) conv=notrunc 2>/dev/null
+	printf 'x' | dd of="$work/damaged/tracepoints.badlines.data" bs=1 seek=$((cl + 1)) conv=notrunc 2>/dev/null
+fi
 
 # A real killed recording (data.size 0, no features), when this machine lets perf record.
 if command -v perf >/dev/null 2>&1; then
@@ -103,6 +114,14 @@ for d in "$work"/damaged/*.data; do
 	oracle=$((oracle + 1))
 	echo "ok: $n: repaired, re-checks clean, $kept samples read back by perf"
 done
+if [ -f "$tp" ]; then
+	grep -q "tracedat.metadata.bad-line" "$work/tracepoints.badlines.log" &&
+		grep -q "kept 44 .*0 feature sections dropped" "$work/tracepoints.badlines.log" ||
+		bad "tracepoints.badlines: TRACING_DATA was not rebuilt from its good lines"
+	# A killed copy of the same recording keeps its feature table, found behind the last record.
+	grep -q "0 feature sections dropped" "$work/sched-tracepoints.perf.killed.log" ||
+		bad "sched-tracepoints killed: the feature table behind the records was not kept"
+fi
 [ "$cases" -gt 20 ] || bad "only $cases damaged files"
 echo "$cases damaged files, $oracle read back by perf"
 exit $fail

@@ -92,6 +92,176 @@ static void test_fixtures_clean(void **state)
 	px_free(x);
 }
 
+/* Every feature perf 6.1 writes, each with a small valid payload, parses. */
+static void test_all_features_clean(void **state)
+{
+	(void)state;
+	struct pdw_spec s = pdw_default_spec();
+	s.all_features = true;
+	s.tracing_data = true;
+	struct px *x = px_build(s);
+	assert_clean(x, 12);
+	px_free(x);
+}
+
+/* BPF_PROG_INFO entries are {u32 info_len, u32 data_len, u64 arrays, info, data} (perf's header.c). */
+static void test_bpf_prog_info(void **state)
+{
+	(void)state;
+	struct pdw_spec s = pdw_default_spec();
+	s.all_features = true;
+	struct px *x = px_build(s);
+	uint64_t at = 0, size = 0;
+	for (unsigned i = 0; i < x->L.nfeatures; i++)
+		if (x->L.features[i] == 25) {
+			at = x->L.feature_at[i];
+			size = tdw_get64(&x->b, x->L.feature_table + 16 * i + 8, false);
+		}
+	assert_int_equal(size, 4 + (16 + 20 + 12) + (16 + 28 + 12)); /* the entries end at the section's end */
+	assert_clean(x, 12);
+	/* The second program's data_len runs past the section. */
+	tdw_put32(&x->b, at + 4 + 48 + 4, 13, false);
+	pcheck(x);
+	assert_code_at(&x->r, "perf.feature.bad-payload", at + 4 + 48 + 16 + 28);
+	px_free(x);
+}
+
+/* n bytes inserted at offset at (a pipe-mode stream has no offsets to fix). */
+static void insert_bytes(struct tdw_buf *b, uint64_t at, const void *bytes, size_t n)
+{
+	uint8_t *d = malloc(b->len + n);
+	assert_non_null(d);
+	memcpy(d, b->data, at);
+	memcpy(d + at, bytes, n);
+	memcpy(d + at + n, b->data + at, b->len - at);
+	free(b->data);
+	b->data = d;
+	b->len += n;
+	b->cap = b->len;
+}
+
+/* perf's own records need not be 8-byte multiples (perf 4.16 pipe mode: a 20-byte CPU_MAP); the kernel's are. */
+static void test_user_record_alignment(void **state)
+{
+	(void)state;
+	struct pdw_spec s = pdw_default_spec();
+	s.pipe = true;
+	struct px *x = px_build(s);
+	/* CPU_MAP: u16 type 0 (a list), u16 nr 4, four u16 cpus. */
+	static const uint8_t cpu_map[20] = { 74, 0, 0, 0, 0, 0, 20, 0, 0, 0, 4, 0, 0, 0, 1, 0, 2, 0, 3, 0 };
+	insert_bytes(&x->b, x->L.data_offset, cpu_map, sizeof(cpu_map));
+	assert_clean(x, 12);
+	/* The same size on a kernel record (LOST, type 2) is damage, and nothing after it can be found. */
+	x->b.data[x->L.data_offset] = 2;
+	x->b.data[x->L.data_offset + 6] = 28;
+	pcheck(x);
+	assert_code_at(&x->r, "perf.record.bad-size", x->L.data_offset + 6);
+	px_free(x);
+}
+
+/* MMAP2 before Linux 3.16 (RHEL 7's 3.10) has no prot and flags: the name starts at +64. */
+static void test_mmap2_layouts(void **state)
+{
+	(void)state;
+	for (unsigned layout = 1; layout <= 2; layout++) {
+		struct pdw_spec s = pdw_default_spec();
+		s.mmap2 = layout;
+		s.big_endian = layout == 2;
+		struct px *x = px_build(s);
+		assert_clean(x, 12);
+		/* A name without its NUL is still damage in either layout. */
+		memset(x->b.data + x->L.mmap2 + (layout == 1 ? 72 : 64), 'v', 8);
+		pcheck(x);
+		assert_code_at(&x->r, "perf.record.bad-body", x->L.mmap2 + (layout == 1 ? 72 : 64));
+		px_free(x);
+	}
+}
+
+/* An empty string feature (CPUDESC from perf 3.14 on ARM): perf prints (null) and reads on. */
+static void test_empty_string_feature(void **state)
+{
+	(void)state;
+	struct px *x = px_default();
+	tdw_put64(&x->b, x->L.feature_table + 8, 0, false); /* HOSTNAME, the first entry, 0 bytes */
+	pcheck(x);
+	assert_code_at(&x->r, "perf.feature.empty", x->L.feature_at[0]);
+	assert_errors(&x->r, 0);
+	assert_int_equal(tfk_report_verdict(&x->r), TFK_VERDICT_CLEAN);
+	px_free(x);
+}
+
+/*
+ * Android's simpleperf (a fixture made from its record_file_format.h and record.h): told by its
+ * feature bits, checked where it is perf, reported as its dialect, checked in part.
+ */
+static void test_simpleperf_dialect(void **state)
+{
+	(void)state;
+	struct pdw_spec s = pdw_default_spec();
+	s.simpleperf = true;
+	struct px *x = px_build(s);
+	assert_int_equal((tdw_get32(&x->b, x->L.sp_tracing + 4, false) >> 16) % 8, 4); /* not 8-aligned */
+	pcheck(x);
+	assert_code_at(&x->r, "perf.dialect.simpleperf", 72);
+	const struct tfk_finding *f = find(&x->r, "perf.dialect.simpleperf", 72);
+	assert_non_null(strstr(f->found, "128 FILE, 129 META_INFO"));
+	assert_non_null(strstr(f->found, "simpleperf_version 1.build.fixture"));
+	assert_non_null(strstr(f->found, "2 records"));
+	assert_errors(&x->r, 0);
+	assert_int_equal(tfk_report_verdict(&x->r), TFK_VERDICT_INCOMPLETE); /* KERNEL_SYMBOL, FILE skipped */
+	assert_int_equal(x->r.stats.events, 12);
+	/* What it shares with perf is checked: the tracing data inside its TRACING_DATA record. */
+	uint8_t *hp = memmem(x->b.data + x->L.sp_tracing, 200, "header_page", 11);
+	assert_non_null(hp);
+	hp[0] = 'X';
+	pcheck(x);
+	assert_true(x->r.by_severity[TFK_SEV_ERROR] > 0);
+	assert_int_equal(count_code(&x->r, "perf.record.bad-type"), 0);
+	hp[0] = 'h';
+	/* A simpleperf record whose 32-bit size runs past the data. */
+	tdw_put16(&x->b, x->L.sp_kallsyms + 4, 0x100, false);
+	pcheck(x);
+	assert_code_at(&x->r, "perf.record.overrun", x->L.sp_kallsyms);
+	tdw_put16(&x->b, x->L.sp_kallsyms + 4, 0, false);
+	/* Without simpleperf's feature bits the same records are damage to upstream perf. */
+	tdw_put64(&x->b, 88, 0, false);
+	pcheck(x);
+	assert_int_equal(count_code(&x->r, "perf.dialect.simpleperf"), 0);
+	assert_true(x->r.by_severity[TFK_SEV_ERROR] > 0);
+	px_free(x);
+}
+
+/* Google's internal perf 3.3 pipe output: header features as records of type 66 + bit. */
+static void test_google_pipe_dialect(void **state)
+{
+	(void)state;
+	struct pdw_spec s = pdw_default_spec();
+	s.pipe = true;
+	struct px *x = px_build(s);
+	/* hostname (69) as {u32 64, string}, 76 bytes, then NRCPUS (73) {u32, u32}, before the attr. */
+	uint8_t rec[76 + 16];
+	memset(rec, 0, sizeof(rec));
+	rec[0] = 69;
+	rec[6] = 76;
+	rec[8] = 64;
+	memcpy(rec + 12, "sq.example.com", 14);
+	rec[76] = 73;
+	rec[76 + 6] = 16;
+	rec[76 + 8] = 8;
+	rec[76 + 12] = 8;
+	insert_bytes(&x->b, 16, rec, sizeof(rec));
+	pcheck(x);
+	assert_code_at(&x->r, "perf.dialect.google-pipe", 16);
+	assert_non_null(strstr(find(&x->r, "perf.dialect.google-pipe", 16)->found, "2 header features"));
+	assert_int_equal(tfk_report_verdict(&x->r), TFK_VERDICT_CLEAN);
+	assert_int_equal(x->r.stats.events, 12);
+	/* The feature records are checked as the features they carry: online CPUs above available. */
+	x->b.data[16 + 76 + 12] = 9;
+	pcheck(x);
+	assert_code_at(&x->r, "perf.feature.bad-payload", 16 + 76 + 8);
+	px_free(x);
+}
+
 static void test_header_codes(void **state)
 {
 	(void)state;
@@ -123,6 +293,14 @@ static void test_attr_codes(void **state)
 	tdw_put64(&x->b, 16, 152, false); /* attr_size: a VER8 size, but the attr is VER7 */
 	pcheck(x);
 	assert_code_at(&x->r, "perf.attr.bad-size", 16);
+	px_free(x);
+
+	x = px_default();
+	tdw_put64(&x->b, 16, 0, false); /* attr_size 0: walked by the attr's own size */
+	pcheck(x);
+	assert_code_at(&x->r, "perf.attr.bad-size", 16);
+	assert_errors(&x->r, 1);
+	assert_int_equal(x->r.stats.events, 12);
 	px_free(x);
 
 	x = px_default();
@@ -164,6 +342,29 @@ static void test_data_codes(void **state)
 	assert_code_at(&x->r, "perf.record.overrun", x->L.sample[6]);
 	assert_int_equal(x->r.stats.events, 6);
 	px_free(x);
+}
+
+/* data.size lost, the records and the feature table perf wrote at exit intact behind them. */
+static void test_killed_with_features(void **state)
+{
+	(void)state;
+	for (int be = 0; be < 2; be++) {
+		struct pdw_spec s = pdw_default_spec();
+		s.tracing_data = true;
+		s.big_endian = be;
+		struct px *x = px_build(s);
+		tdw_put64(&x->b, 48, 0, be);
+		pcheck(x);
+		assert_code_at(&x->r, "perf.data.size-zero", 48);
+		assert_non_null(strstr(find(&x->r, "perf.data.size-zero", 48)->found, "feature table"));
+		assert_errors(&x->r, 1);
+		assert_int_equal(x->r.stats.events, 12);
+		/* The features behind the records are checked: HOSTNAME (entry 1, after TRACING_DATA) damaged. */
+		tdw_put32(&x->b, x->L.feature_at[1], 4096, be);
+		pcheck(x);
+		assert_code_at(&x->r, "perf.feature.bad-payload", x->L.feature_at[1]);
+		px_free(x);
+	}
 }
 
 static void test_feature_codes(void **state)
@@ -216,7 +417,28 @@ static void test_record_codes(void **state)
 	tdw_put16(&x->b, x->L.sample[3] + 6, 0, false);
 	pcheck(x);
 	assert_code_at(&x->r, "perf.record.bad-size", x->L.sample[3] + 6);
-	assert_int_equal(x->r.stats.events, 3); /* the walk cannot go on after a size of 0 */
+	/* The walk resynchronises on the next plausible record: only sample 3 is lost. */
+	assert_non_null(strstr(find(&x->r, "perf.record.bad-size", x->L.sample[3] + 6)->found, "bytes skipped"));
+	assert_int_equal(x->r.stats.events, 11);
+	px_free(x);
+
+	/* Nothing plausible follows (the rest zeroed): the walk stops there. */
+	x = px_default();
+	tdw_put16(&x->b, x->L.sample[3] + 6, 0, false);
+	memset(x->b.data + x->L.sample[3] + 8, 0, x->L.feature_table - x->L.sample[3] - 8);
+	pcheck(x);
+	assert_code_at(&x->r, "perf.record.bad-size", x->L.sample[3] + 6);
+	assert_int_equal(x->r.stats.events, 3);
+	px_free(x);
+
+	/* A size too large for the data in the middle of a pipe: the records after it are found again. */
+	struct pdw_spec pipe = pdw_default_spec();
+	pipe.pipe = true;
+	x = px_build(pipe);
+	tdw_put16(&x->b, x->L.sample[5] + 6, 0xfff8, false);
+	pcheck(x);
+	assert_code_at(&x->r, "perf.record.overrun", x->L.sample[5]);
+	assert_int_equal(x->r.stats.events, 11);
 	px_free(x);
 
 	x = px_default();
@@ -307,6 +529,53 @@ static void test_compressed_corrupt(void **state)
 	px_free(x);
 }
 
+/* perf record -z: one zstd stream over several COMPRESSED records, flushed at each, never ended. */
+static void test_compressed_one_stream(void **state)
+{
+	(void)state;
+	struct pdw_spec s = pdw_default_spec();
+	s.compressed = true;
+	s.zrecords = 3;
+	struct px *x = px_build(s);
+	/* Only the first payload starts a frame: each decoded on its own, the others fail. */
+	assert_false(memcmp(x->b.data + x->L.zrecord[1] + 8, "\x28\xb5\x2f\xfd", 4) == 0);
+	assert_clean(x, 12);
+	px_free(x);
+
+	/* Flushed inside records: a payload ends mid-sample, the next one completes it. */
+	s.zsplit_inside = true;
+	s.big_endian = true;
+	x = px_build(s);
+	assert_clean(x, 12);
+	px_free(x);
+
+	/* Damage in the second payload: the first one's samples are walked, the third cannot be decoded. */
+	s = pdw_default_spec();
+	s.compressed = true;
+	s.zrecords = 3;
+	x = px_build(s);
+	uint16_t size = (uint16_t)(tdw_get32(&x->b, x->L.zrecord[1] + 4, false) >> 16);
+	memset(x->b.data + x->L.zrecord[1] + 8 + size / 3, 0xa5, 12);
+	pcheck(x);
+	assert_code_at(&x->r, "perf.compressed.corrupt", x->L.zrecord[1]);
+	assert_code_at(&x->r, "perf.compressed.corrupt", x->L.zrecord[2]); /* the stream cannot resume */
+	assert_true(x->r.stats.events >= x->L.zsamples[0] && x->r.stats.events < 12);
+	px_free(x);
+
+	/* The stream ends inside a record (a -z recording cut after a mid-record flush). */
+	s = pdw_default_spec();
+	s.compressed = true;
+	s.zrecords = 2;
+	s.zsplit_inside = true;
+	s.killed = true;
+	x = px_build(s);
+	x->b.len = x->L.zrecord[1];
+	pcheck(x);
+	assert_code_at(&x->r, "perf.record.overrun", x->L.zrecord[0]);
+	assert_int_equal(x->r.stats.events, x->L.zsamples[0]);
+	px_free(x);
+}
+
 /* Exchange two {offset, size} entries of the feature table (after the bits were changed). */
 static void swap_entries(struct px *x, unsigned i, unsigned j)
 {
@@ -382,14 +651,23 @@ static void test_every_prefix(void **state)
 
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_fixtures_clean),
+	cmocka_unit_test(test_all_features_clean),
+	cmocka_unit_test(test_bpf_prog_info),
+	cmocka_unit_test(test_user_record_alignment),
+	cmocka_unit_test(test_mmap2_layouts),
+	cmocka_unit_test(test_empty_string_feature),
+	cmocka_unit_test(test_simpleperf_dialect),
+	cmocka_unit_test(test_google_pipe_dialect),
 	cmocka_unit_test(test_header_codes),
 	cmocka_unit_test(test_attr_codes),
 	cmocka_unit_test(test_data_codes),
+	cmocka_unit_test(test_killed_with_features),
 	cmocka_unit_test(test_feature_codes),
 	cmocka_unit_test(test_record_codes),
 	cmocka_unit_test(test_sample_codes),
 	cmocka_unit_test(test_time_order),
 	cmocka_unit_test(test_compressed_corrupt),
+	cmocka_unit_test(test_compressed_one_stream),
 	cmocka_unit_test(test_perf_crashers),
 	cmocka_unit_test(test_every_prefix),
 };

@@ -31,6 +31,14 @@ enum { PF_R_TIME_ENABLED = 1, PF_R_TIME_RUNNING = 2, PF_R_ID = 4, PF_R_GROUP = 8
 #define PF_FLAG_SAMPLE_ID_ALL (1ull << 18)
 #define PF_BRANCH_HW_INDEX (1ull << 17)
 
+/* Other writers' variants of the format (perf.dialect.*). */
+enum pf_dialect { PF_DIALECT_NONE = 0, PF_DIALECT_SIMPLEPERF, PF_DIALECT_GOOGLE_PIPE };
+#define PF_SP_RECORD_START 0x8000  /* simpleperf's own record types (32-bit sizes) */
+#define PF_SP_TRACING_DATA 0x8009  /* SIMPLE_PERF_RECORD_TRACING_DATA: {u32 size, data} inside */
+#define PF_SP_RECORD_LAST 0x800a   /* SIMPLE_PERF_RECORD_DEBUG */
+#define PF_SP_FEAT_FIRST 128       /* FILE, META_INFO, DEBUG_UNWIND, DEBUG_UNWIND_FILE, FILE2, */
+#define PF_SP_FEAT_LAST 134        /* ETM_BRANCH_LIST, INIT_MAP */
+
 /* Record types this checker knows. */
 enum {
 	PF_REC_MMAP = 1, PF_REC_COMM = 3, PF_REC_SAMPLE = 9, PF_REC_MMAP2 = 10, PF_REC_KERNEL_MAX = 22,
@@ -69,18 +77,41 @@ struct pf_check {
 	struct pf_range *ranges;    /* claimed byte ranges, for overlap checks */
 	size_t nranges, ranges_cap;
 	uint64_t data_offset, data_size;
+	uint64_t bits[4];           /* the header's feature bits */
+	bool killed;                /* data.size 0 with records after data.offset */
+	uint64_t killed_table;      /* there: the feature table found behind the last record, or 0 */
 	/* COMPRESSED feature */
 	bool have_comp;
 	uint32_t comp_type;
 	uint64_t comp_mmap_len;
-	uint8_t *zbuf;              /* one decode buffer, reused */
+	/*
+	 * perf record -z writes one zstd stream across its COMPRESSED records (spec 7): one
+	 * decoder for a record stream, and the bytes of a record the previous payload ended
+	 * inside (carry) go in front of the next payload's, as perf does.
+	 */
+	void *zs;
+	uint8_t *zbuf;              /* carried bytes, then what the current payload decodes to */
 	size_t zcap;
-	void *zstate;
+	size_t carry;               /* bytes at zbuf[0] waiting for the rest of their record */
+	uint64_t carry_at;          /* file offset of the COMPRESSED record they came from */
+	bool zbroken;               /* the stream broke: later payloads cannot be decoded */
+	bool zcapped;               /* the limit on decoded bytes was reached */
+	uint64_t zlost_records, zlost_first, zdecoded;
+	size_t zstart_carry;        /* carried bytes in front of the payload being walked */
+	uint64_t dgood, dgood_samples, dgood_records; /* its whole, valid records before any damage */
+	bool derr;
+	bool partial_tail;          /* set by a walk of decoded bytes: carry its last bytes */
+	uint64_t tail_at;           /* where that walk stopped (the carried record's start) */
 	/* FINISHED_ROUND ordering: the last time of the two rounds before the current one */
 	uint64_t round_max, prev_round_max, flushed_to;
 	uint64_t late_records, first_late_at, first_late_time, first_late_limit;
 	uint64_t records, samples;
 	const char *where;          /* "" for the file, "data.N: " for a directory's streams */
+	/* Another writer's dialect: what told it, and what of it could not be checked. */
+	enum pf_dialect dialect;
+	bool preamble;              /* google pipe: still in the feature records before the first attr */
+	uint64_t dialect_records, dialect_skipped, dialect_features, dialect_unchecked_features;
+	char dialect_version[64];   /* simpleperf_version from META_INFO, sanitised */
 	/* for repair: the data up to good_end is whole and valid */
 	struct tfk_perf_layout lay;
 	bool frozen;                /* a damaged record ended the good part of the data */
@@ -99,8 +130,12 @@ void pf_add_id(struct pf_check *pc, uint64_t id, uint32_t attr);
 struct pf_attr *pf_new_attr(struct pf_check *pc);
 
 const char *pf_feature_name(unsigned bit);
+/* simpleperf's name for a feature bit from 128, or NULL. */
+const char *pf_simpleperf_feature_name(unsigned bit);
 /* Feature payload (bit) held by view, at file offset view->origin. */
 void pf_check_feature(struct pf_check *pc, unsigned bit, const struct tfk_cursor *view);
+/* A feature table for pc->bits at file offset table, every section inside the file after it? */
+bool pf_feature_table_at(const struct pf_check *pc, uint64_t table);
 /* Walk a record stream (the data section, a decoded COMPRESSED block, a pipe). */
 void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int depth);
 /* Read a perf_event_attr at view offset 0 into a; false when it is too short. */
@@ -108,6 +143,22 @@ bool pf_read_attr(struct pf_check *pc, const struct tfk_cursor *view, struct pf_
 /* A perf.data directory (perf record --threads): the header file, then each data.N stream. */
 void pf_check_dir(struct tfk_ctx *ctx, const struct tfk_cursor *header, const struct tfk_cursor *streams,
 		  const char *const *names, size_t n);
+/* The zstd stream of COMPRESSED payloads (perf_zstream.c). */
+enum pf_zs_status { PF_ZS_OK = 0, PF_ZS_CORRUPT, PF_ZS_NEED_ROOM };
+void *pf_zstream_new(void);
+void pf_zstream_reset(void *zs);
+void pf_zstream_free(void *zs);
+bool pf_zstream_is_frame_start(const uint8_t *src, size_t n);
+/*
+ * Decode src[*used..n) into dst[*got..cap), moving both positions. NEED_ROOM: dst is full and
+ * input or output remains; grow dst (its bytes kept) and call again.
+ */
+enum pf_zs_status pf_zstream_decode(void *zs, const uint8_t *src, size_t n, size_t *used, uint8_t *dst, size_t cap,
+				    size_t *got);
+/* With dst full at its cap: would the stream produce more? */
+bool pf_zstream_more(void *zs, const uint8_t *src, size_t n, size_t *used);
+/* The dialect's note, once the file is walked (and incomplete when parts were skipped). */
+void pf_dialect_note(struct pf_check *pc);
 /* After the walk: findings gathered over the whole stream. */
 void pf_finish_records(struct pf_check *pc);
 

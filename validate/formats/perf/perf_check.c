@@ -4,12 +4,12 @@
  * the attrs and their ids, the feature table and the order of the passes.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../formats.h"
-#include "../tracedat/tracedat_compress.h"
 #include "perf.h"
 #include "tracefsck/sink.h"
 
@@ -210,25 +210,27 @@ static void check_attrs(struct pf_check *pc, uint64_t attr_size, uint64_t offset
 static void check_attrs_body(struct pf_check *pc, uint64_t attr_size, uint64_t offset, uint64_t size, uint64_t *fixable)
 {
 	struct tfk_finding *f;
-	if (attr_size == 0 || attr_size < PF_ATTR_MIN + 16 || attr_size > 4096) {
-		f = tfk_emit(pc->ctx, TFK_PERF_ATTR_BAD_SIZE, 16, 8);
-		tfk_set_path(f, "file header attr_size");
-		tfk_set_expected(f, "attr.size + 16 (80 .. 152 for VER0 .. VER8)");
-		tfk_set_found(f, "%llu", (unsigned long long)attr_size);
-		return;
-	}
-	/* attr_size disagreeing with the attrs themselves: walk by what the first attr says. */
+	const bool impossible = attr_size < PF_ATTR_MIN + 16 || attr_size > 4096;
+	/*
+	 * attr_size disagreeing with the attrs themselves (0 included): walk by what the first
+	 * attr says when that divides the section; the loop below proves every other attr agrees.
+	 */
 	uint32_t first = 0;
 	struct tfk_cursor attrs;
 	if (tfk_cur_sub(&pc->file, offset, size, &attrs) == TFK_SUB_OK && tfk_cur_u32_at(&attrs, 4, &first) &&
-	    first >= PF_ATTR_MIN && first % 8 == 0 &&
-	    first + 16ull != attr_size && size % (first + 16ull) == 0) {
+	    first >= PF_ATTR_MIN && first % 8 == 0 && first + 16ull != attr_size && size % (first + 16ull) == 0) {
 		f = tfk_emit(pc->ctx, TFK_PERF_ATTR_BAD_SIZE, 16, 8);
 		tfk_set_path(f, "file header attr_size");
 		tfk_set_expected(f, "attr.size + 16 = %u (attr 0), which divides the attrs section", first + 16);
 		tfk_set_found(f, "%llu", (unsigned long long)attr_size);
 		attr_size = first + 16ull;
 		(*fixable)++;
+	} else if (impossible) {
+		f = tfk_emit(pc->ctx, TFK_PERF_ATTR_BAD_SIZE, 16, 8);
+		tfk_set_path(f, "file header attr_size");
+		tfk_set_expected(f, "attr.size + 16 (80 .. 152 for VER0 .. VER8)");
+		tfk_set_found(f, "%llu", (unsigned long long)attr_size);
+		return;
 	}
 	pc->lay.attr_size_proven = attr_size;
 	if (size % attr_size) {
@@ -281,8 +283,8 @@ static void check_attrs_body(struct pf_check *pc, uint64_t attr_size, uint64_t o
 	}
 }
 
-/* The feature table after the data: one {offset, size} per set bit, ascending. */
-static void check_features(struct pf_check *pc, const uint64_t bits[4])
+/* The feature table (at data.offset + data.size): one {offset, size} per set bit, ascending. */
+static void check_features(struct pf_check *pc, const uint64_t bits[4], uint64_t table)
 {
 	struct tfk_finding *f;
 	if (bits[0] & 1) {
@@ -296,7 +298,6 @@ static void check_features(struct pf_check *pc, const uint64_t bits[4])
 		n += (unsigned)__builtin_popcountll(bits[w]);
 	if (n == 0)
 		return;
-	uint64_t table = pc->data_offset + pc->data_size;
 	if (table < pc->data_offset || !tfk_range_fits(table, 16ull * n, pc->size)) {
 		f = tfk_emit(pc->ctx, TFK_PERF_FILE_TRUNCATED, table, 16ull * n);
 		tfk_set_path(f, "feature table (%u features)", n);
@@ -341,20 +342,23 @@ static void check_features(struct pf_check *pc, const uint64_t bits[4])
 }
 
 /*
- * With data.size 0, is what follows data.offset a feature table (an empty recording, or a
- * repaired one that kept no record) rather than the records of a killed one?
+ * Is there a feature table for these bits at `table`: every entry's section inside the file,
+ * after the table? With data.size 0 it tells an empty recording (or a repaired one that kept
+ * no record) from a killed one, and finds the table a recording whose header lost data.size
+ * wrote behind its last record.
  */
-static bool feature_table_fits(const struct pf_check *pc, const uint64_t bits[4])
+bool pf_feature_table_at(const struct pf_check *pc, uint64_t table)
 {
 	unsigned n = 0;
 	for (int w = 0; w < 4; w++)
-		n += (unsigned)__builtin_popcountll(bits[w]);
-	uint64_t table = pc->data_offset;
+		n += (unsigned)__builtin_popcountll(pc->bits[w]);
 	if (n == 0 || !tfk_range_fits(table, 16ull * n, pc->size))
 		return false;
-	uint64_t end = table + 16ull * n;
+	uint64_t end = table + 16ull * n, off = 0, size = 0;
+	/* The first section follows the table closely (perf reserves room for every feature it knows). */
+	if (!tfk_cur_u64_at(&pc->file, table, &off) || off < end || off - end > 16 * 256)
+		return false;
 	for (unsigned k = 0; k < n; k++) {
-		uint64_t off = 0, size = 0;
 		tfk_cur_u64_at(&pc->file, table + 16ull * k, &off);
 		tfk_cur_u64_at(&pc->file, table + 16ull * k + 8, &size);
 		if (off < end || !tfk_range_fits(off, size, pc->size))
@@ -367,6 +371,7 @@ static void check_file(struct pf_check *pc, uint64_t header_size)
 {
 	struct tfk_finding *f;
 	uint64_t attr_size = 0, attrs_off = 0, attrs_size = 0, bits[4] = { 0 };
+	size_t killed_finding = SIZE_MAX;
 	if (pc->size < PF_HEADER_SIZE) {
 		f = tfk_emit(pc->ctx, TFK_PERF_FILE_TRUNCATED, 0, pc->size);
 		tfk_set_path(f, "file header");
@@ -395,16 +400,23 @@ static void check_file(struct pf_check *pc, uint64_t header_size)
 			(unsigned long long)pc->attrs[i].read_format, (unsigned long long)pc->attrs[i].flags);
 
 	/* Features first: the COMPRESSED feature says how compressed records decode. */
+	memcpy(pc->bits, bits, sizeof(pc->bits));
+	/* simpleperf sets its own feature bits (FILE, META_INFO, ... from 128): its dialect. */
+	for (unsigned bit = PF_SP_FEAT_FIRST; bit <= PF_SP_FEAT_LAST; bit++)
+		if (bits[bit / 64] >> (bit % 64) & 1)
+			pc->dialect = PF_DIALECT_SIMPLEPERF;
 	bool killed = pc->data_size == 0 && pc->data_offset < pc->size && pc->data_offset >= PF_HEADER_SIZE &&
-		      !feature_table_fits(pc, bits);
+		      !pf_feature_table_at(pc, pc->data_offset);
 	if (killed) {
+		killed_finding = pc->ctx->report->count;
 		f = tfk_emit(pc->ctx, TFK_PERF_DATA_SIZE_ZERO, 48, 8);
 		tfk_set_path(f, "file header data.size");
 		tfk_set_expected(f, "the size of the records from data.offset 0x%llx", (unsigned long long)pc->data_offset);
 		tfk_set_found(f, "0, with %llu bytes after data.offset (a killed recording)",
 			      (unsigned long long)(pc->size - pc->data_offset));
+		pc->killed = true; /* the walk looks for a feature table behind the last record */
 	} else {
-		check_features(pc, bits);
+		check_features(pc, bits, pc->data_offset + pc->data_size);
 	}
 	uint64_t data_size = killed ? pc->size - pc->data_offset : pc->data_size;
 	if (pc->data_offset > pc->size) {
@@ -420,9 +432,11 @@ static void check_file(struct pf_check *pc, uint64_t header_size)
 		tfk_set_path(f, "data section");
 		tfk_set_expected(f, "%llu bytes", (unsigned long long)data_size);
 		tfk_set_found(f, "%llu bytes before end of file", (unsigned long long)(pc->size - pc->data_offset));
+		pc->lay.missing_bytes = data_size - (pc->size - pc->data_offset);
 		data_size = pc->size - pc->data_offset;
 	}
-	pf_claim(pc, pc->data_offset, data_size, "data section");
+	if (!killed)
+		pf_claim(pc, pc->data_offset, data_size, "data section");
 	for (size_t i = 0; i < pc->nranges; i++)
 		if (pc->ranges[i].end > pc->data_offset && strncmp(pc->ranges[i].label, "attr", 4) == 0)
 			pc->lay.attrs_ok = false; /* repair keeps the bytes before the data: these are not */
@@ -430,11 +444,82 @@ static void check_file(struct pf_check *pc, uint64_t header_size)
 	tfk_cur_sub(&pc->file, pc->data_offset, data_size, &data);
 	uint64_t errors_before = pc->ctx->faults[TFK_SEV_ERROR];
 	pf_walk_records(pc, &data, 0);
+	if (killed) {
+		/* The records end where a feature table begins, if perf wrote one: its features are checked. */
+		if (pc->killed_table) {
+			data_size = pc->killed_table - pc->data_offset;
+			/* Say so in the finding (still the one made above, unless the report was full). */
+			struct tfk_report *r = pc->ctx->report;
+			if (killed_finding < r->count && strcmp(r->findings[killed_finding].fault->id, "perf.data.size-zero") == 0)
+				tfk_set_found(&r->findings[killed_finding],
+					      "0; the records end at 0x%llx, where the feature table perf wrote at exit begins",
+					      (unsigned long long)pc->killed_table);
+		}
+		pf_claim(pc, pc->data_offset, data_size, "data section");
+		if (pc->killed_table)
+			check_features(pc, bits, pc->killed_table);
+	}
 	pc->lay.data_intact = !killed && data_size == pc->data_size && pc->ctx->faults[TFK_SEV_ERROR] == errors_before;
 	pf_item(pc, TFK_ITEM_SECTION, pc->data_offset, data_size, 0, "data",
 		"%llu records, %llu samples; whole and valid up to 0x%llx%s", (unsigned long long)pc->records,
 		(unsigned long long)pc->samples, (unsigned long long)pc->lay.good_end, killed ? " (data.size 0: killed)" : "");
 	pf_finish_records(pc);
+}
+
+/*
+ * Google's internal perf 3.3 in pipe mode: the stream starts with a type-69 record (upstream's
+ * ID_INDEX, {u64 nr, nr x 32 bytes}) that holds a perf feature string instead: {u32 len, a
+ * printable NUL-terminated string of len bytes}, 12 + len bytes in all.
+ */
+static bool google_pipe(const struct tfk_cursor *stream)
+{
+	uint32_t type = 0, len = 0;
+	uint16_t size = 0;
+	const uint8_t *str;
+	if (!tfk_cur_u32_at(stream, 0, &type) || !tfk_cur_u16_at(stream, 6, &size) || !tfk_cur_u32_at(stream, 8, &len))
+		return false;
+	if (type != PF_REC_ID_INDEX || len == 0 || size != 12ull + len || !tfk_cur_bytes_at(stream, 12, len, &str) ||
+	    !memchr(str, 0, len))
+		return false;
+	for (uint32_t i = 0; i < len && str[i]; i++)
+		if (str[i] < 0x20 || str[i] > 0x7e)
+			return false;
+	return str[0] != 0;
+}
+
+void pf_dialect_note(struct pf_check *pc)
+{
+	struct tfk_finding *f;
+	char bits[160] = "";
+	switch (pc->dialect) {
+	case PF_DIALECT_NONE:
+		return;
+	case PF_DIALECT_SIMPLEPERF:
+		for (unsigned bit = PF_SP_FEAT_FIRST, n = 0; bit <= PF_SP_FEAT_LAST; bit++)
+			if (pc->bits[bit / 64] >> (bit % 64) & 1)
+				n += (unsigned)snprintf(bits + n, n < sizeof(bits) ? sizeof(bits) - n : 0, "%s%u %s",
+							n ? ", " : "", bit, pf_simpleperf_feature_name(bit));
+		char version[96] = "";
+		if (pc->dialect_version[0])
+			snprintf(version, sizeof(version), " (META_INFO simpleperf_version %s)", pc->dialect_version);
+		f = tfk_emit(pc->ctx, TFK_PERF_DIALECT_SIMPLEPERF, 72, 32);
+		tfk_set_path(f, "file header feature bits");
+		tfk_set_expected(f, "perf's feature bits (below 128)");
+		tfk_set_found(f, "simpleperf's %s%s; %llu record%s of simpleperf's own types or layout (%llu not checked); "
+			      "%llu of its features not checked",
+			      bits, version, (unsigned long long)pc->dialect_records, pc->dialect_records == 1 ? "" : "s",
+			      (unsigned long long)pc->dialect_skipped, (unsigned long long)pc->dialect_unchecked_features);
+		break;
+	case PF_DIALECT_GOOGLE_PIPE:
+		f = tfk_emit(pc->ctx, TFK_PERF_DIALECT_GOOGLE_PIPE, PF_PIPE_HEADER_SIZE, 8);
+		tfk_set_path(f, "pipe stream");
+		tfk_set_expected(f, "upstream pipe mode: features as HEADER_FEATURE (80) records");
+		tfk_set_found(f, "%llu header features as records of type 66 + their bit, from 69 (hostname), before the first attr",
+			      (unsigned long long)pc->dialect_records);
+		break;
+	}
+	if (pc->dialect_skipped || pc->dialect_unchecked_features)
+		tfk_mark_incomplete(pc->ctx); /* a part this build cannot check: checked in part */
 }
 
 static void pf_check_run(struct tfk_ctx *ctx, const struct tfk_cursor *file, const struct tfk_cursor *streams,
@@ -474,6 +559,10 @@ static void pf_check_run(struct tfk_ctx *ctx, const struct tfk_cursor *file, con
 		ctx->report->stats.format = be ? "perf.data pipe (big-endian)" : "perf.data pipe";
 		struct tfk_cursor stream;
 		tfk_cur_sub(&pc.file, PF_PIPE_HEADER_SIZE, pc.size > 16 ? pc.size - 16 : 0, &stream);
+		if (google_pipe(&stream)) {
+			pc.dialect = PF_DIALECT_GOOGLE_PIPE;
+			pc.preamble = true;
+		}
 		pf_walk_records(&pc, &stream, 0);
 		pf_finish_records(&pc);
 	} else {
@@ -503,6 +592,7 @@ static void pf_check_run(struct tfk_ctx *ctx, const struct tfk_cursor *file, con
 		ctx->report->stats.format = "perf.data directory";
 		pc.lay.attrs_ok = false; /* repair works on one file; a directory is not one */
 	}
+	pf_dialect_note(&pc);
 	ctx->report->stats.events = pc.samples;
 	pc.lay.big_endian = be;
 	pc.lay.pipe = pc.pipe;
@@ -515,7 +605,7 @@ static void pf_check_run(struct tfk_ctx *ctx, const struct tfk_cursor *file, con
 	free(pc.ids);
 	free(pc.ranges);
 	free(pc.zbuf);
-	td_decode_state_free(pc.zstate);
+	pf_zstream_free(pc.zs);
 }
 
 void pf_dictionary(pf_token_fn emit, void *user)
@@ -536,6 +626,14 @@ void pf_dictionary(pf_token_fn emit, void *user)
 		emit(user, "perf_record_type_le", le, 4);
 		emit(user, "perf_record_type_be", be, 4);
 	}
+	/* simpleperf's own record types (KERNEL_SYMBOL, TRACING_DATA) and its META_INFO key */
+	static const uint8_t sp_types[] = { 0x01, 0x09 };
+	for (size_t i = 0; i < sizeof(sp_types); i++) {
+		uint8_t le[4] = { sp_types[i], 0x80 }, be[4] = { 0, 0, 0x80, sp_types[i] };
+		emit(user, "simpleperf_record_type_le", le, 4);
+		emit(user, "simpleperf_record_type_be", be, 4);
+	}
+	emit(user, "simpleperf_meta_key", "simpleperf_version", 18);
 }
 
 static void pf_check(struct tfk_ctx *ctx, const struct tfk_cursor *file)

@@ -10,6 +10,7 @@
 
 #include "../tracedat/tracedat_bundle.h"
 #include "perf.h"
+#include "tracefsck/sink.h"
 
 static const char *const feature_names[] = {
 	"RESERVED", "TRACING_DATA", "BUILD_ID", "HOSTNAME", "OSRELEASE", "VERSION", "ARCH", "NRCPUS",
@@ -22,7 +23,7 @@ static const char *const feature_names[] = {
 
 const char *pf_feature_name(unsigned bit)
 {
-	return bit < NFEATURES ? feature_names[bit] : "unknown feature";
+	return bit < NFEATURES ? feature_names[bit] : pf_simpleperf_feature_name(bit) ? pf_simpleperf_feature_name(bit) : "unknown feature";
 }
 
 /* One feature being parsed: the view, a position, and the first failure. */
@@ -41,7 +42,8 @@ __attribute__((format(printf, 4, 5))) static void bad(struct fp *p, uint64_t at,
 		return;
 	p->bad = true;
 	struct tfk_finding *f = tfk_emit(p->pc->ctx, TFK_PERF_FEATURE_BAD_PAYLOAD, p->v->origin + at, 0);
-	tfk_set_path(f, "feature %s", p->bit < NFEATURES ? feature_names[p->bit] : "unknown");
+	const char *sp = pf_simpleperf_feature_name(p->bit);
+	tfk_set_path(f, "feature %s", p->bit < NFEATURES ? feature_names[p->bit] : sp ? sp : "unknown");
 	tfk_set_expected(f, "%s", expected);
 	char found[120];
 	va_list ap;
@@ -221,11 +223,109 @@ static void mem_topology(struct fp *p)
 			skip(p, ((nbits / 64) + (nbits % 64 != 0)) * 8, "the node's bitmap");
 }
 
+/*
+ * While the trace.dat checker reads HEADER_TRACING_DATA, its texts (kallsyms, printk formats,
+ * saved cmdlines) are noted on the way to the caller's observer: where they lie, and whether
+ * they hold malformed lines. When those lines are the bundle's only damage, repair can rebuild
+ * the feature from the good lines.
+ */
+struct bundle_texts {
+	const struct tfk_observer *next;
+	const struct tfk_cursor *view;
+	uint64_t at[3], len[3];
+	unsigned bad;               /* texts with a malformed line */
+};
+
+static void texts_meta(void *user, enum tfk_meta_kind kind, const uint8_t *bytes, uint64_t len)
+{
+	struct bundle_texts *t = user;
+	int k = kind == TFK_META_KALLSYMS ? 0 : kind == TFK_META_PRINTK ? 1 : kind == TFK_META_CMDLINES ? 2 : -1;
+	const uint8_t *base = t->view->base;
+	if (k >= 0 && bytes >= base && len <= t->view->len && (uint64_t)(bytes - base) <= t->view->len - len) {
+		t->at[k] = t->view->origin + (uint64_t)(bytes - base);
+		t->len[k] = len;
+		bool bad = false;
+		for (uint64_t pos = 0; pos < len && !bad;) {
+			const uint8_t *nl = memchr(bytes + pos, '\n', (size_t)(len - pos));
+			uint64_t n = nl ? (uint64_t)(nl - (bytes + pos)) : len - pos;
+			bad = n && !tfk_meta_line_ok(kind, bytes + pos, (size_t)n);
+			pos += n + 1;
+		}
+		t->bad += bad;
+	}
+	if (t->next && t->next->meta)
+		t->next->meta(t->next->user, kind, bytes, len);
+}
+
+static void texts_item(void *user, const struct tfk_item *item)
+{
+	struct bundle_texts *t = user;
+	if (t->next && t->next->item)
+		t->next->item(t->next->user, item);
+}
+
 static void tracing_data(struct fp *p)
 {
+	struct tfk_ctx *ctx = p->pc->ctx;
+	struct bundle_texts t = { .next = ctx->obs, .view = p->v };
+	struct tfk_observer wrap = { .user = &t, .meta = texts_meta, .item = texts_item };
+	const struct tfk_observer *saved = ctx->obs;
+	uint64_t errors = ctx->faults[TFK_SEV_ERROR];
+	ctx->obs = &wrap;
 	struct tfk_cursor blob = *p->v;
-	td_check_tracing_bundle(p->pc->ctx, &blob, "feature TRACING_DATA");
+	td_check_tracing_bundle(ctx, &blob, "feature TRACING_DATA");
+	ctx->obs = saved;
 	p->pos = p->v->len;
+	errors = ctx->faults[TFK_SEV_ERROR] - errors;
+	struct tfk_perf_layout *L = &p->pc->lay;
+	if (p->pc->pipe || !errors || errors != t.bad || !t.at[0] || !t.at[1])
+		return;
+	/* Malformed lines were the only damage (one finding per text): the good lines can be kept. */
+	L->tracing_rebuild = true;
+	uint32_t v = 0;
+	tfk_cur_u32_at(&p->pc->file, t.at[0] - 4, &v);
+	L->tracing_big_endian = v == t.len[0] ? p->pc->file.big_endian : !p->pc->file.big_endian;
+	memcpy(L->tracing_text_at, t.at, sizeof(t.at));
+	memcpy(L->tracing_text_len, t.len, sizeof(t.len));
+}
+
+static const char *const simpleperf_names[] = {
+	"FILE", "META_INFO", "DEBUG_UNWIND", "DEBUG_UNWIND_FILE", "FILE2", "ETM_BRANCH_LIST", "INIT_MAP",
+};
+
+const char *pf_simpleperf_feature_name(unsigned bit)
+{
+	return bit >= PF_SP_FEAT_FIRST && bit <= PF_SP_FEAT_LAST ? simpleperf_names[bit - PF_SP_FEAT_FIRST] : NULL;
+}
+
+/* simpleperf META_INFO: NUL-terminated key and value strings, pair after pair, to the end. */
+static void meta_info(struct fp *p)
+{
+	const uint8_t *b;
+	if (!tfk_cur_bytes_at(p->v, 0, p->v->len, &b))
+		return;
+	for (unsigned k = 0; p->pos < p->v->len; k++) {
+		const uint8_t *nul = memchr(b + p->pos, 0, (size_t)(p->v->len - p->pos));
+		if (!nul) {
+			bad(p, p->pos, "NUL-terminated key and value strings", "%llu bytes without a NUL",
+			    (unsigned long long)(p->v->len - p->pos));
+			return;
+		}
+		uint64_t n = (uint64_t)(nul - (b + p->pos));
+		if (k % 2 == 1 && p->pos >= 19 && memcmp(b + p->pos - 19, "simpleperf_version", 18) == 0 && !b[p->pos - 1])
+			tfk_sanitize(p->pc->dialect_version, sizeof(p->pc->dialect_version), (const char *)b + p->pos, (size_t)n);
+		p->pos += n + 1;
+	}
+}
+
+/* simpleperf's own features (bits 128 and up): META_INFO parsed, the rest bounds-checked only. */
+static void simpleperf_feature(struct fp *p)
+{
+	p->pc->dialect_features++;
+	if (p->bit == PF_SP_FEAT_FIRST + 1)
+		meta_info(p);
+	else
+		p->pc->dialect_unchecked_features++;
 }
 
 void pf_check_feature(struct pf_check *pc, unsigned bit, const struct tfk_cursor *view)
@@ -236,7 +336,16 @@ void pf_check_feature(struct pf_check *pc, unsigned bit, const struct tfk_cursor
 	switch (bit) {
 	case 1: tracing_data(&p); break;
 	case 2: build_ids(&p); break;
-	case 3: case 4: case 5: case 6: case 8: case 9: string(&p); break;
+	case 3: case 4: case 5: case 6: case 8: case 9:
+		if (view->len == 0) { /* perf prints (null) and goes on */
+			struct tfk_finding *f = tfk_emit(pc->ctx, TFK_PERF_FEATURE_EMPTY, view->origin, 0);
+			tfk_set_path(f, "feature %s", feature_names[bit]);
+			tfk_set_expected(f, "a u32 length and a NUL-terminated string");
+			tfk_set_found(f, "an empty section");
+			break;
+		}
+		string(&p);
+		break;
 	case 7:
 		if (u32(&p, &a, "u32 nr_cpus_avail") && u32(&p, &b, "u32 nr_cpus_online") && b > a)
 			bad(&p, 0, "online CPUs no more than available CPUs", "%llu online, %llu available", (unsigned long long)(b), (unsigned long long)(a));
@@ -277,10 +386,17 @@ void pf_check_feature(struct pf_check *pc, unsigned bit, const struct tfk_cursor
 			bad(&p, 0, "first sample time <= last", "first %llu, last %llu", (unsigned long long)(x), (unsigned long long)(y));
 		break;
 	case 22: mem_topology(&p); break;
-	case 25: case 26: /* BPF: u32 count, then sized blobs */
+	case 25: /* BPF_PROG_INFO: u32 count; {u32 info_len, u32 data_len, u64 arrays, info_len + data_len bytes} */
+		if (count(&p, &nr, 16, "u32 number of programs"))
+			for (uint32_t i = 0; i < nr && u32(&p, &a, "u32 info_len") && u32(&p, &b, "u32 data_len") &&
+					     u64(&p, &x, "u64 arrays"); i++)
+				if (skip(&p, a, "the program's bpf_prog_info"))
+					skip(&p, b, "the program's arrays");
+		break;
+	case 26: /* BPF_BTF: u32 count; {u32 id, u32 size, size bytes} */
 		if (count(&p, &nr, 8, "u32 count"))
-			for (uint32_t i = 0; i < nr && u32(&p, &a, "u32") && u32(&p, &b, "u32 length"); i++)
-				skip(&p, b, "the blob");
+			for (uint32_t i = 0; i < nr && u32(&p, &a, "u32 id") && u32(&p, &b, "u32 size"); i++)
+				skip(&p, b, "the BTF data");
 		break;
 	case 27:
 		if (u32(&p, &a, "u32 version") && u32(&p, &pc->comp_type, "u32 type") && u32(&p, &b, "u32 level") &&
@@ -293,6 +409,10 @@ void pf_check_feature(struct pf_check *pc, unsigned bit, const struct tfk_cursor
 	case 29: skip(&p, 24, "version, clockid and two u64 times"); break;
 	case 31: pmu_caps(&p); break;
 	default: {
+		if (pc->dialect == PF_DIALECT_SIMPLEPERF && pf_simpleperf_feature_name(bit)) {
+			simpleperf_feature(&p);
+			return;
+		}
 		struct tfk_finding *f = tfk_emit(pc->ctx, TFK_PERF_FEATURE_UNKNOWN_BIT, view->origin, view->len);
 		tfk_set_path(f, "feature %u", bit);
 		tfk_set_expected(f, "a feature bit from 1 to %zu", NFEATURES - 2);

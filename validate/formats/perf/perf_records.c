@@ -3,15 +3,14 @@
  * perf.data records: the data section, pipe streams and decoded COMPRESSED blocks. Every
  * record header is checked (size, alignment, bounds, type), every sample walked against its
  * attr's sample_type, out-of-band payloads skipped inside the stream, and FINISHED_ROUND
- * ordering followed. A size that cannot be trusted ends the walk: nothing after it can be
- * located.
+ * ordering followed. After a size that cannot be trusted, a bounded scan looks for the next
+ * plausible record and the walk goes on from there (the bytes skipped are reported).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../tracedat/tracedat_bundle.h"
-#include "../tracedat/tracedat_compress.h"
 #include "perf.h"
 
 #define MAX_DEPTH 1 /* COMPRESSED inside COMPRESSED is not a thing perf writes */
@@ -47,7 +46,7 @@ static uint32_t trailer_size(const struct pf_attr *a)
 }
 
 /* Which attr a record belongs to: the only one, or one all share, or by its id. */
-static const struct pf_attr *record_attr(struct pf_check *pc, const struct tfk_cursor *rec, uint16_t size,
+static const struct pf_attr *record_attr(struct pf_check *pc, const struct tfk_cursor *rec, uint32_t size,
 					 bool sample, bool *unknown, uint64_t *id_out)
 {
 	*unknown = false;
@@ -154,7 +153,7 @@ static void read_values(struct walk *w, uint64_t rf)
 }
 
 /* Walk a sample's fields in sample_type order; returns false if they leave the record. */
-static bool walk_sample(struct pf_check *pc, const struct tfk_cursor *rec, uint16_t size, const struct pf_attr *a,
+static bool walk_sample(struct pf_check *pc, const struct tfk_cursor *rec, uint32_t size, const struct pf_attr *a,
 			uint64_t *time, bool *have_time)
 {
 	struct walk w = { pc, rec, 8, size, false };
@@ -227,7 +226,26 @@ static void needs_nul(struct pf_check *pc, const struct tfk_cursor *rec, uint32_
 	bad_body(pc, rec->origin + from, type, "a NUL-terminated name", found);
 }
 
-static void walk_compressed(struct pf_check *pc, const struct tfk_cursor *payload, uint64_t record_at, int depth)
+/*
+ * Where an MMAP2 record's file name starts: after prot and flags (+72) since Linux 3.16; at
+ * +64 in the layout before them (kernel 3.12-3.15, and RHEL 7's 3.10). The two are told apart
+ * by the bytes at +64: prot's low byte (or a big-endian u32's high one) is never printable, a
+ * file name's first character always is.
+ */
+static uint64_t mmap2_name_at(const struct tfk_cursor *rec)
+{
+	uint8_t c = 0;
+	tfk_cur_u8_at(rec, 64, &c);
+	return c >= 0x20 && c < 0x7f ? 64 : 72;
+}
+
+/*
+ * One COMPRESSED payload, decoded as the next part of the recording's zstd stream (spec 7),
+ * behind the bytes of a record the previous payload ended inside; the records it completes
+ * are walked. False when the stream is damaged here (or was before): nothing after this point
+ * of the stream can be decoded.
+ */
+static bool walk_compressed(struct pf_check *pc, const struct tfk_cursor *payload, uint64_t record_at, int depth)
 {
 	struct tfk_finding *f;
 	if (depth >= MAX_DEPTH) {
@@ -235,37 +253,107 @@ static void walk_compressed(struct pf_check *pc, const struct tfk_cursor *payloa
 		tfk_set_path(f, "%sdecoded block", pc->where);
 		tfk_set_expected(f, "no COMPRESSED record inside a decoded block");
 		tfk_set_found(f, "one (skipped)");
-		return;
+		return true;
 	}
-	/* perf decodes each block into a buffer of mmap_len bytes; without the feature, a cap. */
+	pc->lay.compressed = true;
+	const uint8_t *src;
+	if (!tfk_cur_bytes_at(payload, 0, payload->len, &src))
+		return false;
+	if (pc->zbroken) {
+		if (!pf_zstream_is_frame_start(src, payload->len)) {
+			if (!pc->zlost_records++)
+				pc->zlost_first = record_at;
+			pc->lay.undecodable_bytes += payload->len;
+			return false;
+		}
+		pf_zstream_reset(pc->zs); /* a new frame: the stream starts over here */
+		pc->zbroken = false;
+		pc->carry = 0;
+	}
+	/* Each payload is capped below; the stream as a whole is capped too (many tiny payloads). */
+	const uint64_t total_cap = pc->ctx->limits->max_decoded * 16;
+	if (pc->zdecoded >= total_cap) {
+		if (!pc->zcapped)
+			tfk_limit_hit(pc->ctx, record_at, "bytes decoded from COMPRESSED records", pc->zdecoded, total_cap);
+		pc->zcapped = true;
+		return false;
+	}
+	if (!pc->zs && !(pc->zs = pf_zstream_new())) {
+		tfk_mark_incomplete(pc->ctx);
+		return false;
+	}
+	/* perf decodes a payload into mmap_len bytes behind the carried ones; without the feature, a cap. */
 	uint64_t cap = pc->have_comp && pc->comp_mmap_len ? pc->comp_mmap_len + 4096 : 4u << 20;
 	if (cap > pc->ctx->limits->max_decoded)
 		cap = pc->ctx->limits->max_decoded;
-	if (cap > pc->zcap) {
-		uint8_t *b = tfk_calloc(pc->ctx, 1, cap);
-		if (!b)
-			return;
-		free(pc->zbuf);
-		pc->zbuf = b;
-		pc->zcap = cap;
+	const size_t limit = pc->carry + (size_t)cap;
+	size_t used = 0, got = pc->carry;
+	enum pf_zs_status st;
+	bool too_long = false;
+	for (;;) {
+		st = pf_zstream_decode(pc->zs, src, payload->len, &used, pc->zbuf, pc->zcap, &got);
+		if (st != PF_ZS_NEED_ROOM)
+			break;
+		if (pc->zcap >= limit) {
+			too_long = pf_zstream_more(pc->zs, src, payload->len, &used);
+			st = PF_ZS_OK;
+			break;
+		}
+		/* The buffer follows what the data decodes to, up to the cap, never what a header claims. */
+		size_t want = pc->zcap < 65536 ? 65536 : pc->zcap * 2;
+		void *buf = pc->zbuf;
+		if (!tfk_grow(pc->ctx, &buf, &pc->zcap, want < limit ? want : limit, 1))
+			return false;
+		pc->zbuf = buf;
 	}
-	const uint8_t *src;
-	size_t got = 0;
-	if (!tfk_cur_bytes_at(payload, 0, payload->len, &src))
-		return;
-	enum td_decode_status st = td_decode_chunk(&pc->zstate, TD_CODEC_ZSTD, src, payload->len, pc->zbuf, cap, &got);
-	if (st != TD_DECODE_OK && st != TD_DECODE_SHORT) {
+	const size_t decoded = got - pc->carry;
+	if (st == PF_ZS_CORRUPT || too_long) {
 		f = tfk_emit(pc->ctx, TFK_PERF_COMPRESSED_CORRUPT, record_at, payload->len + (payload->origin - record_at));
 		tfk_set_path(f, "%scompressed record", pc->where);
-		tfk_set_expected(f, "zstd frames decoding to at most %llu bytes", (unsigned long long)cap);
-		tfk_set_found(f, "%s after %zu bytes", st == TD_DECODE_LONG ? "more data" : "a decoding error", got);
+		tfk_set_expected(f, "the zstd stream continued, decoding to at most %llu bytes", (unsigned long long)cap);
+		tfk_set_found(f, "%s after %zu bytes", too_long ? "more data" : "a decoding error", decoded);
+		pc->zbroken = true;
 	}
-	pc->lay.compressed = true;
-	if (got > pc->lay.decoded_max)
-		pc->lay.decoded_max = got;
-	/* Records that decoded are walked whatever came after them. */
+	if (decoded > pc->lay.decoded_max)
+		pc->lay.decoded_max = decoded;
+	pc->zdecoded += decoded;
+	/* The records it completes are walked whatever came after them; a record it ends inside waits. */
 	struct tfk_cursor records = tfk_decoded_cursor(pc->ctx, 2, record_at, pc->zbuf, got, pc->file.big_endian);
+	pc->partial_tail = false;
+	pc->zstart_carry = pc->carry;
+	pc->dgood = pc->dgood_samples = pc->dgood_records = 0;
+	pc->derr = false;
 	pf_walk_records(pc, &records, depth + 1);
+	pc->carry = 0;
+	if (pc->partial_tail && !pc->zbroken && pc->tail_at < got) {
+		pc->carry = got - (size_t)pc->tail_at;
+		memmove(pc->zbuf, pc->zbuf + pc->tail_at, pc->carry);
+		pc->carry_at = record_at;
+	}
+	return !pc->zbroken;
+}
+
+/* The end of a record stream: a record the zstd stream ended inside, payloads it could not decode. */
+static void finish_zstream(struct pf_check *pc)
+{
+	struct tfk_finding *f;
+	if (pc->carry) {
+		f = tfk_emit(pc->ctx, TFK_PERF_RECORD_OVERRUN, pc->carry_at, 0);
+		tfk_set_path(f, "%scompressed stream", pc->where);
+		tfk_set_expected(f, "the rest of the record begun in this COMPRESSED record's payload");
+		tfk_set_found(f, "%zu bytes of it, then the stream ends", pc->carry);
+	}
+	if (pc->zlost_records) {
+		f = tfk_emit(pc->ctx, TFK_PERF_COMPRESSED_CORRUPT, pc->zlost_first, 0);
+		tfk_set_path(f, "%scompressed record", pc->where);
+		tfk_set_expected(f, "a zstd stream that goes on from the payload before");
+		tfk_set_found(f, "%llu COMPRESSED record%s after the damage that cannot be decoded (perf record -z writes one stream)",
+			      (unsigned long long)pc->zlost_records, pc->zlost_records == 1 ? "" : "s");
+	}
+	pc->carry = 0;
+	pc->zbroken = false;
+	pc->zlost_records = 0;
+	pf_zstream_reset(pc->zs);
 }
 
 /* ID_INDEX: u64 nr, nr x {id, idx, cpu, tid}; perf refuses the file when an id is unknown. */
@@ -305,65 +393,236 @@ static uint64_t oob_payload(const struct tfk_cursor *rec, uint32_t type)
 	return 0;
 }
 
+#define RESYNC_WINDOW (4u << 20) /* bytes scanned for the next record after one whose size is impossible */
+
+/* Could a record start at q: a known type, a size its type allows, inside the stream? Where it ends. */
+static bool plausible_record(const struct tfk_cursor *stream, uint64_t q, uint64_t len, uint64_t *end)
+{
+	uint32_t type;
+	uint16_t misc, size;
+	if (!tfk_cur_u32_at(stream, q, &type) || !tfk_cur_u16_at(stream, q + 4, &misc) ||
+	    !tfk_cur_u16_at(stream, q + 6, &size))
+		return false;
+	uint16_t min = min_size(type);
+	/* misc holds the cpumode (bits 0-2) and flags in bits 12-15; bits 3-11 are never set. */
+	if (!min || (misc & 0x0ff8) || size < 8 || size < min || (type < 64 && size % 8) || size > len - q)
+		return false;
+	struct tfk_cursor rec;
+	tfk_cur_sub(stream, q, size, &rec);
+	uint64_t extra = oob_payload(&rec, type);
+	if (extra == UINT64_MAX || extra > len - q - size)
+		return false;
+	*end = q + size + extra;
+	return true;
+}
+
+/*
+ * After a record whose size cannot lead to the next one: the next offset (within a bounded
+ * window) where a plausible record begins that ends at the end of the stream or is followed by
+ * another plausible record, or where a killed recording's feature table begins.
+ */
+static bool resync(struct pf_check *pc, const struct tfk_cursor *stream, uint64_t pos, uint64_t len, uint64_t *to)
+{
+	uint64_t stop = len - pos > RESYNC_WINDOW ? pos + RESYNC_WINDOW : len;
+	for (uint64_t q = pos + 1; q + 8 <= stop; q++) {
+		uint64_t end, end2;
+		if ((pc->killed && pf_feature_table_at(pc, stream->origin + q)) ||
+		    (plausible_record(stream, q, len, &end) && (end == len || plausible_record(stream, end, len, &end2)))) {
+			*to = q;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The bytes [pos, to) of the top-level stream are left behind: repair leaves them out. */
+static void skip_range(struct pf_check *pc, const struct tfk_cursor *stream, uint64_t pos, uint64_t to, bool pending)
+{
+	pc->lay.resyncs++;
+	pc->lay.skipped_bytes += to - pos;
+	pc->records++; /* the record whose size was impossible */
+	pc->carry = 0;       /* a record the zstd stream was inside is lost with them */
+	pc->zbroken = true;  /* and a later payload decodes only if it starts a frame of its own */
+	if (pc->frozen)
+		return;
+	if (pending || pc->lay.ndrops >= TFK_PERF_MAX_DROPS) {
+		pc->frozen = true;
+		return;
+	}
+	pc->lay.drops[pc->lay.ndrops].offset = stream->origin + pos;
+	pc->lay.drops[pc->lay.ndrops++].size = to - pos;
+	pc->lay.good_end = stream->origin + to;
+	pc->lay.records_left_out++; /* what it held, and what the skipped bytes held, is unknown */
+}
+
+/* The words of a finding's found text that say where the walk went on. */
+static void say_resync(char *buf, size_t n, bool found, uint64_t pos, uint64_t to)
+{
+	if (found)
+		snprintf(buf, n, "; %llu bytes skipped to the next plausible record, at +0x%llx", (unsigned long long)(to - pos),
+			 (unsigned long long)to);
+	else
+		buf[0] = 0;
+}
+
 void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int depth)
 {
 	uint64_t pos = 0, len = stream->len;
 	struct tfk_finding *f;
 	/* At the top level, good_end follows the records that are whole and valid, up to the first that is not. */
 	bool track = depth == 0;
+	/* Kept records are committed only where the zstd stream is between records (no carry). */
+	bool pending = false, table_found = false;
+	uint64_t pending_samples = 0, pending_records = 0;
 	if (track) {
 		pc->lay.good_end = stream->origin;
-		pc->lay.samples_kept = 0;
+		pc->lay.samples_kept = pc->lay.records_kept = 0;
+		pc->lay.zsalvage_at = pc->lay.zsalvage_len = 0;
+		pc->lay.samples_left_out = pc->lay.records_left_out = 0;
 		pc->lay.ndrops = 0;
 		pc->frozen = false;
+		pc->carry = 0;
+		pc->zbroken = false;
+		pc->zlost_records = 0;
+		pf_zstream_reset(pc->zs);
 	}
 	while (pos < len) {
+		bool stream_ok = true;
+		/* A killed recording's records may end where the feature table perf wrote at exit begins. */
+		if (track && pc->killed && !pc->carry && pf_feature_table_at(pc, stream->origin + pos)) {
+			pc->killed_table = stream->origin + pos;
+			table_found = true;
+			break;
+		}
 		uint64_t errors_before = pc->ctx->faults[TFK_SEV_ERROR], samples_before = pc->samples, extra = 0, t = 0;
+		const uint64_t records_before = pc->records;
 		bool have_t = false;
-		uint32_t type;
-		uint16_t misc, size;
+		uint32_t type, size = 0;
+		uint16_t misc, size16;
 		uint64_t at = stream->origin + pos;
 		if (!tfk_cur_u32_at(stream, pos, &type) || !tfk_cur_u16_at(stream, pos + 4, &misc) ||
-		    !tfk_cur_u16_at(stream, pos + 6, &size)) {
+		    !tfk_cur_u16_at(stream, pos + 6, &size16)) {
+			if (depth) { /* decoded bytes: the record goes on in the next payload */
+				pc->partial_tail = true;
+				pc->tail_at = pos;
+				return;
+			}
 			f = tfk_emit(pc->ctx, TFK_PERF_RECORD_OVERRUN, at, len - pos);
 			tfk_set_path(f, "%srecord at +0x%llx of the %s", pc->where, (unsigned long long)pos, depth ? "decoded block" : "data");
 			tfk_set_expected(f, "an 8-byte record header");
 			tfk_set_found(f, "%llu bytes left", (unsigned long long)(len - pos));
 			pc->frozen |= track;
-			return;
+			break;
 		}
+		size = size16;
 		uint16_t min = min_size(type);
-		bool unaligned_ok = type == PF_REC_TRACING_DATA || type == PF_REC_HEADER_FEATURE || type == PF_REC_COMPRESSED;
+		/* The kernel aligns its records to 8 bytes; perf's own (64-127) need not be (a 20-byte CPU_MAP). */
+		bool unaligned_ok = type >= 64 && type < 128;
+		/* simpleperf's own records: a 32-bit size (misc holds its high half), any alignment. */
+		const bool sp_record = pc->dialect == PF_DIALECT_SIMPLEPERF && type >= PF_SP_RECORD_START;
+		if (sp_record) {
+			size = (uint32_t)misc << 16 | size16;
+			min = type == PF_SP_TRACING_DATA ? 12 : 8;
+			unaligned_ok = true;
+		}
+		/* Google's perf 3.3 pipe: header features as records of type 66 + bit before the first attr. */
+		if (pc->preamble && !depth && !(type > 66 + 2 && type < 66 + 32))
+			pc->preamble = false;
+		const bool g_feature = pc->preamble && !depth;
+		if (g_feature)
+			min = 12;
+		uint64_t to = 0;
+		char skipped[96];
 		if (size < 8 || (min && size < min) || (size % 8 && !unaligned_ok)) {
+			/* Where the next record starts is unknown: look for it (top level only). */
+			bool lost = size < 8 || (size % 8 && !unaligned_ok);
+			bool found = lost && track && resync(pc, stream, pos, len, &to);
+			say_resync(skipped, sizeof(skipped), found, pos, to);
 			f = tfk_emit(pc->ctx, TFK_PERF_RECORD_BAD_SIZE, at + 6, 2);
 			tfk_set_path(f, "%srecord type %u at +0x%llx", pc->where, type, (unsigned long long)pos);
-			tfk_set_expected(f, "a size of at least %u, a multiple of 8", min > 8 ? min : 8);
-			tfk_set_found(f, "%u", size);
-			if (size < 8 || size % 8) {
-				pc->frozen |= track;
-				return; /* where the next record starts is unknown */
+			tfk_set_expected(f, "a size of at least %u%s", min > 8 ? min : 8, unaligned_ok ? "" : ", a multiple of 8");
+			tfk_set_found(f, "%u%s", size, skipped);
+			if (found) {
+				skip_range(pc, stream, pos, to, pending);
+				pos = to;
+				continue;
 			}
+			if (lost) {
+				pc->frozen |= track;
+				break;
+			}
+			pc->records++;
 			goto next; /* too small for its type, but the next record is still found */
 		}
 		if (size > len - pos) {
+			if (depth) {
+				pc->partial_tail = true;
+				pc->tail_at = pos;
+				return;
+			}
+			bool found = track && resync(pc, stream, pos, len, &to);
+			say_resync(skipped, sizeof(skipped), found, pos, to);
 			f = tfk_emit(pc->ctx, TFK_PERF_RECORD_OVERRUN, at, len - pos);
 			tfk_set_path(f, "%srecord type %u at +0x%llx", pc->where, type, (unsigned long long)pos);
 			tfk_set_expected(f, "%u bytes inside the %s", size, depth ? "decoded block" : "data section");
-			tfk_set_found(f, "%llu bytes left", (unsigned long long)(len - pos));
+			tfk_set_found(f, "%llu bytes left%s", (unsigned long long)(len - pos), skipped);
+			if (found) {
+				skip_range(pc, stream, pos, to, pending);
+				pos = to;
+				continue;
+			}
 			pc->frozen |= track;
-			return;
+			break;
 		}
 		struct tfk_cursor rec;
 		tfk_cur_sub(stream, pos, size, &rec);
 		pc->records++;
-		extra = oob_payload(&rec, type);
+		/* simpleperf keeps its tracing data inside the TRACING_DATA record, not after it. */
+		uint32_t inside = 0;
+		bool data_inside = pc->dialect == PF_DIALECT_SIMPLEPERF && type == PF_REC_TRACING_DATA &&
+				   tfk_cur_u32_at(&rec, 8, &inside) && size >= 12 && inside <= size - 12u;
+		extra = sp_record || g_feature || data_inside ? 0 : oob_payload(&rec, type);
 		if (extra == UINT64_MAX || extra > len - pos - size) {
-			char found[80];
-			snprintf(found, sizeof(found), "%llu bytes, %llu left in the stream",
-				 (unsigned long long)(extra == UINT64_MAX ? 0 : extra), (unsigned long long)(len - pos - size));
-			bad_body(pc, at, type, "an out-of-band payload inside the stream", found);
+			bool found = track && resync(pc, stream, pos, len, &to);
+			say_resync(skipped, sizeof(skipped), found, pos, to);
+			char text[192];
+			snprintf(text, sizeof(text), "%llu bytes, %llu left in the stream%s",
+				 (unsigned long long)(extra == UINT64_MAX ? 0 : extra), (unsigned long long)(len - pos - size), skipped);
+			bad_body(pc, at, type, "an out-of-band payload inside the stream", text);
+			if (found) {
+				skip_range(pc, stream, pos, to, pending);
+				pos = to;
+				continue;
+			}
 			pc->frozen |= track;
-			return;
+			break;
+		}
+		if (g_feature) {
+			/* {u32 length, string} or the feature's own payload, checked as that feature */
+			struct tfk_cursor body;
+			tfk_cur_sub(&rec, 8, size - 8u, &body);
+			pf_check_feature(pc, type - 66, &body);
+			pc->dialect_records++;
+			goto next;
+		}
+		if (sp_record || data_inside) {
+			pc->dialect_records++;
+			uint32_t n = 0;
+			tfk_cur_u32_at(&rec, 8, &n);
+			if (type == PF_SP_TRACING_DATA || data_inside) {
+				if (n > size - 12u) {
+					char found[64];
+					snprintf(found, sizeof(found), "%u bytes in a %u-byte record", n, size);
+					bad_body(pc, at, type, "tracing data inside the record", found);
+				} else {
+					struct tfk_cursor blob;
+					tfk_cur_sub(&rec, 12, n, &blob);
+					td_check_tracing_bundle(pc->ctx, &blob, "simpleperf TRACING_DATA record");
+				}
+			} else {
+				pc->dialect_skipped++; /* kernel symbols, dsos, callchains, ...: simpleperf's own */
+			}
+			goto next;
 		}
 		if (!min && type >= 128) {
 			f = tfk_emit(pc->ctx, TFK_PERF_RECORD_BAD_TYPE, at, 4);
@@ -414,7 +673,7 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 				else if (type == PF_REC_MMAP)
 					needs_nul(pc, &rec, type, 40, size - tr);
 				else if (type == PF_REC_MMAP2)
-					needs_nul(pc, &rec, type, 72, size - tr);
+					needs_nul(pc, &rec, type, mmap2_name_at(&rec), size - tr);
 				if (a && (a->sample_type & PF_S_TIME) && tr) {
 					uint64_t before = (uint64_t)__builtin_popcountll(a->sample_type & PF_S_TID);
 					have_t = tfk_cur_u64_at(&rec, (uint64_t)size - tr + 8 * before, &t);
@@ -465,25 +724,67 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 				}
 			}
 			tfk_cur_sub(&rec, hdr, data_size, &payload);
-			walk_compressed(pc, &payload, at, depth);
+			stream_ok = walk_compressed(pc, &payload, at, depth);
 		}
 		if (have_t)
 			saw_time(pc, t, at);
 next:
 		pos += size + extra;
+		if (depth && !pc->derr) {
+			/* Inside a payload: the whole, valid records before the first damage (repair may keep them). */
+			if (stream_ok && pc->ctx->faults[TFK_SEV_ERROR] == errors_before) {
+				pc->dgood = pos;
+				pc->dgood_samples += pc->samples - samples_before;
+				pc->dgood_records += pc->records - records_before;
+			} else {
+				pc->derr = true;
+			}
+		}
 		if (track && !pc->frozen) {
-			if (pc->ctx->faults[TFK_SEV_ERROR] == errors_before) {
+			const bool clean = stream_ok && pc->ctx->faults[TFK_SEV_ERROR] == errors_before;
+			const uint64_t ns = pc->samples - samples_before, nr = pc->records - records_before;
+			if (clean && pc->carry) {
+				pending = true; /* the stream is inside a record: no cut here */
+				pending_samples += ns;
+				pending_records += nr;
+			} else if (clean) {
 				pc->lay.good_end = stream->origin + pos;
-				pc->lay.samples_kept += pc->samples - samples_before;
-			} else if (pc->lay.ndrops < TFK_PERF_MAX_DROPS) {
+				pc->lay.samples_kept += pending_samples + ns;
+				pc->lay.records_kept += pending_records + nr;
+				pending = false;
+				pending_samples = pending_records = 0;
+			} else if (!pending && stream_ok && type != PF_REC_COMPRESSED && type != PF_REC_COMPRESSED2 &&
+				   pc->lay.ndrops < TFK_PERF_MAX_DROPS) {
 				/* Damaged inside, but its size led to the next record: repair leaves just it out. */
 				pc->lay.drops[pc->lay.ndrops].offset = at;
 				pc->lay.drops[pc->lay.ndrops++].size = size + extra;
 				pc->lay.good_end = stream->origin + pos;
+				pc->lay.samples_left_out += ns;
+				pc->lay.records_left_out += nr;
 			} else {
+				/*
+				 * A COMPRESSED record cannot be left out of the one zstd stream: the data ends
+				 * before it. When the stream was between records there, the whole records it
+				 * decoded before the damage can still be kept, written out decoded.
+				 */
+				if ((type == PF_REC_COMPRESSED || type == PF_REC_COMPRESSED2) && !pending && !pc->zstart_carry &&
+				    pc->dgood && pc->lay.good_end == at) {
+					pc->lay.zsalvage_at = at;
+					pc->lay.zsalvage_len = pc->dgood;
+					pc->lay.samples_kept += pc->dgood_samples;
+					pc->lay.records_kept += pc->dgood_records;
+				}
 				pc->frozen = true;
 			}
 		}
+	}
+	if (track) {
+		/* Bytes the walk could not get past: what records they held is unknown. */
+		if (pos < len && !table_found)
+			pc->lay.unread_bytes += len - pos;
+		finish_zstream(pc);
+		pc->lay.samples_walked = pc->samples;
+		pc->lay.records_walked = pc->records;
 	}
 }
 
