@@ -180,6 +180,7 @@ int cmd_repair(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	struct stat si, so;
+	bool in_dir = stat(in, &si) == 0 && S_ISDIR(si.st_mode);
 	if (out && stat(in, &si) == 0 && stat(out, &so) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
 		fprintf(stderr, "tracefsck repair: OUT is IN; use --in-place to replace the input\n");
 		return EXIT_USAGE;
@@ -220,7 +221,7 @@ int cmd_repair(int argc, char **argv)
 		case TFK_REPAIR_NOTHING_TO_DO:
 			if (!json)
 				printf("%s: nothing to repair\n", in);
-			keep = !in_place && !dry_run;
+			keep = !in_place && !dry_run && !in_dir; /* a directory is not copied */
 			break;
 		case TFK_REPAIR_UNSUPPORTED:
 			if (!json)

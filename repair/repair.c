@@ -319,9 +319,14 @@ void tfk_repair_file(const char *path, int out_fd, const struct tfk_limits *limi
 	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX)
 		in = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (in == MAP_FAILED) {
-		/* Unreadable, empty, or a directory: the check says which; nothing can be written. */
+		/* Unreadable, empty, or a directory: the check says which; nothing can be written. A
+		 * directory that checks clean has nothing to repair (and nothing is copied). */
 		tfk_check_file(path, limits, &rep->before);
-		rep->outcome = TFK_REPAIR_UNSUPPORTED;
+		bool dir = fd >= 0 && S_ISDIR(st.st_mode);
+		rep->outcome = dir && tfk_report_verdict(&rep->before) == TFK_VERDICT_CLEAN ? TFK_REPAIR_NOTHING_TO_DO
+											: TFK_REPAIR_UNSUPPORTED;
+		if (dir && rep->outcome == TFK_REPAIR_UNSUPPORTED)
+			rep->reason = "the repair of a trace directory is not built yet";
 		if (fd >= 0)
 			close(fd);
 		return;
