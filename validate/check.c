@@ -14,6 +14,7 @@
 #include "context.h"
 #include "cursor.h"
 #include "formats/formats.h"
+#include "input.h"
 #include "formats/perf/perf.h"
 #include "tracefsck/check.h"
 
@@ -75,7 +76,15 @@ static void check_bytes(const uint8_t *data, size_t size, const struct tfk_limit
 	}
 	if (!best || best_score < TFK_SNIFF_DAMAGED) {
 		struct tfk_finding *f = tfk_emit(&ctx, TFK_CORE_INPUT_UNRECOGNISED, 0, 0);
-		tfk_set_expected(f, "a trace.dat file");
+		/* name every format the build knows, whatever the list holds */
+		char known[TFK_FINDING_TEXT_MAX];
+		size_t len = 0, nf;
+		const struct tfk_format *const *fmts = tfk_formats(&nf);
+		known[0] = '\0';
+		for (size_t i = 0; i < nf && len < sizeof(known); i++)
+			len += (size_t)snprintf(known + len, sizeof(known) - len, "%s%s", i ? (i + 1 == nf ? " or " : ", ") : "",
+						fmts[i]->name);
+		tfk_set_expected(f, "a %s file", known);
 		if (size)
 			tfk_set_found_bytes(f, data, size < 16 ? size : 16);
 		else
@@ -190,100 +199,65 @@ static void unmap(struct mapped *m)
 	m->data = NULL;
 }
 
-/* One regular file of a directory, mapped; -1 if it is missing or not one. */
-static int map_at(const char *dir, const char *name, struct mapped *m)
-{
-	char path[4096];
-	const char *what;
-	int err;
-	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
-		return -1;
-	enum map_result r = map_path(path, m, &what, &err);
-	if (r != MAP_OK) {
-		unmap(m);
-		return -1;
-	}
-	snprintf(m->name, sizeof(m->name), "%s", name);
-	return 0;
-}
-
-/* "data.N": its N, or -1. */
-static long stream_number(const char *name)
-{
-	if (strncmp(name, "data.", 5) != 0 || !name[5])
-		return -1;
-	char *end;
-	long n = strtol(name + 5, &end, 10);
-	return *end || n < 0 ? -1 : n;
-}
-
-static int cmp_stream(const void *a, const void *b)
-{
-	long x = stream_number(((const struct mapped *)a)->name), y = stream_number(((const struct mapped *)b)->name);
-	return x < y ? -1 : x > y;
-}
-
 /*
- * perf record --threads writes a directory: "data" holds the header, attrs and features,
- * each data.N a stream of records. Returns -1 when path is not such a directory.
+ * A directory: listed (bounded, no link followed), then checked by the directory format that
+ * is surest of it. Members the listing could not examine, links that point outside and a
+ * listing cut short are findings of their own. Returns -1 when no format claims it.
  */
-static int check_perf_dir(const char *path, const struct tfk_limits *limits, const struct tfk_observer *observer,
-			  struct tfk_report *report)
+static int check_directory(const char *path, const struct tfk_limits *limits, const struct tfk_observer *observer,
+			   struct tfk_report *report)
 {
 	struct tfk_limits defaults = tfk_limits_default();
 	if (!limits)
 		limits = &defaults;
-	struct mapped header;
-	if (map_at(path, "data", &header) != 0)
-		return -1;
-	struct tfk_cursor hc = tfk_cur_make(header.data, header.size, 0, false);
-	if (tfk_format_perf.sniff(&hc) < TFK_SNIFF_DAMAGED) {
-		unmap(&header);
-		return -1;
+	int dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct tfk_input in;
+	if (dirfd < 0 || tfk_input_list(&in, dirfd, limits->max_members) != 0) {
+		io_error(report, limits, "a directory that cannot be listed", errno);
+		return 0;
 	}
-	size_t cap = limits->max_cpus, n = 0;
-	struct mapped *streams = calloc(cap ? cap : 1, sizeof(*streams));
-	bool too_many = false;
-	DIR *d = opendir(path);
-	struct dirent *e;
-	while (streams && d && (e = readdir(d)) != NULL) {
-		if (stream_number(e->d_name) < 0)
-			continue;
-		if (n == cap) {
-			too_many = true;
-			break;
+	size_t n;
+	const struct tfk_format *const *all = tfk_formats(&n);
+	const struct tfk_format *best = NULL;
+	int best_score = 0;
+	for (size_t i = 0; i < n; i++) {
+		int s = all[i]->sniff_dir ? all[i]->sniff_dir(&in) : 0;
+		if (s > best_score) {
+			best_score = s;
+			best = all[i];
 		}
-		if (map_at(path, e->d_name, &streams[n]) == 0)
-			n++;
 	}
-	if (d)
-		closedir(d);
-	if (n > 1)
-		qsort(streams, n, sizeof(*streams), cmp_stream);
-	struct tfk_cursor *cursors = calloc(n ? n : 1, sizeof(*cursors));
-	const char **names = calloc(n ? n : 1, sizeof(*names));
-	report_reset(report, header.size);
+	if (!best || best_score < TFK_SNIFF_DAMAGED) {
+		tfk_input_close(&in);
+		return -1;
+	}
+	report_reset(report, in.total_size);
 	struct tfk_ctx ctx;
 	tfk_ctx_init(&ctx, limits, report);
 	ctx.obs = observer;
-	if (!streams || !cursors || !names) {
-		report->internal_error = report->incomplete = true;
-	} else {
-		for (size_t i = 0; i < n; i++) {
-			cursors[i] = tfk_cur_make(streams[i].data, streams[i].size, 0, false);
-			names[i] = streams[i].name;
-			report->stats.file_size += streams[i].size;
+	report->stats.format = best->name;
+	for (size_t i = 0; i < in.n; i++) {
+		const struct tfk_member *m = &in.members[i];
+		struct tfk_ctx_place was = tfk_ctx_enter_member(&ctx, m->name, NULL);
+		if (m->kind == TFK_MEMBER_ERROR) {
+			struct tfk_finding *f = tfk_emit_nooffset(&ctx, TFK_CORE_INPUT_IO_ERROR);
+			tfk_set_path(f, "member of the trace directory");
+			tfk_set_found(f, "%s", strerror(m->err));
+			report->incomplete = true;
+		} else if (m->kind == TFK_MEMBER_LINK && m->target_outside) {
+			struct tfk_finding *f = tfk_emit_nooffset(&ctx, TFK_CORE_INPUT_LINK_OUTSIDE);
+			tfk_set_path(f, "symbolic link");
+			tfk_set_expected(f, "members inside the trace directory");
+			tfk_set_found_bytes(f, m->target, strlen(m->target));
 		}
-		if (too_many)
-			tfk_limit_hit(&ctx, 0, "data.N streams in a perf.data directory", cap + 1, cap);
-		pf_check_dir(&ctx, &hc, cursors, names, n);
+		tfk_ctx_return(&ctx, was);
 	}
-	for (size_t i = 0; streams && i < n; i++)
-		unmap(&streams[i]);
-	unmap(&header);
-	free(streams);
-	free(cursors);
-	free(names);
+	if (in.too_many)
+		tfk_limit_hit(&ctx, 0, "members of a trace directory", (uint64_t)limits->max_members + 1, limits->max_members);
+	if (in.too_deep)
+		tfk_limit_hit(&ctx, 0, "directory depth of a trace directory", TFK_INPUT_MAX_DEPTH + 1, TFK_INPUT_MAX_DEPTH);
+	best->check_dir(&ctx, &in);
+	tfk_input_close(&in);
 	return 0;
 }
 
@@ -303,8 +277,8 @@ void tfk_check_file_observed(const char *path, const struct tfk_limits *limits, 
 		io_error(report, limits, what, err);
 		return;
 	case MAP_DIRECTORY:
-		if (check_perf_dir(path, limits, observer, report) != 0)
-			io_error(report, limits, "a directory that is not a perf.data directory", EISDIR);
+		if (check_directory(path, limits, observer, report) != 0)
+			io_error(report, limits, "a directory that is not a trace directory of a format this build knows", EISDIR);
 		return;
 	case MAP_OK:
 		break;

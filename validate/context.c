@@ -176,6 +176,8 @@ struct tfk_finding *tfk_emit(struct tfk_ctx *ctx, enum tfk_fault_code code, uint
 	memset(f, 0, sizeof(*f));
 	f->fault = fault;
 	f->severity = sev;
+	if (ctx->member)
+		tfk_sanitize(f->member, sizeof(f->member), ctx->member, strlen(ctx->member));
 	f->has_offset = true;
 	f->offset = offset;
 	f->length = length;

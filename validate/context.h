@@ -31,6 +31,7 @@ struct tfk_ctx {
 	int fd;                 /* the mapped file, when tfk_check_file opened it; else -1 */
 	const struct tfk_mapped_source *sources; /* other files' bytes in the mapping */
 	size_t nsources;
+	const char *member;     /* the member of a trace directory being checked (findings name it), or NULL */
 };
 
 /*

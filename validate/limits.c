@@ -13,6 +13,7 @@ struct tfk_limits tfk_limits_default(void)
 		.max_page_size = 1u << 27, /* commit lengths are 27 bits */
 		.max_decoded = 256u << 20, /* kallsyms, the largest block, is a few MiB */
 		.max_per_place = 20,
+		.max_members = 100000,
 		.parser_timeout_ms = 10000,
 		.fail_alloc_after = 0,
 	};

@@ -41,6 +41,7 @@ struct tfk_fault {
 
 #define TFK_FINDING_PATH_MAX 96
 #define TFK_FINDING_TEXT_MAX 160
+#define TFK_FINDING_MEMBER_MAX 160
 
 /*
  * A finding. Every string in it is already sanitised: printable ASCII only, other bytes
@@ -58,6 +59,12 @@ struct tfk_finding {
 	 */
 	bool in_decoded;
 	uint64_t decoded_offset;
+	/*
+	 * In a trace directory: the member file the finding lies in, relative to the directory
+	 * ("data.1", "ust/uid/0/64-bit/metadata"), and offset is inside that member. "" for a
+	 * single file.
+	 */
+	char member[TFK_FINDING_MEMBER_MAX];
 	char path[TFK_FINDING_PATH_MAX];          /* structure path, e.g. "flyrecord cpu1 page 3" */
 	char expected[TFK_FINDING_TEXT_MAX];
 	char found[TFK_FINDING_TEXT_MAX];

@@ -21,6 +21,7 @@ struct tfk_limits {
 	uint32_t max_page_size;     /* largest ring-buffer page accepted */
 	uint64_t max_decoded;       /* bytes one compressed block may decode to */
 	uint32_t max_per_place;     /* findings of one code in one CPU before the rest are summarised */
+	uint32_t max_members;       /* members (files, directories, links) listed in a trace directory */
 	uint32_t parser_timeout_ms; /* event formats go to libtraceevent in a child process; one format
 	                               taking longer than this is a hang. 0 = do not run libtraceevent */
 	const struct tfk_policy *policy; /* codes disabled or re-graded (policy.h); NULL = the catalog */

@@ -194,5 +194,28 @@ expect 0 "perf.data directory" "$bin" check --json "$dir"
 has '"format":"perf.data directory".*"events":24,' "directory: the header file's 12 samples and data.0's 12"
 printf '\011\000\000\000\000\000\003\000' >> "$dir/data.0" # a sample of size 3
 expect 4 "perf.data directory with a damaged stream" "$bin" check "$dir"
-has "\[data.0: record type 9 at +0x$(printf '%x' "$len")\]: error perf.record.bad-size" "the finding names its stream and place"
+has "^$dir/data.0: 0x$(printf '%x' $((len + 6))) \[record type 9 at +0x$(printf '%x' "$len")\]: error perf.record.bad-size" \
+	"the finding names its member file and the offset inside it"
+expect 4 "perf.data directory with a damaged stream, JSON" "$bin" check --json "$dir"
+has "\"member\":\"data.0\",\"code\":\"perf.record.bad-size\",\"severity\":\"error\",\"offset\":$((len + 6))," "JSON: member key and the offset inside it"
+expect 4 "perf.data directory with a damaged stream, SARIF" "$bin" check --sarif "$dir"
+has "\"artifactLocation\":{\"uri\":\"[^\"]*threads[.]perf/data[.]0\"}" "SARIF: the result's artifact is the member file"
+expect 4 "perf.data directory with a damaged stream, GitHub" "$bin" check --github "$dir"
+has "^::error file=$dir/data.0,title=perf.record.bad-size::" "GitHub: the annotation names the member file"
+"$make" clean "$work/single.dat" || exit 1
+
+expect 4 "a single file, JSON" "$bin" check --json "$work/damaged.dat"
+has '"member":null,"code"' "JSON: member is null for a single file"
+
+# Directory inputs: no link is followed, a link out of the directory is reported, the listing is
+# bounded, and a directory no format claims says so.
+ln -s /etc/passwd "$dir/outside"
+ln -s data.1 "$dir/inside"
+expect 4 "perf.data directory with links" "$bin" check "$dir"
+has "^$dir/outside: \[symbolic link\]: warning core.input.link-outside" "a link out of the directory is reported"
+if grep -q "$dir/inside:" "$work/out"; then echo "FAIL: a link inside the directory was reported"; fail=1; else echo "ok: a link inside is listed, not reported"; fi
+rm -f "$dir/outside" "$dir/inside"
+mkdir -p "$work/not-a-trace" && echo hello > "$work/not-a-trace/readme"
+expect 8 "a directory no format claims" "$bin" check "$work/not-a-trace"
+grep -q "not a trace directory of a format this build knows" "$work/out" && echo "ok: says no format claims it" || { echo "FAIL: unclaimed directory message"; cat "$work/out"; fail=1; }
 exit $fail

@@ -70,8 +70,8 @@ if command -v perf >/dev/null 2>&1 &&
 	if [ -n "$last" ]; then
 		printf '\001\000\000\000\000\000\003\000' >> "$work/threads.data/$last" # a record of size 3
 		$wrap "$bin" check "$work/threads.data" > "$work/threads.bad"; rc=$?
-		if [ "$rc" = 4 ] && grep -q "\[$last: record type 1 at" "$work/threads.bad"; then
-			echo "ok: damage in $last is reported with its stream's name"
+		if [ "$rc" = 4 ] && grep -q "^$work/threads.data/$last: 0x[0-9a-f]* \[record type 1 at" "$work/threads.bad"; then
+			echo "ok: damage in $last is reported in its member file"
 		else
 			bad "damaged $last: exit $rc"; cat "$work/threads.bad"
 		fi

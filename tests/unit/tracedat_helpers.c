@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "raised.h"
 #include "tracedat_helpers.h"
 
 #if defined(__has_include)
@@ -28,20 +29,10 @@
 #define TFK_TEST_SANITIZED 1
 #endif
 
-/* Codes raised by the tests in this file; the last test proves the whole catalog is covered. */
-static char raised[256][48];
-static size_t nraised;
-
+/* The codes a report raised, for the catalog coverage test (raised.h). */
 void note_raised(const struct tfk_report *r)
 {
-	for (size_t i = 0; i < r->count; i++) {
-		const char *id = r->findings[i].fault->id;
-		size_t k = 0;
-		while (k < nraised && strcmp(raised[k], id) != 0)
-			k++;
-		if (k == nraised && nraised < 256)
-			snprintf(raised[nraised++], sizeof(raised[0]), "%s", id);
-	}
+	raised_note(r);
 }
 
 void dump(const struct tfk_report *r)
@@ -147,20 +138,6 @@ uint64_t record_at(const struct fx *x, unsigned i)
 }
 
 /* Every catalog code is produced by at least one test (run after all the others). */
-void test_every_code_is_raised(void **state)
-{
-	(void)state;
-	size_t n;
-	const struct tfk_fault *cat = tfk_catalog(&n);
-	for (size_t i = 0; i < n; i++) {
-		size_t k = 0;
-		while (k < nraised && strcmp(raised[k], cat[i].id) != 0)
-			k++;
-		if (k == nraised)
-			fail_msg("no test raises %s", cat[i].id);
-	}
-}
-
 unsigned test_slowdown(void)
 {
 	/* TFK_TEST_SLOWDOWN lets a known-slow machine ask for more (1..100). */

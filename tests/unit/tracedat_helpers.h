@@ -17,7 +17,7 @@ struct fx {
 	struct tfk_report r;
 };
 
-/* Remember the codes a report raised (for the catalog coverage test). */
+/* Remember the codes a report raised (for the catalog coverage test, raised.h). */
 void note_raised(const struct tfk_report *r);
 void dump(const struct tfk_report *r);
 /* Default limits without the libtraceevent child (tested on its own). */
@@ -34,7 +34,6 @@ void fx_free(struct fx *x);
 /* Offset of page p of CPU c of the top buffer (uncompressed files). */
 uint64_t page_at(const struct fx *x, unsigned c, unsigned p);
 void put_commit(struct fx *x, uint64_t page, uint64_t commit);
-void test_every_code_is_raised(void **state);
 /* How many times slower than a plain run this test runs (Valgrind, sanitizers): timeouts in
  * tests are multiplied by it, so that a loaded or instrumented run never races them. */
 unsigned test_slowdown(void);

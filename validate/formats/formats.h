@@ -8,6 +8,7 @@
 
 #include "../context.h"
 #include "../cursor.h"
+#include "../input.h"
 #include "token.h"
 
 struct tfk_format {
@@ -17,6 +18,13 @@ struct tfk_format {
 	void (*check)(struct tfk_ctx *ctx, const struct tfk_cursor *file);
 	/* The format's magic numbers, tags and keywords, for the fuzzing dictionaries (gen_dict). */
 	void (*dictionary)(tfk_token_fn emit, void *user);
+	/*
+	 * Directory formats (NULL for single-file ones): how sure the listed directory is this
+	 * format's (0..100, as sniff; it may map and read small members), and the check of it.
+	 * Findings inside a member name it (tfk_ctx_enter_member); offsets are the member's.
+	 */
+	int (*sniff_dir)(const struct tfk_input *in);
+	void (*check_dir)(struct tfk_ctx *ctx, const struct tfk_input *in);
 };
 
 /* Scores at or above this are checked as the format (and may report a damaged magic). */

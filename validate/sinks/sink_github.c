@@ -53,6 +53,10 @@ int tfk_sink_github(const struct tfk_report *r, const char *name, const struct t
 		const char *cmd = f->severity == TFK_SEV_ERROR ? "error" : f->severity == TFK_SEV_WARNING ? "warning" : "notice";
 		tfk_line_printf(&l, "::%s file=", cmd);
 		escaped(&l, name, name_len, true);
+		if (f->member[0]) { /* the member file of a trace directory the finding lies in */
+			escaped(&l, "/", 1, true);
+			escaped(&l, f->member, strlen(f->member), true);
+		}
 		tfk_line_printf(&l, ",title=");
 		escaped(&l, f->fault->id, strlen(f->fault->id), true);
 		tfk_line_printf(&l, "::");

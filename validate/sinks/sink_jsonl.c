@@ -15,6 +15,10 @@ void tfk_line_json_finding(struct tfk_line *l, const struct tfk_finding *f, cons
 {
 	tfk_line_printf(l, "{\"type\":\"finding\",\"file\":");
 	tfk_line_json_str(l, name, name_len);
+	if (f->member[0])
+		key_str(l, "member", f->member);
+	else
+		tfk_line_printf(l, ",\"member\":null");
 	key_str(l, "code", f->fault->id);
 	key_str(l, "severity", tfk_severity_name(f->severity));
 	if (f->has_offset)

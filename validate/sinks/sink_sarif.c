@@ -146,8 +146,16 @@ int tfk_sink_sarif(const struct tfk_report *const *reports, const char *const *n
 				 fd->found[0] ? "; found " : "", fd->found);
 			str(&l, msg);
 			tfk_line_printf(&l, "},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":");
-			uri(&l, names[f]);
-			tfk_line_printf(&l, ",\"index\":%zu},\"region\":{\"startLine\":1", f);
+			if (fd->member[0]) {
+				/* inside a trace directory: the member file itself, offsets inside it */
+				char where[1024];
+				snprintf(where, sizeof(where), "%s/%s", names[f], fd->member);
+				uri(&l, where);
+				tfk_line_printf(&l, "},\"region\":{\"startLine\":1");
+			} else {
+				uri(&l, names[f]);
+				tfk_line_printf(&l, ",\"index\":%zu},\"region\":{\"startLine\":1", f);
+			}
 			if (fd->has_offset)
 				tfk_line_printf(&l, ",\"byteOffset\":%" PRIu64 ",\"byteLength\":%" PRIu64, fd->offset, fd->length);
 			tfk_line_printf(&l, "}}");
@@ -160,6 +168,8 @@ int tfk_sink_sarif(const struct tfk_report *const *reports, const char *const *n
 			h = fnv(h, &fd->offset, sizeof(fd->offset));
 			h = fnv(h, &fd->decoded_offset, sizeof(fd->decoded_offset));
 			h = fnv(h, fd->path, strlen(fd->path));
+			if (fd->member[0])
+				h = fnv(h, fd->member, strlen(fd->member));
 			tfk_line_printf(&l, "}],\"partialFingerprints\":{\"tracefsckFinding/v1\":\"%016" PRIx64 "\"}", h);
 			if (fd->in_decoded)
 				tfk_line_printf(&l, ",\"properties\":{\"decodedOffset\":%" PRIu64 "}", fd->decoded_offset);

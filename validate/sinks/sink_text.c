@@ -23,7 +23,10 @@ int tfk_sink_text(const struct tfk_report *r, const char *name, const struct tfk
 		const struct tfk_finding *f = &r->findings[i];
 		if (f->severity < min)
 			continue;
-		tfk_line_printf(&l, "%s: ", safe_name);
+		if (f->member[0]) /* inside a trace directory: the member, then offsets inside it */
+			tfk_line_printf(&l, "%s/%s: ", safe_name, f->member);
+		else
+			tfk_line_printf(&l, "%s: ", safe_name);
 		if (f->has_offset)
 			tfk_line_printf(&l, "0x%" PRIx64 " ", f->offset);
 		if (f->in_decoded)

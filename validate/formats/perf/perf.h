@@ -9,6 +9,7 @@
 #include "../../context.h"
 #include "../../cursor.h"
 #include "../token.h"
+#include "../../input.h"
 #include "tracefsck/observer.h"
 
 #define PF_HEADER_SIZE 104
@@ -106,7 +107,6 @@ struct pf_check {
 	uint64_t round_max, prev_round_max, flushed_to;
 	uint64_t late_records, first_late_at, first_late_time, first_late_limit;
 	uint64_t records, samples;
-	const char *where;          /* "" for the file, "data.N: " for a directory's streams */
 	/* Another writer's dialect: what told it, and what of it could not be checked. */
 	enum pf_dialect dialect;
 	bool preamble;              /* google pipe: still in the feature records before the first attr */
@@ -142,7 +142,10 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 bool pf_read_attr(struct pf_check *pc, const struct tfk_cursor *view, struct pf_attr *a, const char *where);
 /* A perf.data directory (perf record --threads): the header file, then each data.N stream. */
 void pf_check_dir(struct tfk_ctx *ctx, const struct tfk_cursor *header, const struct tfk_cursor *streams,
-		  const char *const *names, size_t n);
+		  const char *const *names, const struct tfk_member_map *maps, size_t n);
+/* The perf.data directory plug-in (perf_dir.c). */
+int pf_sniff_directory(const struct tfk_input *in);
+void pf_check_directory(struct tfk_ctx *ctx, const struct tfk_input *in);
 /* The zstd stream of COMPRESSED payloads (perf_zstream.c). */
 enum pf_zs_status { PF_ZS_OK = 0, PF_ZS_CORRUPT, PF_ZS_NEED_ROOM };
 void *pf_zstream_new(void);

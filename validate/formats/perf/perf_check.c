@@ -523,14 +523,13 @@ void pf_dialect_note(struct pf_check *pc)
 }
 
 static void pf_check_run(struct tfk_ctx *ctx, const struct tfk_cursor *file, const struct tfk_cursor *streams,
-			 const char *const *names, size_t nstreams)
+			 const char *const *names, const struct tfk_member_map *maps, size_t nstreams)
 {
 	struct pf_check pc;
 	memset(&pc, 0, sizeof(pc));
 	pc.ctx = ctx;
 	pc.file = *file;
 	pc.size = file->len;
-	pc.where = "";
 	const uint8_t *m;
 	struct tfk_finding *f;
 	tfk_cur_bytes_at(file, 0, 8, &m); /* the sniff proved 8 bytes */
@@ -576,17 +575,16 @@ static void pf_check_run(struct tfk_ctx *ctx, const struct tfk_cursor *file, con
 		}
 		check_file(&pc, header_size);
 	}
-	/* Directory mode: every data.N is a record stream of the same attrs, in the header's byte order. */
+	/* Directory mode: every data.N is a record stream of the same attrs, in the header's byte
+	 * order; its findings name it as their member, at offsets inside it. */
 	for (size_t i = 0; i < nstreams; i++) {
-		char where[80];
-		snprintf(where, sizeof(where), "%s: ", names[i]);
-		pc.where = where;
+		struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, names[i], &maps[i]);
 		pc.round_max = pc.prev_round_max = pc.flushed_to = pc.late_records = 0;
 		struct tfk_cursor st = streams[i];
 		st.big_endian = pc.file.big_endian;
 		pf_walk_records(&pc, &st, 0);
 		pf_finish_records(&pc);
-		pc.where = "";
+		tfk_ctx_return(ctx, was);
 	}
 	if (nstreams) {
 		ctx->report->stats.format = "perf.data directory";
@@ -638,13 +636,13 @@ void pf_dictionary(pf_token_fn emit, void *user)
 
 static void pf_check(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 {
-	pf_check_run(ctx, file, NULL, NULL, 0);
+	pf_check_run(ctx, file, NULL, NULL, NULL, 0);
 }
 
 void pf_check_dir(struct tfk_ctx *ctx, const struct tfk_cursor *header, const struct tfk_cursor *streams,
-		  const char *const *names, size_t n)
+		  const char *const *names, const struct tfk_member_map *maps, size_t n)
 {
-	pf_check_run(ctx, header, streams, names, n);
+	pf_check_run(ctx, header, streams, names, maps, n);
 }
 
 const struct tfk_format tfk_format_perf = {
@@ -652,4 +650,6 @@ const struct tfk_format tfk_format_perf = {
 	.sniff = pf_sniff,
 	.check = pf_check,
 	.dictionary = pf_dictionary,
+	.sniff_dir = pf_sniff_directory,
+	.check_dir = pf_check_directory,
 };

@@ -210,7 +210,7 @@ static bool walk_sample(struct pf_check *pc, const struct tfk_cursor *rec, uint3
 static void bad_body(struct pf_check *pc, uint64_t at, uint32_t type, const char *expected, const char *found)
 {
 	struct tfk_finding *f = tfk_emit(pc->ctx, TFK_PERF_RECORD_BAD_BODY, at, 0);
-	tfk_set_path(f, "%srecord type %u", pc->where, type);
+	tfk_set_path(f, "record type %u", type);
 	tfk_set_expected(f, "%s", expected);
 	tfk_set_found(f, "%s", found);
 }
@@ -250,7 +250,7 @@ static bool walk_compressed(struct pf_check *pc, const struct tfk_cursor *payloa
 	struct tfk_finding *f;
 	if (depth >= MAX_DEPTH) {
 		f = tfk_emit(pc->ctx, TFK_PERF_RECORD_UNKNOWN_TYPE, record_at, 8);
-		tfk_set_path(f, "%sdecoded block", pc->where);
+		tfk_set_path(f, "decoded block");
 		tfk_set_expected(f, "no COMPRESSED record inside a decoded block");
 		tfk_set_found(f, "one (skipped)");
 		return true;
@@ -309,7 +309,7 @@ static bool walk_compressed(struct pf_check *pc, const struct tfk_cursor *payloa
 	const size_t decoded = got - pc->carry;
 	if (st == PF_ZS_CORRUPT || too_long) {
 		f = tfk_emit(pc->ctx, TFK_PERF_COMPRESSED_CORRUPT, record_at, payload->len + (payload->origin - record_at));
-		tfk_set_path(f, "%scompressed record", pc->where);
+		tfk_set_path(f, "compressed record");
 		tfk_set_expected(f, "the zstd stream continued, decoding to at most %llu bytes", (unsigned long long)cap);
 		tfk_set_found(f, "%s after %zu bytes", too_long ? "more data" : "a decoding error", decoded);
 		pc->zbroken = true;
@@ -339,13 +339,13 @@ static void finish_zstream(struct pf_check *pc)
 	struct tfk_finding *f;
 	if (pc->carry) {
 		f = tfk_emit(pc->ctx, TFK_PERF_RECORD_OVERRUN, pc->carry_at, 0);
-		tfk_set_path(f, "%scompressed stream", pc->where);
+		tfk_set_path(f, "compressed stream");
 		tfk_set_expected(f, "the rest of the record begun in this COMPRESSED record's payload");
 		tfk_set_found(f, "%zu bytes of it, then the stream ends", pc->carry);
 	}
 	if (pc->zlost_records) {
 		f = tfk_emit(pc->ctx, TFK_PERF_COMPRESSED_CORRUPT, pc->zlost_first, 0);
-		tfk_set_path(f, "%scompressed record", pc->where);
+		tfk_set_path(f, "compressed record");
 		tfk_set_expected(f, "a zstd stream that goes on from the payload before");
 		tfk_set_found(f, "%llu COMPRESSED record%s after the damage that cannot be decoded (perf record -z writes one stream)",
 			      (unsigned long long)pc->zlost_records, pc->zlost_records == 1 ? "" : "s");
@@ -508,7 +508,7 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 				return;
 			}
 			f = tfk_emit(pc->ctx, TFK_PERF_RECORD_OVERRUN, at, len - pos);
-			tfk_set_path(f, "%srecord at +0x%llx of the %s", pc->where, (unsigned long long)pos, depth ? "decoded block" : "data");
+			tfk_set_path(f, "record at +0x%llx of the %s", (unsigned long long)pos, depth ? "decoded block" : "data");
 			tfk_set_expected(f, "an 8-byte record header");
 			tfk_set_found(f, "%llu bytes left", (unsigned long long)(len - pos));
 			pc->frozen |= track;
@@ -539,7 +539,7 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 			bool found = lost && track && resync(pc, stream, pos, len, &to);
 			say_resync(skipped, sizeof(skipped), found, pos, to);
 			f = tfk_emit(pc->ctx, TFK_PERF_RECORD_BAD_SIZE, at + 6, 2);
-			tfk_set_path(f, "%srecord type %u at +0x%llx", pc->where, type, (unsigned long long)pos);
+			tfk_set_path(f, "record type %u at +0x%llx", type, (unsigned long long)pos);
 			tfk_set_expected(f, "a size of at least %u%s", min > 8 ? min : 8, unaligned_ok ? "" : ", a multiple of 8");
 			tfk_set_found(f, "%u%s", size, skipped);
 			if (found) {
@@ -563,7 +563,7 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 			bool found = track && resync(pc, stream, pos, len, &to);
 			say_resync(skipped, sizeof(skipped), found, pos, to);
 			f = tfk_emit(pc->ctx, TFK_PERF_RECORD_OVERRUN, at, len - pos);
-			tfk_set_path(f, "%srecord type %u at +0x%llx", pc->where, type, (unsigned long long)pos);
+			tfk_set_path(f, "record type %u at +0x%llx", type, (unsigned long long)pos);
 			tfk_set_expected(f, "%u bytes inside the %s", size, depth ? "decoded block" : "data section");
 			tfk_set_found(f, "%llu bytes left%s", (unsigned long long)(len - pos), skipped);
 			if (found) {
@@ -626,14 +626,14 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 		}
 		if (!min && type >= 128) {
 			f = tfk_emit(pc->ctx, TFK_PERF_RECORD_BAD_TYPE, at, 4);
-			tfk_set_path(f, "%srecord at +0x%llx", pc->where, (unsigned long long)pos);
+			tfk_set_path(f, "record at +0x%llx", (unsigned long long)pos);
 			tfk_set_expected(f, "a record type below 128 (kernel 1-63, perf 64-127)");
 			tfk_set_found(f, "type %u (0x%x), %u bytes (skipped)", type, type, size);
 			goto next;
 		}
 		if (!min) {
 			f = tfk_emit(pc->ctx, TFK_PERF_RECORD_UNKNOWN_TYPE, at, size);
-			tfk_set_path(f, "%srecord at +0x%llx", pc->where, (unsigned long long)pos);
+			tfk_set_path(f, "record at +0x%llx", (unsigned long long)pos);
 			tfk_set_expected(f, "a kernel (1-%d) or perf (64-%d) record type", PF_REC_KERNEL_MAX, PF_REC_USER_MAX);
 			tfk_set_found(f, "type %u, %u bytes (skipped)", type, size);
 			goto next;
@@ -645,12 +645,12 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 			const struct pf_attr *a = record_attr(pc, &rec, size, true, &unknown_id, &id);
 			if (unknown_id) {
 				f = tfk_emit(pc->ctx, TFK_PERF_SAMPLE_UNKNOWN_ID, at, size);
-				tfk_set_path(f, "%ssample at +0x%llx", pc->where, (unsigned long long)pos);
+				tfk_set_path(f, "sample at +0x%llx", (unsigned long long)pos);
 				tfk_set_expected(f, "an id listed in an attr's ids (%zu ids)", pc->nids);
 				tfk_set_found(f, "id %llu", (unsigned long long)id);
 			} else if (a && !walk_sample(pc, &rec, size, a, &t, &have_t)) {
 				f = tfk_emit(pc->ctx, TFK_PERF_SAMPLE_OVERRUN, at, size);
-				tfk_set_path(f, "%ssample at +0x%llx", pc->where, (unsigned long long)pos);
+				tfk_set_path(f, "sample at +0x%llx", (unsigned long long)pos);
 				tfk_set_expected(f, "the fields of sample_type 0x%llx inside the record", (unsigned long long)a->sample_type);
 				tfk_set_found(f, "%u bytes", size);
 			}
@@ -659,7 +659,7 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 			uint32_t tr = trailer_size(a);
 			if (unknown_id) {
 				f = tfk_emit(pc->ctx, TFK_PERF_SAMPLE_UNKNOWN_ID, at, size);
-				tfk_set_path(f, "%srecord type %u at +0x%llx, its sample_id", pc->where, type, (unsigned long long)pos);
+				tfk_set_path(f, "record type %u at +0x%llx, its sample_id", type, (unsigned long long)pos);
 				tfk_set_expected(f, "an id listed in an attr's ids (%zu ids)", pc->nids);
 				tfk_set_found(f, "id %llu", (unsigned long long)id);
 			} else if (a && (uint32_t)min + tr > size) {
@@ -793,7 +793,7 @@ void pf_finish_records(struct pf_check *pc)
 	if (!pc->late_records)
 		return;
 	struct tfk_finding *f = tfk_emit(pc->ctx, TFK_PERF_TIME_OUT_OF_ORDER, pc->first_late_at, 0);
-	tfk_set_path(f, "%sdata", pc->where);
+	tfk_set_path(f, "data");
 	tfk_set_expected(f, "times >= %llu, flushed when the round before last ended",
 			 (unsigned long long)pc->first_late_limit);
 	tfk_set_found(f, "%llu (%llu such records)", (unsigned long long)pc->first_late_time,
