@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "../../context.h"
+#include "../../claims.h"
 #include "../../cursor.h"
 #include "../token.h"
 #include "../../input.h"
@@ -60,11 +61,6 @@ struct pf_id {
 	uint32_t attr;
 };
 
-struct pf_range {
-	uint64_t start, end;
-	char label[40];
-};
-
 struct pf_check {
 	struct tfk_ctx *ctx;
 	struct tfk_cursor file;     /* the whole file, in the writer's byte order */
@@ -75,8 +71,7 @@ struct pf_check {
 	struct pf_id *ids;          /* sorted by id once the attrs are read */
 	size_t nids, ids_cap;
 	bool ids_sorted;
-	struct pf_range *ranges;    /* claimed byte ranges, for overlap checks */
-	size_t nranges, ranges_cap;
+	struct tfk_claims claims;   /* claimed byte ranges, swept for overlaps once all are known */
 	uint64_t data_offset, data_size;
 	uint64_t bits[4];           /* the header's feature bits */
 	bool killed;                /* data.size 0 with records after data.offset */
@@ -123,6 +118,8 @@ void pf_dictionary(pf_token_fn emit, void *user);
 
 /* Note a byte range for the overlap check. */
 void pf_claim(struct pf_check *pc, uint64_t start, uint64_t size, const char *label);
+/* Every claimed range against the others (one sweep); overlapping features are not kept. */
+void pf_check_overlaps(struct pf_check *pc);
 /* The attr a sample or record belongs to (NULL: none could be found, already reported). */
 const struct pf_attr *pf_attr_by_id(struct pf_check *pc, uint64_t id);
 void pf_add_id(struct pf_check *pc, uint64_t id, uint32_t attr);

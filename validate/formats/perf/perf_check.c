@@ -70,25 +70,36 @@ void pf_claim(struct pf_check *pc, uint64_t start, uint64_t size, const char *la
 	if (size == 0)
 		return;
 	uint64_t end = start + size < start ? UINT64_MAX : start + size;
-	for (size_t i = 0; i < pc->nranges; i++) {
-		const struct pf_range *r = &pc->ranges[i];
-		if (start < r->end && r->start < end) {
-			struct tfk_finding *f = tfk_emit(pc->ctx, TFK_PERF_SECTION_OVERLAP, start > r->start ? start : r->start,
-							 (end < r->end ? end : r->end) - (start > r->start ? start : r->start));
-			tfk_set_path(f, "%s", label);
-			tfk_set_expected(f, "bytes of its own, not [0x%llx, 0x%llx) of %s", (unsigned long long)r->start,
-					 (unsigned long long)r->end, r->label);
-			tfk_set_found(f, "[0x%llx, 0x%llx)", (unsigned long long)start, (unsigned long long)end);
-		}
-	}
-	void *arr = pc->ranges;
-	if (!tfk_grow(pc->ctx, &arr, &pc->ranges_cap, pc->nranges + 1, sizeof(*pc->ranges)))
-		return;
-	pc->ranges = arr;
-	struct pf_range *r = &pc->ranges[pc->nranges++];
-	r->start = start;
-	r->end = end;
-	snprintf(r->label, sizeof(r->label), "%s", label);
+	tfk_claims_add(pc->ctx, &pc->claims, start, end, true, "%s", label);
+}
+
+/* A feature whose section is [start, end): no longer one repair may keep. */
+static void unkeep(struct pf_check *pc, uint64_t start, uint64_t end)
+{
+	for (uint32_t i = 0; i < pc->lay.nfeatures; i++)
+		if (pc->lay.features[i].offset == start && pc->lay.features[i].offset + pc->lay.features[i].size == end)
+			pc->lay.features[i].ok = false;
+}
+
+static void overlap(void *user, const struct tfk_claim *r, const struct tfk_claim *w)
+{
+	struct pf_check *pc = user;
+	uint64_t end = r->end < w->end ? r->end : w->end;
+	struct tfk_finding *f = tfk_emit(pc->ctx, TFK_PERF_SECTION_OVERLAP, r->start, end - r->start);
+	tfk_set_path(f, "%s", r->label);
+	tfk_set_expected(f, "bytes of its own, not [0x%llx, 0x%llx) of %s", (unsigned long long)w->start,
+			 (unsigned long long)w->end, w->label);
+	tfk_set_found(f, "[0x%llx, 0x%llx)", (unsigned long long)r->start, (unsigned long long)r->end);
+	unkeep(pc, r->start, r->end);
+	unkeep(pc, w->start, w->end);
+	/* attrs or their ids sharing bytes with anything: repair cannot keep them as they are */
+	if (strncmp(r->label, "attr", 4) == 0 || strncmp(w->label, "attr", 4) == 0)
+		pc->lay.attrs_ok = false;
+}
+
+void pf_check_overlaps(struct pf_check *pc)
+{
+	tfk_claims_sweep(&pc->claims, overlap, pc);
 }
 
 /* Is [offset, offset + size) inside the file? If not, say so for what. */
@@ -437,8 +448,8 @@ static void check_file(struct pf_check *pc, uint64_t header_size)
 	}
 	if (!killed)
 		pf_claim(pc, pc->data_offset, data_size, "data section");
-	for (size_t i = 0; i < pc->nranges; i++)
-		if (pc->ranges[i].end > pc->data_offset && strncmp(pc->ranges[i].label, "attr", 4) == 0)
+	for (size_t i = 0; i < pc->claims.n; i++)
+		if (pc->claims.v[i].end > pc->data_offset && strncmp(pc->claims.v[i].label, "attr", 4) == 0)
 			pc->lay.attrs_ok = false; /* repair keeps the bytes before the data: these are not */
 	struct tfk_cursor data;
 	tfk_cur_sub(&pc->file, pc->data_offset, data_size, &data);
@@ -590,6 +601,7 @@ static void pf_check_run(struct tfk_ctx *ctx, const struct tfk_cursor *file, con
 		ctx->report->stats.format = "perf.data directory";
 		pc.lay.attrs_ok = false; /* repair works on one file; a directory is not one */
 	}
+	pf_check_overlaps(&pc);
 	pf_dialect_note(&pc);
 	ctx->report->stats.events = pc.samples;
 	pc.lay.big_endian = be;
@@ -601,7 +613,7 @@ static void pf_check_run(struct tfk_ctx *ctx, const struct tfk_cursor *file, con
 		ctx->obs->perf(ctx->obs->user, &pc.lay);
 	free(pc.attrs);
 	free(pc.ids);
-	free(pc.ranges);
+	tfk_claims_free(&pc.claims);
 	free(pc.zbuf);
 	pf_zstream_free(pc.zs);
 }

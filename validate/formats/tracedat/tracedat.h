@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "../../context.h"
+#include "../../claims.h"
 #include "../../cursor.h"
 #include "tracefsck/observer.h"
 #include "tracefsck/sink.h"
@@ -16,11 +17,6 @@
 #define TD_TAG_LEN 10 /* "options  \0", "latency  \0", "flyrecord\0" */
 
 /* A byte range some structure claims, for overlap and coverage checks. */
-struct td_range {
-	uint64_t start, end;
-	char label[40];
-	bool is_cpu_data;
-};
 
 /* A v6 instance announced by a BUFFER option. */
 struct td_instance {
@@ -116,8 +112,7 @@ struct td_check {
 	struct td_instance *instances;
 	size_t ninstances, instances_cap;
 
-	struct td_range *ranges;
-	size_t nranges, ranges_cap;
+	struct tfk_claims claims;    /* what every structure read occupies (claims.h) */
 	uint64_t meta_end;          /* end of the metadata before the first flyrecord block */
 	uint64_t top_tag_offset;    /* of the top flyrecord/latency tag, or UINT64_MAX */
 	uint64_t lost_at;           /* where the sequential walk was last lost, to resume after */
@@ -338,8 +333,7 @@ bool td_prewalk_take(struct td_check *td, const struct td_walk_range *r);
 void td_prewalk_finish(struct td_check *td);
 
 /* Helpers */
-bool td_add_range(struct td_check *td, uint64_t start, uint64_t end, bool is_cpu_data, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
+
 /* Report a structure of `need` bytes at `offset` that runs past EOF. */
 void td_truncated(struct td_check *td, uint64_t offset, uint64_t need, const char *what);
 /*

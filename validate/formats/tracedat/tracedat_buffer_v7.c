@@ -188,7 +188,7 @@ static void check_cpu_entry(struct buf_ctx *b, uint64_t entry_at, uint32_t cpu, 
 		td_truncated(td, offset, extent, what);
 		end = td->size;
 	}
-	td_add_range(td, offset, end, true, "%scpu%u data", b->label, cpu);
+	tfk_claims_add(td->ctx, &td->claims, offset, end, true, "%scpu%u data", b->label, cpu);
 	td->ctx->report->stats.cpus++;
 
 	struct td_walk_range r;

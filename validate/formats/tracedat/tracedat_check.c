@@ -29,22 +29,6 @@ int td_sniff(const struct tfk_cursor *file)
 	return 0;
 }
 
-bool td_add_range(struct td_check *td, uint64_t start, uint64_t end, bool is_cpu_data, const char *fmt, ...)
-{
-	void *arr = td->ranges;
-	if (!tfk_grow(td->ctx, &arr, &td->ranges_cap, td->nranges + 1, sizeof(struct td_range)))
-		return false;
-	td->ranges = arr;
-	struct td_range *r = &td->ranges[td->nranges++];
-	r->start = start;
-	r->end = end;
-	r->is_cpu_data = is_cpu_data;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(r->label, sizeof(r->label), fmt, ap);
-	va_end(ap);
-	return true;
-}
 
 void td_truncated(struct td_check *td, uint64_t offset, uint64_t need, const char *what)
 {
@@ -199,40 +183,23 @@ void td_settle_geometry(struct td_check *td)
 	td_obs_geometry(td);
 }
 
-static int range_cmp(const void *a, const void *b)
+/* Two claims overlap, one of them CPU data: readers would take one's bytes for the other's. */
+static void overlap(void *user, const struct tfk_claim *r, const struct tfk_claim *w)
 {
-	const struct td_range *x = a, *y = b;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->end != y->end)
-		return x->end < y->end ? -1 : 1;
-	return 0;
+	struct td_check *td = user;
+	uint64_t end = r->end < w->end ? r->end : w->end;
+	struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_CPU_OVERLAP, r->start, end - r->start);
+	tfk_set_path(f, "%s", r->label);
+	tfk_set_expected(f, "to start at or after 0x%llx", (unsigned long long)w->end);
+	tfk_set_found(f, "[0x%llx, 0x%llx) overlaps %s [0x%llx, 0x%llx)", (unsigned long long)r->start,
+		      (unsigned long long)r->end, w->label, (unsigned long long)w->start, (unsigned long long)w->end);
 }
 
 void td_check_ranges(struct td_check *td, bool trailing)
 {
-	if (td->nranges == 0)
+	if (td->claims.n == 0)
 		return;
-	qsort(td->ranges, td->nranges, sizeof(*td->ranges), range_cmp);
-	/* Each range is compared with the one reaching furthest among those before it. */
-	size_t widest = 0;
-	uint64_t covered = td->ranges[0].end;
-	for (size_t i = 1; i < td->nranges; i++) {
-		const struct td_range *r = &td->ranges[i], *w = &td->ranges[widest];
-		if (r->start < w->end && r->end > r->start && (r->is_cpu_data || w->is_cpu_data)) {
-			uint64_t end = r->end < w->end ? r->end : w->end;
-			struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_CPU_OVERLAP, r->start, end - r->start);
-			tfk_set_path(f, "%s", r->label);
-			tfk_set_expected(f, "to start at or after 0x%llx", (unsigned long long)w->end);
-			tfk_set_found(f, "[0x%llx, 0x%llx) overlaps %s [0x%llx, 0x%llx)", (unsigned long long)r->start,
-				      (unsigned long long)r->end, w->label, (unsigned long long)w->start,
-				      (unsigned long long)w->end);
-		}
-		if (r->end > w->end)
-			widest = i;
-		if (r->end > covered)
-			covered = r->end;
-	}
+	uint64_t covered = tfk_claims_sweep(&td->claims, overlap, td);
 	if (trailing && covered < td->size && !td->ctx->report->incomplete) {
 		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_FILE_TRAILING_DATA, covered, td->size - covered);
 		tfk_set_path(f, "end of file");
@@ -280,7 +247,7 @@ out:
 void td_check_release(struct td_check *td)
 {
 	free(td->instances);
-	free(td->ranges);
+	tfk_claims_free(&td->claims);
 	free(td->sections);
 	free(td->buffer_opts);
 	free(td->chunk_buf);

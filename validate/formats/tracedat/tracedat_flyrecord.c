@@ -238,7 +238,7 @@ static bool check_cpu(struct td_check *td, uint64_t entry, uint32_t cpu, uint64_
 		td_truncated(td, offset, size, what);
 		end = td->size;
 	}
-	td_add_range(td, offset, end, true, "%scpu%u data", buffer, cpu);
+	tfk_claims_add(td->ctx, &td->claims, offset, end, true, "%scpu%u data", buffer, cpu);
 	struct td_walk_range r;
 	if (cpu_range(td, cpu, offset, size, buffer, &r) && td_walk_allowed(td, r.data.len, offset))
 		td_walk_range(td, &r);
@@ -327,7 +327,7 @@ void td_check_flyrecord(struct td_check *td, uint64_t pos, const char *name)
 	td->ctx->report->stats.buffers++;
 
 	if (!name[0])
-		td_add_range(td, 0, pos, false, "metadata");
+		tfk_claims_add(td->ctx, &td->claims, 0, pos, false, "metadata");
 	bool limited;
 	uint32_t ncpu = table_cpus(td, pos, !name[0], &limited);
 	uint64_t table_end = pos + 16ull * ncpu;
@@ -343,7 +343,7 @@ void td_check_flyrecord(struct td_check *td, uint64_t pos, const char *name)
 	uint64_t trailer_end = table_end;
 	if (fit == ncpu && !limited)
 		trailer_end = check_clock(td, table_end, first_data(td, pos, fit, table_end), buffer);
-	td_add_range(td, pos - TD_TAG_LEN, trailer_end, false, "%sflyrecord table", buffer);
+	tfk_claims_add(td->ctx, &td->claims, pos - TD_TAG_LEN, trailer_end, false, "%sflyrecord table", buffer);
 	td_obs_geometry(td);
 	td_obs_buffer(td, name, td->clock, td->geo.page_size, false);
 	td_obs_item(td, TFK_ITEM_BUFFER, pos - TD_TAG_LEN, trailer_end - (pos - TD_TAG_LEN), 0, name[0] ? name : "(top)",

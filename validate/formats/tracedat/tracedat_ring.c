@@ -527,7 +527,10 @@ static void walk_cut_page(struct td_cpu_walk *w, const struct tfk_cursor *cut)
 	struct td_check *td = w->td;
 	const struct td_geometry *g = &td->geo;
 	const uint8_t *bytes;
-	if (cut->len <= g->data_offset || cut->len >= g->page_size || !tfk_cur_bytes_at(cut, 0, cut->len, &bytes))
+	/* The copy is a whole page: only for page sizes real kernels use (a hostile header's
+	 * 128 MiB page would cost that much zeroed memory per CPU). */
+	if (cut->len <= g->data_offset || cut->len >= g->page_size || g->page_size > TD_READ_WINDOW ||
+	    !tfk_cur_bytes_at(cut, 0, cut->len, &bytes))
 		return;
 	uint8_t *copy = tfk_calloc(td->ctx, 1, g->page_size);
 	if (!copy)

@@ -71,7 +71,7 @@ static void report_found(struct td_check *td, uint32_t pages_found, uint32_t run
 static void claim(struct td_check *td, uint64_t start, uint64_t end, const char *buffer, uint32_t cpu)
 {
 	td->ctx->report->stats.cpus++;
-	td_add_range(td, start, end, true, "%scpu%u data (found by the page scan)", buffer, cpu);
+	tfk_claims_add(td->ctx, &td->claims, start, end, true, "%scpu%u data (found by the page scan)", buffer, cpu);
 }
 
 static uint32_t run_cpu(uint32_t run, const uint32_t *lost_ids, uint32_t nlost, uint32_t ncpu)

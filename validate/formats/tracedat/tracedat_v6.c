@@ -314,7 +314,7 @@ static const char *closest_tag(const uint8_t *tag)
 static void check_latency(struct td_check *td, uint64_t text_start, const char *label, const char *name)
 {
 	/* Latency data is the text of tracing/trace up to the end of the file. */
-	td_add_range(td, text_start, td->size, false, "%slatency text", label);
+	tfk_claims_add(td->ctx, &td->claims, text_start, td->size, false, "%slatency text", label);
 	td->ctx->report->stats.buffers++;
 	struct tfk_cursor text;
 	tfk_cur_sub(&td->file, text_start, td->size - (text_start < td->size ? text_start : td->size), &text);
@@ -354,7 +354,7 @@ static void check_instances(struct td_check *td)
 		char name[80];
 		snprintf(name, sizeof(name), "buffer %s ", in->name);
 		if (memcmp(tag, tag_flyrecord, TD_TAG_LEN) == 0) {
-			td_add_range(td, in->offset, in->offset + TD_TAG_LEN, false, "buffer %s tag", in->name);
+			tfk_claims_add(td->ctx, &td->claims, in->offset, in->offset + TD_TAG_LEN, false, "buffer %s tag", in->name);
 			td_check_flyrecord(td, in->offset + TD_TAG_LEN, in->name);
 		} else if (memcmp(tag, tag_latency, TD_TAG_LEN) == 0) {
 			check_latency(td, in->offset + TD_TAG_LEN, name, in->name);
@@ -417,7 +417,7 @@ void td_check_v6_tail(struct td_check *td, uint64_t pos)
 		if (kind == tag_flyrecord) {
 			td_check_flyrecord(td, pos + TD_TAG_LEN, "");
 		} else {
-			td_add_range(td, 0, pos + TD_TAG_LEN, false, "metadata");
+			tfk_claims_add(td->ctx, &td->claims, 0, pos + TD_TAG_LEN, false, "metadata");
 			check_latency(td, pos + TD_TAG_LEN, "", "");
 		}
 		break;
