@@ -40,17 +40,17 @@ static int event_len(uint64_t id)
 
 /*
  * The length of the arguments or return value after the record at `at` (time t): the
- * shortest multiple of 8 after which the file ends or a plausible record follows (magic 5,
+ * shortest multiple of 8 after which the file ends (or cuts a record) or a plausible record follows (magic 5,
  * not earlier, within 2^40 ns). 0 when none within UF_PAYLOAD_MAX.
  */
 static uint64_t guess_payload(const struct tfk_cursor *c, uint64_t at, uint64_t t)
 {
 	for (uint64_t len = 8; len <= UF_PAYLOAD_MAX; len += 8) {
 		uint64_t next = at + 16 + len;
-		if (next == c->len)
-			return len;
 		if (next > c->len)
 			return 0;
+		if (c->len - next < 16)
+			return len; /* the end of the file, or a cut record after the payload */
 		uint64_t nt, nw;
 		if (read_record(c, next, &nt, &nw) && rec_magic(nw) == UF_RECORD_MAGIC && nt >= t && nt - t < (1ull << 40))
 			return len;
