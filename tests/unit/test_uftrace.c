@@ -124,6 +124,24 @@ static long member_size(const char *name)
 	return (long)sb.st_size;
 }
 
+/* The offset of the first occurrence of text in a member. */
+static long find_in_member(const char *name, const char *text)
+{
+	char p[1024];
+	member_path(name, p, sizeof(p));
+	FILE *f = fopen(p, "rb");
+	assert_non_null(f);
+	static char buf[1 << 16];
+	size_t n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	size_t k = strlen(text);
+	for (size_t i = 0; i + k <= n; i++)
+		if (memcmp(buf + i, text, k) == 0)
+			return (long)i;
+	fail_msg("%s not in %s", text, name);
+	return -1;
+}
+
 static void remove_member(const char *name)
 {
 	char p[1024];
@@ -337,12 +355,15 @@ static void test_map_syntax(void **state)
 	char bid[61];
 	memset(bid, 'b', 60);
 	bid[60] = 0;
+	const char *ok = "3000-4000 r-xp 00000000 08:01 12 /tmp/a b (deleted) build-id:00ff\n";
+	append_member(SAMPLE_MAP, ok, strlen(ok)); /* a path with spaces is no fault */
+	size += (long)strlen(ok);
 	const char *first = "2000-1000 r-xp 00000000 00:00 0 /x\n";
 	snprintf(lines, sizeof(lines), "%s1000-2000 r-xp 00000000 00:00 0 /x build-id:%s\n", first, bid);
 	append_member(SAMPLE_MAP, lines, strlen(lines));
 	check_dir();
 	expect_count("uftrace.map.syntax", 2);
-	expect_line("uftrace.map.syntax", SAMPLE_MAP, (uint64_t)size, 15);
+	expect_line("uftrace.map.syntax", SAMPLE_MAP, (uint64_t)size, 16);
 }
 
 static void test_sym_syntax(void **state)
@@ -432,6 +453,12 @@ static void test_dat_depth(void **state)
 	patch_byte(SAMPLE_DAT, 32 + 9, 0x01); /* record 2: ENTRY at depth 4 after an EXIT at 0 */
 	check_dir();
 	expect_at("uftrace.dat.depth-mismatch", SAMPLE_DAT, 40);
+	/* recorded with a filter (-F in info's cmdline), gaps are legitimate */
+	long at = find_in_member("info", "record -a -d");
+	patch("info", at + 7, "-F", 2);
+	check_dir();
+	expect_count("uftrace.dat.depth-mismatch", 0);
+	patch("info", at + 7, "-a", 2);
 	/* and max_stack below the depths recorded */
 	patch_byte(SAMPLE_DAT, 32 + 9, 0x00);
 	uint8_t ms[2] = { 3, 0 };

@@ -27,6 +27,7 @@ struct uf_sid {
 /* What one member's check tells the others. */
 struct uf_state {
 	bool has_info, info_ok, big_endian;
+	bool filtered;        /* recorded with filters (cmdline): depth gaps are legitimate */
 	uint64_t feat, info_mask;
 	unsigned max_stack;
 	int elf_class;

@@ -153,6 +153,36 @@ static bool parse_dec(const char *s, size_t n, int64_t *v)
 	return true;
 }
 
+/* Options of uftrace record that legitimately leave depth gaps or unmatched exits. */
+static bool filter_option(const char *s, size_t n)
+{
+	static const char *const longs[] = { "--filter", "--notrace", "--trigger", "--time-filter", "--depth",
+					     "--caller-filter", "--estimate-return", "--hide", "--loc-filter",
+					     "--size-filter" };
+	for (size_t i = 0; i < sizeof(longs) / sizeof(longs[0]); i++) {
+		size_t k = strlen(longs[i]);
+		if (n >= k && memcmp(s, longs[i], k) == 0 && (n == k || s[k] == '='))
+			return true;
+	}
+	return n >= 2 && s[0] == '-' && s[1] != '-' && strchr("FNTtDCZeHL", s[1]) && s[1];
+}
+
+static bool cmdline_filtered(const struct uf_line *l)
+{
+	size_t i = 0;
+	while (i < l->len) {
+		while (i < l->len && l->s[i] == ' ')
+			i++;
+		size_t j = i;
+		while (j < l->len && l->s[j] != ' ')
+			j++;
+		if (j > i && filter_option(l->s + i, j - i))
+			return true;
+		i = j;
+	}
+	return false;
+}
+
 static void check_taskinfo_line(struct tfk_ctx *ctx, struct uf_state *st, const struct uf_line *l, int64_t *nr)
 {
 	const char *s = l->s + 9;
@@ -304,6 +334,8 @@ void uf_check_info(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cu
 			}
 			continue;
 		}
+		if (bit == 3)
+			st->filtered = cmdline_filtered(&l);
 		if (sec->kind == 0)
 			continue;
 		size_t plen = strlen(sec->prefix);

@@ -107,7 +107,7 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 		/* Depths: an ENTRY at most one below the running function, an EXIT no deeper. */
 		if (type == UF_ENTRY || type == UF_EXIT) {
 			unsigned allowed = last_type == UF_ENTRY && type == UF_ENTRY ? last_depth + 1 : last_depth;
-			bool bad = !first && !after_lost && depth > allowed;
+			bool bad = !first && !after_lost && !st->filtered && depth > allowed;
 			bool over = (st->feat & UF_FEAT_MAX_STACK) && st->max_stack && depth >= st->max_stack;
 			if (bad || over) {
 				if (depth_faults++ < 16) {

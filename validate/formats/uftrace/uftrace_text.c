@@ -256,15 +256,25 @@ void uf_check_map(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 		}
 		if (!bad && (!next_tok(&l, &i, &t) || t.n > 20 || !all_dec(t.s, t.n)))
 			bad = "inode (decimal)";
-		if (!bad && next_tok(&l, &i, &t)) {
-			if (t.n >= UF_PATH_MAX) {
-				bad = "path (shorter than PATH_MAX)";
-			} else if (next_tok(&l, &i, &t)) {
-				if (t.n < 10 || memcmp(t.s, "build-id:", 9) != 0 || t.n - 9 > 40 || !all_hex(t.s + 9, t.n - 9))
+		if (!bad) {
+			/* The rest: a path (it may hold spaces: "/a b", "/x (deleted)"), then perhaps build-id:HEX. */
+			while (i < l.len && l.s[i] == ' ')
+				i++;
+			size_t end = l.len;
+			while (end > i && l.s[end - 1] == ' ')
+				end--;
+			size_t last = end;
+			while (last > i && l.s[last - 1] != ' ')
+				last--;
+			if (end - last >= 9 && memcmp(l.s + last, "build-id:", 9) == 0) {
+				if (end - last - 9 > 40 || !all_hex(l.s + last + 9, end - last - 9))
 					bad = "build-id:HEX (at most 40 hex digits)";
-				else if (next_tok(&l, &i, &t))
-					bad = "the end of the line";
+				end = last;
+				while (end > i && l.s[end - 1] == ' ')
+					end--;
 			}
+			if (!bad && end - i >= UF_PATH_MAX)
+				bad = "path (shorter than PATH_MAX)";
 		}
 		if (bad)
 			bad_line(ctx, TFK_UFTRACE_MAP_SYNTAX, &l, "map line", bad);
