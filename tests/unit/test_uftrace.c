@@ -478,6 +478,13 @@ static void test_dat_more(void **state)
 	expect_count("uftrace.dat.more-nospec", 2);
 	expect_at("uftrace.dat.more-nospec", SAMPLE_DAT, 5744 + 8);
 	assert_int_equal(rep.stats.events, SAMPLE_RECORDS);
+	/* record 0 as a LOST record with the more flag */
+	patch_byte("info", 16, 0x7b);
+	patch_byte(SAMPLE_DAT, 8, 0x2e);
+	check_dir();
+	expect_count("uftrace.dat.more-nospec", 1);
+	expect_at("uftrace.dat.more-nospec", SAMPLE_DAT, 8);
+	assert_int_equal(rep.stats.events, SAMPLE_RECORDS);
 }
 
 static void put64(uint8_t *p, uint64_t v)

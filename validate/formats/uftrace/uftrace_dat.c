@@ -9,6 +9,8 @@
 enum { UF_ENTRY = 0, UF_EXIT = 1, UF_LOST = 2, UF_EVENT = 3 };
 #define UF_RECORD_MAGIC 5
 #define UF_PAYLOAD_MAX 4096
+#define UF_RELEASE_STEP (16u << 20)
+#define UF_LISTED_MAX 16 /* findings of one kind listed per task; the rest are counted */
 
 /* A record header at view-relative at: time and second word. */
 static bool read_record(const struct tfk_cursor *c, uint64_t at, uint64_t *time, uint64_t *w)
@@ -76,11 +78,17 @@ __attribute__((format(printf, 7, 8))) static void emit_record(struct tfk_ctx *ct
 void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cursor *file, const char *name)
 {
 	const struct tfk_cursor c = *file;
-	uint64_t pos = 0, index = 0, prev_time = 0, backwards = 0, depth_faults = 0;
+	uint64_t pos = 0, index = 0, prev_time = 0, backwards = 0, depth_faults = 0, nospec = 0, bad_events = 0;
+	uint64_t released = 0;
 	bool first = true, after_lost = false;
 	unsigned last_depth = 0, last_type = UF_ENTRY;
 	while (pos < c.len) {
 		uint64_t left = c.len - pos, t, w;
+		if (pos - released >= UF_RELEASE_STEP) {
+			/* Walked bytes leave the process: memory stays flat however large the task. */
+			tfk_release(ctx, c.base + released, pos - released);
+			released = pos;
+		}
 		if (left < 16 || !read_record(&c, pos, &t, &w)) {
 			emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, left, index, "a 16-byte record",
 				    "%llu bytes at the end of the file", (unsigned long long)left);
@@ -110,7 +118,7 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 			bool bad = !first && !after_lost && !st->filtered && depth > allowed;
 			bool over = (st->feat & UF_FEAT_MAX_STACK) && st->max_stack && depth >= st->max_stack;
 			if (bad || over) {
-				if (depth_faults++ < 16) {
+				if (depth_faults++ < UF_LISTED_MAX) {
 					struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_DAT_DEPTH_MISMATCH, pos + 8, 8);
 					tfk_set_path(f, "record %llu %s", (unsigned long long)index - 1,
 						     type == UF_ENTRY ? "ENTRY" : "EXIT");
@@ -141,7 +149,11 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 		if (type == UF_LOST || (type == UF_ENTRY && !(st->feat & UF_FEAT_ARGUMENT) && st->has_info) ||
 		    (type == UF_EXIT && !(st->feat & UF_FEAT_RETVAL) && st->has_info)) {
 			static const char *const names[] = { "ENTRY", "EXIT", "LOST", "EVENT" };
-			struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_DAT_MORE_NOSPEC, pos - 8, 8);
+			struct tfk_finding *f = NULL;
+			if (nospec++ < UF_LISTED_MAX)
+				f = tfk_emit(ctx, TFK_UFTRACE_DAT_MORE_NOSPEC, pos - 8, 8);
+			else
+				tfk_count_only(ctx, TFK_UFTRACE_DAT_MORE_NOSPEC);
 			tfk_set_path(f, "record %llu %s", (unsigned long long)index - 1, names[type]);
 			tfk_set_expected(f, type == UF_LOST ? "no more flag on a LOST record"
 							    : "the more flag only with feature ARGUMENT (ENTRY) or RETVAL (EXIT)");
@@ -159,7 +171,9 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 			}
 			uint64_t total = ((uint64_t)len + 2 + 7) & ~7ull;
 			int want = event_len(id);
-			if (want == -1 || (want >= 0 && len != (unsigned)want)) {
+			if ((want == -1 || (want >= 0 && len != (unsigned)want)) && bad_events++ >= UF_LISTED_MAX) {
+				tfk_count_only(ctx, TFK_UFTRACE_DAT_BAD_EVENT);
+			} else if (want == -1 || (want >= 0 && len != (unsigned)want)) {
 				struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_DAT_BAD_EVENT, pos - 16, 16);
 				tfk_set_path(f, "record %llu EVENT %llu", (unsigned long long)index - 1, (unsigned long long)id);
 				if (want == -1)
@@ -193,7 +207,8 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 		}
 		pos += len;
 	}
-	tfk_release(ctx, c.base, c.len);
+	if (c.len > released)
+		tfk_release(ctx, c.base + released, c.len - released);
 }
 
 /* perf-cpu<N>.dat: raw perf records of uftrace's fixed attr (TID|TIME, sample_id_all). */
