@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 # Seeds of the uftrace harness (fuzz/fuzz_uftrace.c) from a recorded uftrace data directory:
 # each seed is the harness's container of members {u8 name length, name, u8 kind, u32 size,
-# bytes}. usage: uftrace_seeds.py SAMPLE_DIR OUT_DIR
+# bytes}. usage: uftrace_seeds.py SAMPLE_DIR OUT_DIR [NAME=RECORDING_DIR...]
+# The extra recordings (e.g. those of spec 2.11: -A/-R arguments and return values, -T events)
+# are packed whole but for library symbol files, each task cut to 8 KiB.
 import os
 import struct
 import sys
@@ -39,6 +41,18 @@ def main():
                   b"DLOP timestamp=678.882152426 tid=18985 sid=260878a0ab9a6202 base=7f00 libname=\"/l.so\"\n"),
                  (smap, read(src, smap)), ("libz.sym", read(src, "libz.so.1.2.13.sym")[:900])],
     }
+    for extra in sys.argv[3:]:
+        name, d = extra.split("=", 1)
+        members = []
+        for n in sorted(os.listdir(d)):
+            path = os.path.join(d, n)
+            if not os.path.isfile(path) or n.startswith(("lib", "ld-")):
+                continue
+            data = read(d, n)
+            if n.endswith(".dat"):
+                data = data[:8192]
+            members.append((n, data))
+        seeds[name] = members
     for name, members in seeds.items():
         blob = b"".join(member(*m) for m in members)
         with open(os.path.join(out, name), "wb") as f:
