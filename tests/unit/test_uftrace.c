@@ -549,6 +549,18 @@ static void test_perf_record(void **state)
 	expect_at("uftrace.perf.bad-record", "perf-cpu1.dat", 40);
 }
 
+/* The records uftrace's own rules accept go through the perf.data record walker. */
+static void test_perf_walker(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	patch("perf-cpu1.dat", 16, "helloXYZ", 8); /* COMM name without its NUL */
+	check_dir();
+	expect_at("perf.record.bad-body", "perf-cpu1.dat", 16);
+	expect_count("uftrace.perf.bad-record", 0);
+	assert_int_equal(rep.total, 1);
+}
+
 static void test_channel(void **state)
 {
 	(void)state;
@@ -573,7 +585,7 @@ int main(void)
 		T(test_sym_syntax),	T(test_sym_count),	T(test_sym_addr),	    T(test_dbg_syntax),
 		T(test_dat_partial),	T(test_dat_magic),	T(test_dat_time),	    T(test_dat_depth),
 		T(test_dat_more),	T(test_dat_event),	T(test_dat_payload),	    T(test_perf_record),
-		T(test_channel),
+		T(test_perf_walker),	T(test_channel),
 #undef T
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
