@@ -549,6 +549,20 @@ static void test_perf_record(void **state)
 	expect_at("uftrace.perf.bad-record", "perf-cpu1.dat", 40);
 }
 
+static void test_events_extern(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	const char *ev = "EVENT: 1000000 uftrace:event\n";
+	write_text("events.txt", "EVENT: 1000000 uftrace:event\nEVENT: x sdt:probe\n");
+	write_text("extern.dat", "# TIMESTAMP MESSAGE\n678.882000000 a message\nlate message\n");
+	check_dir();
+	expect_line("uftrace.events.syntax", "events.txt", strlen(ev), 2);
+	expect_count("uftrace.events.syntax", 1);
+	expect_line("uftrace.extern.syntax", "extern.dat", 20 + 24, 3);
+	expect_count("uftrace.extern.syntax", 1);
+}
+
 /* The records uftrace's own rules accept go through the perf.data record walker. */
 static void test_perf_walker(void **state)
 {
@@ -585,7 +599,7 @@ int main(void)
 		T(test_sym_syntax),	T(test_sym_count),	T(test_sym_addr),	    T(test_dbg_syntax),
 		T(test_dat_partial),	T(test_dat_magic),	T(test_dat_time),	    T(test_dat_depth),
 		T(test_dat_more),	T(test_dat_event),	T(test_dat_payload),	    T(test_perf_record),
-		T(test_perf_walker),	T(test_channel),
+		T(test_perf_walker),	T(test_events_extern),	T(test_channel),
 #undef T
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -58,6 +58,8 @@ void uf_check_task(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_in
 void uf_check_map(struct tfk_ctx *ctx, const struct tfk_cursor *file);
 void uf_check_sym(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cursor *file);
 void uf_check_dbg(struct tfk_ctx *ctx, const struct tfk_cursor *file);
+void uf_check_events(struct tfk_ctx *ctx, const struct tfk_cursor *file);
+void uf_check_extern(struct tfk_ctx *ctx, const struct tfk_cursor *file);
 void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cursor *file, const char *name);
 void uf_check_perf(struct tfk_ctx *ctx, const struct tfk_cursor *file);
 

@@ -427,6 +427,20 @@ static void do_dbg(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_in
 	uf_check_dbg(ctx, c);
 }
 
+static void do_events(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_input *in,
+		      const struct tfk_member *m, const struct tfk_cursor *c)
+{
+	(void)st, (void)in, (void)m;
+	uf_check_events(ctx, c);
+}
+
+static void do_extern(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_input *in,
+		      const struct tfk_member *m, const struct tfk_cursor *c)
+{
+	(void)st, (void)in, (void)m;
+	uf_check_extern(ctx, c);
+}
+
 static void do_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_input *in, const struct tfk_member *m,
 		   const struct tfk_cursor *c)
 {
@@ -495,6 +509,10 @@ static void uf_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 			with_member(ctx, &st, in, m, do_sym);
 		else if (has_prefix_suffix(name, "", ".dbg"))
 			with_member(ctx, &st, in, m, do_dbg);
+		else if (strcmp(name, "events.txt") == 0)
+			with_member(ctx, &st, in, m, do_events);
+		else if (strcmp(name, "extern.dat") == 0)
+			with_member(ctx, &st, in, m, do_extern);
 		else if (dat_tid(name) >= 0)
 			with_member(ctx, &st, in, m, do_dat);
 		else if (is_perf_cpu(name))

@@ -398,3 +398,53 @@ void uf_check_dbg(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 			bad_line(ctx, TFK_UFTRACE_DBG_SYNTAX, &l, "debug-info line", "A: and R: after an F: line");
 	}
 }
+
+/* events.txt: "EVENT: <id> <provider>:<event>" */
+void uf_check_events(struct tfk_ctx *ctx, const struct tfk_cursor *file)
+{
+	struct tfk_cursor c = *file;
+	struct uf_line l = { 0 };
+	while (uf_next_line(&c, &l)) {
+		if (l.len == 0)
+			continue;
+		size_t i = 0;
+		struct tok kw, id, name, extra;
+		const char *bad = NULL;
+		if (!next_tok(&l, &i, &kw) || kw.n != 6 || memcmp(kw.s, "EVENT:", 6) != 0)
+			bad = "EVENT:";
+		else if (!next_tok(&l, &i, &id) || id.n > 10 || !all_dec(id.s, id.n))
+			bad = "a decimal event id";
+		else if (!next_tok(&l, &i, &name))
+			bad = "provider:event";
+		else {
+			const char *colon = memchr(name.s, ':', name.n);
+			size_t a = colon ? (size_t)(colon - name.s) : 0;
+			if (!colon || a == 0 || a >= 512 || name.n - a - 1 == 0 || name.n - a - 1 >= 512)
+				bad = "provider:event, each name of 1 to 511 characters";
+			else if (next_tok(&l, &i, &extra))
+				bad = "the end of the line";
+		}
+		if (bad)
+			bad_line(ctx, TFK_UFTRACE_EVENTS_SYNTAX, &l, "event line", bad);
+	}
+}
+
+/* extern.dat: "<seconds>.<nanoseconds> <message>", '#' comments. */
+void uf_check_extern(struct tfk_ctx *ctx, const struct tfk_cursor *file)
+{
+	struct tfk_cursor c = *file;
+	struct uf_line l = { 0 };
+	while (uf_next_line(&c, &l)) {
+		if (l.len == 0 || l.s[0] == '#')
+			continue;
+		size_t i = 0;
+		struct tok ts;
+		const char *bad = NULL;
+		if (l.len > 1024 + 64)
+			bad = "a line of at most 1088 bytes";
+		else if (!next_tok(&l, &i, &ts) || !valid_timestamp(&ts))
+			bad = "a timestamp SECONDS.NANOSECONDS";
+		if (bad)
+			bad_line(ctx, TFK_UFTRACE_EXTERN_SYNTAX, &l, "external data line", bad);
+	}
+}
