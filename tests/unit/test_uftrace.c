@@ -433,17 +433,37 @@ static void test_dat_magic(void **state)
 	assert_int_equal(rep.stats.events, 3);
 }
 
+static void put64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
 static void test_dat_time(void **state)
 {
 	(void)state;
 	NEED_SAMPLE();
-	uint8_t zero[8] = { 0 };
-	patch(SAMPLE_DAT, 80, zero, 8); /* record 5 dated 0 */
+	uint8_t early[8];
+	put64(early, 678882000000ull); /* record 5 before record 4 (678882064750), after the session began */
+	patch(SAMPLE_DAT, 80, early, 8);
 	check_dir();
 	expect_at("uftrace.dat.time-backwards", SAMPLE_DAT, 80);
 	expect_count("uftrace.dat.time-backwards", 1);
 	expect_verdict(TFK_VERDICT_CLEAN);
 	assert_int_equal(rep.stats.events, SAMPLE_RECORDS);
+}
+
+/* A record older than its task's session (SESS at 678.881934971): replay stops there, exit 1. */
+static void test_dat_before_session(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	uint8_t early[8];
+	put64(early, 678881000000ull);
+	patch(SAMPLE_DAT, 0, early, 8);
+	check_dir();
+	expect_at("uftrace.dat.before-session", SAMPLE_DAT, 0);
+	assert_int_equal(rep.total, 1);
 }
 
 static void test_dat_depth(void **state)
@@ -485,12 +505,6 @@ static void test_dat_more(void **state)
 	expect_count("uftrace.dat.more-nospec", 1);
 	expect_at("uftrace.dat.more-nospec", SAMPLE_DAT, 8);
 	assert_int_equal(rep.stats.events, SAMPLE_RECORDS);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
 }
 
 static uint64_t rec_word(unsigned type, unsigned more, unsigned depth, uint64_t addr)
@@ -597,7 +611,7 @@ int main(void)
 		T(test_info_section),	T(test_info_taskinfo), T(test_tids),		    T(test_task_missing),
 		T(test_task_syntax),	T(test_task_unknown_session), T(test_map_missing), T(test_map_syntax),
 		T(test_sym_syntax),	T(test_sym_count),	T(test_sym_addr),	    T(test_dbg_syntax),
-		T(test_dat_partial),	T(test_dat_magic),	T(test_dat_time),	    T(test_dat_depth),
+		T(test_dat_partial),	T(test_dat_magic),	T(test_dat_time), T(test_dat_before_session),	    T(test_dat_depth),
 		T(test_dat_more),	T(test_dat_event),	T(test_dat_payload),	    T(test_perf_record),
 		T(test_perf_walker),	T(test_events_extern),	T(test_channel),
 #undef T

@@ -37,6 +37,10 @@ struct uf_state {
 	size_t n_task_tids, cap_task_tids;
 	struct uf_sid *sids;  /* SESS sids */
 	size_t n_sids, cap_sids;
+	struct uf_sess_time { int64_t pid; uint64_t ns; } *sess_times; /* earliest SESS per pid */
+	size_t n_sess_times, cap_sess_times;
+	struct uf_task_link { int64_t tid, pid, ppid; } *links; /* TASK tid -> pid, FORK child -> parent */
+	size_t n_links, cap_links;
 	unsigned max_depth;   /* deepest depth recorded */
 	const char *max_depth_member;
 };
@@ -64,5 +68,7 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 void uf_check_perf(struct tfk_ctx *ctx, const struct tfk_cursor *file);
 
 bool uf_has_tid(const int64_t *tids, size_t n, int64_t tid);
+/* The time of the earliest session a task's records may belong to (ns), or 0 when unknown. */
+uint64_t uf_task_session_ns(const struct uf_state *st, int64_t tid);
 
 #endif

@@ -555,6 +555,8 @@ static void uf_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 	free(st.info_tids);
 	free(st.task_tids);
 	free(st.sids);
+	free(st.sess_times);
+	free(st.links);
 }
 
 static void uf_check_single(struct tfk_ctx *ctx, const struct tfk_cursor *file)

@@ -79,7 +79,11 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 {
 	const struct tfk_cursor c = *file;
 	uint64_t pos = 0, index = 0, prev_time = 0, backwards = 0, depth_faults = 0, nospec = 0, bad_events = 0;
-	uint64_t released = 0;
+	uint64_t released = 0, early = 0;
+	int64_t tid = 0;
+	for (const char *p = name; *p >= '0' && *p <= '9' && tid < 0x7fffffff; p++)
+		tid = tid * 10 + (*p - '0');
+	const uint64_t session_ns = uf_task_session_ns(st, tid);
 	bool first = true, after_lost = false;
 	unsigned last_depth = 0, last_type = UF_ENTRY;
 	while (pos < c.len) {
@@ -112,6 +116,15 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 				tfk_count_only(ctx, TFK_UFTRACE_DAT_TIME_BACKWARDS);
 		}
 		prev_time = t;
+		if (t < session_ns) {
+			if (early++ == 0)
+				emit_record(ctx, TFK_UFTRACE_DAT_BEFORE_SESSION, pos, 8, index - 1,
+					    "a time no earlier than the task's first session (task.txt SESS)",
+					    "%llu, the session began at %llu", (unsigned long long)t,
+					    (unsigned long long)session_ns);
+			else
+				tfk_count_only(ctx, TFK_UFTRACE_DAT_BEFORE_SESSION);
+		}
 		/* Depths: an ENTRY at most one below the running function, an EXIT no deeper. */
 		if (type == UF_ENTRY || type == UF_EXIT) {
 			unsigned allowed = last_type == UF_ENTRY && type == UF_ENTRY ? last_depth + 1 : last_depth;

@@ -99,6 +99,76 @@ static bool valid_timestamp(const struct tok *v)
 	return a <= 20 && b <= 20 && all_dec(v->s, a) && all_dec(dot + 1, b);
 }
 
+/* S.N in ns (N as written, 9 digits), or 0 when it does not fit. */
+static uint64_t timestamp_ns(const struct tok *v)
+{
+	const char *dot = memchr(v->s, '.', v->n);
+	if (!dot)
+		return 0;
+	size_t a = (size_t)(dot - v->s), b = v->n - a - 1;
+	if (a > 10 || b != 9)
+		return 0;
+	uint64_t sec = 0, ns = 0;
+	for (size_t i = 0; i < a; i++)
+		sec = sec * 10 + (uint64_t)(v->s[i] - '0');
+	for (size_t i = 0; i < b; i++)
+		ns = ns * 10 + (uint64_t)(dot[1 + i] - '0');
+	return sec * 1000000000ull + ns;
+}
+
+uint64_t uf_task_session_ns(const struct uf_state *st, int64_t tid)
+{
+	int64_t pid = -1;
+	for (size_t i = 0; i < st->n_links; i++)
+		if (st->links[i].tid == tid) {
+			pid = st->links[i].pid;
+			break;
+		}
+	/* The process's sessions, else its parent's (a fork keeps the parent's maps), a few levels up. */
+	for (int hop = 0; hop < 8 && pid > 0; hop++) {
+		for (size_t i = 0; i < st->n_sess_times; i++)
+			if (st->sess_times[i].pid == pid)
+				return st->sess_times[i].ns;
+		int64_t parent = -1;
+		for (size_t i = 0; i < st->n_links; i++)
+			if (st->links[i].tid == pid && st->links[i].ppid > 0) {
+				parent = st->links[i].ppid;
+				break;
+			}
+		pid = parent;
+	}
+	return 0;
+}
+
+static void add_link(struct tfk_ctx *ctx, struct uf_state *st, int64_t tid, int64_t pid, int64_t ppid)
+{
+	for (size_t i = 0; i < st->n_links; i++)
+		if (st->links[i].tid == tid)
+			return;
+	if (tfk_grow(ctx, (void **)&st->links, &st->cap_links, st->n_links + 1, sizeof(*st->links))) {
+		st->links[st->n_links].tid = tid;
+		st->links[st->n_links].pid = pid;
+		st->links[st->n_links].ppid = ppid;
+		st->n_links++;
+	}
+}
+
+static void add_session_time(struct tfk_ctx *ctx, struct uf_state *st, int64_t pid, uint64_t ns)
+{
+	for (size_t i = 0; i < st->n_sess_times; i++)
+		if (st->sess_times[i].pid == pid) {
+			if (ns && ns < st->sess_times[i].ns)
+				st->sess_times[i].ns = ns;
+			return;
+		}
+	if (ns && tfk_grow(ctx, (void **)&st->sess_times, &st->cap_sess_times, st->n_sess_times + 1,
+			   sizeof(*st->sess_times))) {
+		st->sess_times[st->n_sess_times].pid = pid;
+		st->sess_times[st->n_sess_times].ns = ns;
+		st->n_sess_times++;
+	}
+}
+
 static bool valid_id(const struct tok *v, int64_t *out)
 {
 	if (!all_dec(v->s, v->n) || v->n > 10)
@@ -160,6 +230,7 @@ void uf_check_task(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_in
 		}
 		size_t i = 5;
 		struct tok t, v, sid = { 0 };
+		uint64_t ns = 0;
 		int64_t ids[2] = { 0, 0 };
 		size_t nid = 0;
 		const char *bad = NULL;
@@ -172,6 +243,7 @@ void uf_check_task(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_in
 			if (strcmp(key, "timestamp") == 0) {
 				if (!valid_timestamp(&v))
 					bad = key;
+				ns = timestamp_ns(&v);
 			} else if (strcmp(key, "sid") == 0) {
 				if (v.n != UF_SID_LEN || !all_hex(v.s, v.n))
 					bad = key;
@@ -195,6 +267,8 @@ void uf_check_task(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_in
 				 "timestamp=S.N, positive decimal ids, sid= of 16 hex digits, quoted names");
 			continue;
 		}
+		if (kw->name[0] == 'S')
+			add_session_time(ctx, st, ids[0], ns);
 		if (kw->name[0] == 'S') {
 			if (!known_sid(st, &sid) &&
 			    tfk_grow(ctx, (void **)&st->sids, &st->cap_sids, st->n_sids + 1, sizeof(struct uf_sid))) {
@@ -216,6 +290,10 @@ void uf_check_task(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_in
 					 "the sid of an earlier SESS line");
 		} else if (kw->name[0] == 'T' || kw->name[0] == 'F') {
 			add_tid(ctx, st, ids[0]); /* TASK tid, FORK child pid */
+			if (kw->name[0] == 'T')
+				add_link(ctx, st, ids[0], ids[1], -1);
+			else
+				add_link(ctx, st, ids[0], ids[0], ids[1]);
 		}
 	}
 }
