@@ -395,7 +395,10 @@ static void test_sym_addr(void **state)
 	NEED_SAMPLE();
 	write_text("hello.sym", "# symbols: 2\nffffffffffffffff T x\n0000000000001000 T a\n");
 	write_text("libm.so.6.sym", "# symbols: 2\n0000000000002000 T a\n0000000000001000 T b\n");
+	/* symbols with sizes (HEAD's SYM_SIZE layout) are no fault */
+	write_text("libz.so.1.2.13.sym", "# symbols: 1\n0000000000001000 00000010 T a\n0000000000001010 00000000 ? __func_end\n");
 	check_dir();
+	expect_count("uftrace.sym.syntax", 0);
 	expect_line("uftrace.sym.bad-addr", "hello.sym", 13, 2);
 	expect_line("uftrace.sym.unsorted", "libm.so.6.sym", 34, 3);
 }

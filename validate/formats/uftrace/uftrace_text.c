@@ -405,8 +405,17 @@ void uf_check_sym(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 			bad = "a type and a name";
 		else {
 			t = b;
-			if (b.n == 8 && all_hex(b.s, 8) && (st->feat & UF_FEAT_SYM_SIZE) && !next_tok(&l, &i, &t))
-				bad = "a type after the size";
+			/* A size (feature SYM_SIZE; told by its 8 hex digits when info is missing) before the type. */
+			size_t after = i;
+			struct tok ty;
+			if (b.n == 8 && all_hex(b.s, 8)) {
+				if (next_tok(&l, &after, &ty) && ty.n == 1) {
+					t = ty;
+					i = after;
+				} else if (st->feat & UF_FEAT_SYM_SIZE) {
+					bad = "a type after the size";
+				}
+			}
 			if (!bad && (t.n != 1 || !sym_type_ok(t.s[0])))
 				bad = "a one-character symbol type";
 			if (!bad) {
