@@ -323,6 +323,22 @@ static void test_task_syntax(void **state)
 	expect_line("uftrace.task.syntax", "task.txt", strlen(task), 2);
 }
 
+static void test_task_timestamps(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	const char *sess = "SESS timestamp=678.881934971 pid=18985 sid=260878a0ab9a6202 exename=\"/tmp/tr/hello\"\n";
+	const char *task = "TASK timestamp=678.882052426 tid=18985 pid=18985\n";
+	char text[512];
+	snprintf(text, sizeof(text), "%s%sTASK timestamp=678.5 tid=18986 pid=18985\nTASK timestamp=678.000000001 tid=18987 pid=18985\n",
+		 sess, task);
+	write_text("task.txt", text);
+	check_dir();
+	expect_count("uftrace.task.bad-timestamp", 2);
+	expect_line("uftrace.task.bad-timestamp", "task.txt", strlen(sess) + strlen(task), 3);
+	expect_verdict(TFK_VERDICT_CLEAN);
+}
+
 /* Crasher #9: a DLOP naming an unknown session (SIGTRAP in uftrace 0.13). */
 static void test_task_unknown_session(void **state)
 {
@@ -612,7 +628,7 @@ int main(void)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 		T(test_pristine),	T(test_info_missing), T(test_info_header),	    T(test_info_magic),
 		T(test_info_section),	T(test_info_taskinfo), T(test_tids),		    T(test_task_missing),
-		T(test_task_syntax),	T(test_task_unknown_session), T(test_map_missing), T(test_map_syntax),
+		T(test_task_syntax), T(test_task_timestamps),	T(test_task_unknown_session), T(test_map_missing), T(test_map_syntax),
 		T(test_sym_syntax),	T(test_sym_count),	T(test_sym_addr),	    T(test_dbg_syntax),
 		T(test_dat_partial),	T(test_dat_magic),	T(test_dat_time), T(test_dat_before_session),	    T(test_dat_depth),
 		T(test_dat_more),	T(test_dat_event),	T(test_dat_payload),	    T(test_perf_record),

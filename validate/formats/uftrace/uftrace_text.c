@@ -217,6 +217,7 @@ void uf_check_task(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_in
 {
 	struct tfk_cursor c = *file;
 	struct uf_line l = { 0 };
+	uint64_t last_ns = 0;
 	while (uf_next_line(&c, &l)) {
 		if (l.len == 0 && !l.terminated)
 			break;
@@ -267,6 +268,14 @@ void uf_check_task(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_in
 				 "timestamp=S.N, positive decimal ids, sid= of 16 hex digits, quoted names");
 			continue;
 		}
+		if (ns == 0)
+			bad_line(ctx, TFK_UFTRACE_TASK_BAD_TIMESTAMP, &l, "timestamp",
+				 "SECONDS.NANOSECONDS with 9 digits of nanoseconds");
+		else if (ns < last_ns)
+			bad_line(ctx, TFK_UFTRACE_TASK_BAD_TIMESTAMP, &l, "timestamp",
+				 "a time no earlier than the line before");
+		if (ns)
+			last_ns = ns;
 		if (kw->name[0] == 'S')
 			add_session_time(ctx, st, ids[0], ns);
 		if (kw->name[0] == 'S') {
