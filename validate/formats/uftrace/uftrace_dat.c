@@ -2,6 +2,7 @@
 /* uftrace's binary members: <tid>.dat task records and perf-cpu<N>.dat perf records. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "uftrace.h"
@@ -12,10 +13,38 @@ enum { UF_ENTRY = 0, UF_EXIT = 1, UF_LOST = 2, UF_EVENT = 3 };
 #define UF_RELEASE_STEP (16u << 20)
 #define UF_LISTED_MAX 16 /* findings of one kind listed per task; the rest are counted */
 
-/* A record header at view-relative at: time and second word. */
-static bool read_record(const struct tfk_cursor *c, uint64_t at, uint64_t *time, uint64_t *w)
+/*
+ * The task's bytes are read in windows: copied by descriptor (tfk_read_mapped) when they lie
+ * in a member's mapping, which spares a page fault per few pages of a large task, else viewed
+ * in place. A record is walked only when the window holds UF_LOOK bytes from its start (or the
+ * rest of the file): its header, an event's length and every candidate of a payload guess.
+ */
+#define UF_WINDOW (256u << 10)
+#define UF_LOOK (16 + UF_PAYLOAD_MAX + 64)
+
+struct uf_window {
+	struct tfk_cursor v; /* origin: the member offset of v.base[0] */
+	uint8_t *buf;        /* UF_WINDOW bytes, or NULL: view the mapping */
+};
+
+static void win_ensure(struct tfk_ctx *ctx, struct uf_window *w, const struct tfk_cursor *c, uint64_t pos)
 {
-	return tfk_cur_u64_at(c, at, time) && tfk_cur_u64_at(c, at + 8, w);
+	uint64_t end = w->v.origin + w->v.len;
+	if (w->v.base && pos >= w->v.origin && (end == c->len || (end > pos && end - pos >= UF_LOOK)))
+		return;
+	uint64_t n = c->len - pos < UF_WINDOW ? c->len - pos : UF_WINDOW;
+	if (w->buf && n && tfk_read_mapped(ctx, c->base + pos, n, w->buf)) {
+		w->v = tfk_cur_make(w->buf, n, c->origin + pos, c->big_endian);
+		return;
+	}
+	tfk_cur_sub(c, pos, n, &w->v);
+}
+
+/* A record header at member offset at: time and second word. */
+static bool read_record(const struct uf_window *w, uint64_t at, uint64_t *time, uint64_t *word)
+{
+	return at >= w->v.origin && tfk_cur_u64_at(&w->v, at - w->v.origin, time) &&
+	       tfk_cur_u64_at(&w->v, at - w->v.origin + 8, word);
 }
 
 static unsigned rec_type(uint64_t w) { return (unsigned)(w & 3); }
@@ -45,16 +74,16 @@ static int event_len(uint64_t id)
  * shortest multiple of 8 after which the file ends (or cuts a record) or a plausible record follows (magic 5,
  * not earlier, within 2^40 ns). 0 when none within UF_PAYLOAD_MAX.
  */
-static uint64_t guess_payload(const struct tfk_cursor *c, uint64_t at, uint64_t t)
+static uint64_t guess_payload(const struct uf_window *w, uint64_t file_len, uint64_t at, uint64_t t)
 {
 	for (uint64_t len = 8; len <= UF_PAYLOAD_MAX; len += 8) {
 		uint64_t next = at + 16 + len;
-		if (next > c->len)
+		if (next > file_len)
 			return 0;
-		if (c->len - next < 16)
+		if (file_len - next < 16)
 			return len; /* the end of the file, or a cut record after the payload */
 		uint64_t nt, nw;
-		if (read_record(c, next, &nt, &nw) && rec_magic(nw) == UF_RECORD_MAGIC && nt >= t && nt - t < (1ull << 40))
+		if (read_record(w, next, &nt, &nw) && rec_magic(nw) == UF_RECORD_MAGIC && nt >= t && nt - t < (1ull << 40))
 			return len;
 	}
 	return 0;
@@ -84,6 +113,9 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 	for (const char *p = name; *p >= '0' && *p <= '9' && tid < 0x7fffffff; p++)
 		tid = tid * 10 + (*p - '0');
 	const uint64_t session_ns = uf_task_session_ns(st, tid);
+	struct uf_window win = { { 0 }, NULL };
+	if (c.len > UF_WINDOW)
+		win.buf = tfk_calloc(ctx, 1, UF_WINDOW);
 	bool first = true, after_lost = false;
 	unsigned last_depth = 0, last_type = UF_ENTRY;
 	while (pos < c.len) {
@@ -93,7 +125,8 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 			tfk_release(ctx, c.base + released, pos - released);
 			released = pos;
 		}
-		if (left < 16 || !read_record(&c, pos, &t, &w)) {
+		win_ensure(ctx, &win, &c, pos);
+		if (left < 16 || !read_record(&win, pos, &t, &w)) {
 			emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, left, index, "a 16-byte record",
 				    "%llu bytes at the end of the file", (unsigned long long)left);
 			break;
@@ -177,7 +210,7 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 		if (type == UF_EVENT) {
 			uint16_t len;
 			uint64_t id = rec_addr(w);
-			if (!tfk_cur_u16_at(&c, pos, &len)) {
+			if (pos < win.v.origin || !tfk_cur_u16_at(&win.v, pos - win.v.origin, &len)) {
 				emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, c.len - pos, index - 1,
 					    "an event payload length", "%llu bytes at the end of the file", (unsigned long long)(c.len - pos));
 				break;
@@ -204,7 +237,7 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 			pos += total;
 			continue;
 		}
-		uint64_t len = guess_payload(&c, pos - 16, t);
+		uint64_t len = guess_payload(&win, c.len, pos - 16, t);
 		if (len == 0) {
 			if (c.len - pos <= UF_PAYLOAD_MAX) {
 				emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, c.len - pos, index - 1,
@@ -222,4 +255,5 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 	}
 	if (c.len > released)
 		tfk_release(ctx, c.base + released, c.len - released);
+	free(win.buf);
 }
