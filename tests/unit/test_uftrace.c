@@ -458,6 +458,11 @@ static void put64(uint8_t *p, uint64_t v)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
+static uint64_t rec_word(unsigned type, unsigned more, unsigned depth, uint64_t addr)
+{
+	return type | more << 2 | 5u << 3 | (uint64_t)depth << 6 | addr << 16;
+}
+
 static void test_dat_time(void **state)
 {
 	(void)state;
@@ -507,6 +512,50 @@ static void test_dat_depth(void **state)
 	assert_non_null(strstr(f->expected, "max_stack 3"));
 }
 
+/*
+ * A task larger than the reading window (256 KiB): 20000 records, one with arguments across
+ * the window's end; then a bad magic past it; then a cut record at the end.
+ */
+static size_t big_task(uint8_t *d, unsigned bad_at)
+{
+	size_t pos = 0;
+	for (unsigned i = 0; i < 20000; i++) {
+		put64(d + pos, 678882140050ull + i);
+		bool more = i == 16382; /* its payload straddles 262144 */
+		put64(d + pos + 8, rec_word(i & 1, more, 0, 0x555e12906214ull));
+		if (i == bad_at)
+			d[pos + 8] = 0x01;
+		pos += 16;
+		if (more) {
+			put64(d + pos, 42);
+			pos += 8;
+		}
+	}
+	return pos;
+}
+
+static void test_dat_large(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	static uint8_t d[20000 * 16 + 8];
+	size_t n = big_task(d, 99999);
+	assert_int_equal(n, sizeof(d));
+	write_member(SAMPLE_DAT, d, n);
+	check_dir();
+	expect_verdict(TFK_VERDICT_CLEAN);
+	assert_int_equal(rep.stats.events, 20000);
+	write_member(SAMPLE_DAT, d, n - 7);
+	check_dir();
+	expect_at("uftrace.dat.partial-record", SAMPLE_DAT, n - 16);
+	assert_int_equal(rep.stats.events, 19999);
+	n = big_task(d, 17000);
+	write_member(SAMPLE_DAT, d, n);
+	check_dir();
+	expect_at("uftrace.dat.bad-magic", SAMPLE_DAT, 17000 * 16 + 8 + 8);
+	assert_int_equal(rep.stats.events, 17000);
+}
+
 /* The more flag without ARGUMENT/RETVAL; a LOST record with it (SIGABRT in uftrace 0.13 dump). */
 static void test_dat_more(void **state)
 {
@@ -526,10 +575,6 @@ static void test_dat_more(void **state)
 	assert_int_equal(rep.stats.events, SAMPLE_RECORDS);
 }
 
-static uint64_t rec_word(unsigned type, unsigned more, unsigned depth, uint64_t addr)
-{
-	return type | more << 2 | 5u << 3 | (uint64_t)depth << 6 | addr << 16;
-}
 
 static void test_dat_event(void **state)
 {
@@ -631,7 +676,7 @@ int main(void)
 		T(test_task_syntax), T(test_task_timestamps),	T(test_task_unknown_session), T(test_map_missing), T(test_map_syntax),
 		T(test_sym_syntax),	T(test_sym_count),	T(test_sym_addr),	    T(test_dbg_syntax),
 		T(test_dat_partial),	T(test_dat_magic),	T(test_dat_time), T(test_dat_before_session),	    T(test_dat_depth),
-		T(test_dat_more),	T(test_dat_event),	T(test_dat_payload),	    T(test_perf_record),
+		T(test_dat_large), T(test_dat_more),	T(test_dat_event),	T(test_dat_payload),	    T(test_perf_record),
 		T(test_perf_walker),	T(test_events_extern),	T(test_channel),
 #undef T
 	};
