@@ -1,0 +1,684 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * uftrace data directories: the recorded sample checks clean with every record counted; each
+ * code is raised on a damaged copy of it (made in a temporary directory) at its member and
+ * offset or line; the uftrace 0.13 crashers of the spec are ordinary faults.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "raised.h"
+#include "tracefsck/check.h"
+
+#ifndef UF_SAMPLE
+#define UF_SAMPLE "../shared/samples/uftrace/fib-args.uftrace.data"
+#endif
+
+#define SAMPLE_RECORDS 362
+#define SAMPLE_DAT "18985.dat"
+#define SAMPLE_MAP "sid-260878a0ab9a6202.map"
+
+static char dir[512];
+static struct tfk_report rep;
+
+static void run(const char *cmd)
+{
+	assert_int_equal(system(cmd), 0);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	struct stat sb;
+	if (stat(UF_SAMPLE, &sb) != 0)
+		return 0; /* the tests skip */
+	const char *tmp = getenv("TMPDIR");
+	snprintf(dir, sizeof(dir), "%s/tfk-uftrace-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	assert_non_null(mkdtemp(dir));
+	char cmd[1400];
+	snprintf(cmd, sizeof(cmd), "cp -R '%s/.' '%s/' && chmod -R u+rw '%s'", UF_SAMPLE, dir, dir);
+	run(cmd);
+	memset(&rep, 0, sizeof(rep));
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	tfk_report_free(&rep);
+	if (dir[0]) {
+		char cmd[1200];
+		snprintf(cmd, sizeof(cmd), "chmod -R u+rwx '%s' && rm -rf '%s'", dir, dir);
+		run(cmd);
+	}
+	dir[0] = 0;
+	return 0;
+}
+
+#define NEED_SAMPLE()                                   \
+	do {                                            \
+		if (!dir[0])                            \
+			skip();                         \
+	} while (0)
+
+static void member_path(const char *name, char *out, size_t n)
+{
+	snprintf(out, n, "%s/%s", dir, name);
+}
+
+static void write_member(const char *name, const void *data, size_t len)
+{
+	char p[1024];
+	member_path(name, p, sizeof(p));
+	FILE *f = fopen(p, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	fclose(f);
+}
+
+static void write_text(const char *name, const char *text)
+{
+	write_member(name, text, strlen(text));
+}
+
+static void append_member(const char *name, const void *data, size_t len)
+{
+	char p[1024];
+	member_path(name, p, sizeof(p));
+	FILE *f = fopen(p, "ab");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	fclose(f);
+}
+
+static void patch(const char *name, long off, const void *bytes, size_t len)
+{
+	char p[1024];
+	member_path(name, p, sizeof(p));
+	FILE *f = fopen(p, "r+b");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, off, SEEK_SET), 0);
+	assert_int_equal(fwrite(bytes, 1, len, f), len);
+	fclose(f);
+}
+
+static void patch_byte(const char *name, long off, uint8_t v)
+{
+	patch(name, off, &v, 1);
+}
+
+static long member_size(const char *name)
+{
+	char p[1024];
+	struct stat sb;
+	member_path(name, p, sizeof(p));
+	assert_int_equal(stat(p, &sb), 0);
+	return (long)sb.st_size;
+}
+
+/* The offset of the first occurrence of text in a member. */
+static long find_in_member(const char *name, const char *text)
+{
+	char p[1024];
+	member_path(name, p, sizeof(p));
+	FILE *f = fopen(p, "rb");
+	assert_non_null(f);
+	static char buf[1 << 16];
+	size_t n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	size_t k = strlen(text);
+	for (size_t i = 0; i + k <= n; i++)
+		if (memcmp(buf + i, text, k) == 0)
+			return (long)i;
+	fail_msg("%s not in %s", text, name);
+	return -1;
+}
+
+static void remove_member(const char *name)
+{
+	char p[1024];
+	member_path(name, p, sizeof(p));
+	assert_int_equal(unlink(p), 0);
+}
+
+static void check_dir(void)
+{
+	tfk_report_free(&rep);
+	memset(&rep, 0, sizeof(rep));
+	tfk_check_file(dir, NULL, &rep);
+	raised_note(&rep);
+}
+
+static void dump_report(void)
+{
+	for (size_t i = 0; i < rep.count; i++) {
+		const struct tfk_finding *f = &rep.findings[i];
+		fprintf(stderr, "  %s [%s] @%llu %s: %s / %s\n", f->fault->id, f->member, (unsigned long long)f->offset,
+			f->path, f->expected, f->found);
+	}
+}
+
+/* The finding of that code in that member ("" for the directory); fails the test when none. */
+static const struct tfk_finding *expect(const char *code, const char *member)
+{
+	for (size_t i = 0; i < rep.count; i++) {
+		const struct tfk_finding *f = &rep.findings[i];
+		if (strcmp(f->fault->id, code) == 0 && strcmp(f->member, member) == 0)
+			return f;
+	}
+	dump_report();
+	fail_msg("no %s in '%s'", code, member);
+	return NULL;
+}
+
+static void expect_at(const char *code, const char *member, uint64_t offset)
+{
+	const struct tfk_finding *f = expect(code, member);
+	if (!f->has_offset || f->offset != offset) {
+		dump_report();
+		fail_msg("%s in %s at %llu, expected %llu", code, member, (unsigned long long)f->offset,
+			 (unsigned long long)offset);
+	}
+}
+
+static void expect_line(const char *code, const char *member, uint64_t offset, unsigned line)
+{
+	expect_at(code, member, offset);
+	const struct tfk_finding *f = expect(code, member);
+	char want[32];
+	snprintf(want, sizeof(want), "line %u:", line);
+	if (strncmp(f->path, want, strlen(want)) != 0)
+		fail_msg("%s: path '%s', expected %s", code, f->path, want);
+}
+
+static void expect_count(const char *code, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < rep.count; i++)
+		k += strcmp(rep.findings[i].fault->id, code) == 0;
+	if (k != n) {
+		dump_report();
+		fail_msg("%zu findings %s, expected %zu", k, code, n);
+	}
+}
+
+static void expect_verdict(enum tfk_verdict v)
+{
+	if (tfk_report_verdict(&rep) != v) {
+		dump_report();
+		fail_msg("verdict %s, expected %s", tfk_verdict_name(tfk_report_verdict(&rep)), tfk_verdict_name(v));
+	}
+}
+
+static void test_pristine(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	check_dir();
+	expect_verdict(TFK_VERDICT_CLEAN);
+	assert_int_equal(rep.total, 0);
+	assert_string_equal(rep.stats.format, "uftrace data");
+	assert_int_equal(rep.stats.events, SAMPLE_RECORDS);
+}
+
+/* A killed recording: no info; recognised, corrupt, everything else still walked. */
+static void test_info_missing(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	remove_member("info");
+	check_dir();
+	expect("uftrace.info.missing", "");
+	expect_verdict(TFK_VERDICT_CORRUPT);
+	assert_int_equal(rep.total, 1);
+	assert_int_equal(rep.stats.events, SAMPLE_RECORDS);
+}
+
+static void test_info_header(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	patch_byte("info", 8, 9);     /* version */
+	patch_byte("info", 18, 0x10); /* feature bit 20 */
+	check_dir();
+	expect_at("uftrace.info.bad-header", "info", 8);
+	expect_at("uftrace.info.unknown-feature", "info", 16);
+	assert_int_equal(rep.by_severity[TFK_SEV_WARNING], 1);
+}
+
+static void test_info_magic(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	patch("info", 0, "Xtrace", 6);
+	check_dir();
+	expect_at("uftrace.info.bad-magic", "info", 0);
+	assert_int_equal(rep.stats.events, SAMPLE_RECORDS);
+}
+
+static void test_info_section(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	/* "exename:/tmp/tr/hello\n" is 22 bytes: line 2 "build_id:" at 62 becomes "build-id:". */
+	patch_byte("info", 62 + 5, '-');
+	check_dir();
+	expect_line("uftrace.info.bad-section", "info", 62, 2);
+}
+
+static void test_info_taskinfo(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	patch_byte("info", 474 + 16, '2'); /* taskinfo:nr_tid=2 with one tid listed */
+	check_dir();
+	expect_at("uftrace.info.bad-taskinfo", "info", 492);
+}
+
+static void test_tids(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	write_text("task.txt", "SESS timestamp=678.881934971 pid=18985 sid=260878a0ab9a6202 exename=\"/tmp/tr/hello\"\n"
+			       "TASK timestamp=678.882052426 tid=18986 pid=18985\n");
+	check_dir();
+	expect("uftrace.task.tid-mismatch", "info");
+	expect("uftrace.dat.orphan", SAMPLE_DAT);
+}
+
+static void test_task_missing(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	remove_member("task.txt");
+	check_dir();
+	expect("uftrace.task.missing", "");
+	assert_int_equal(rep.stats.events, SAMPLE_RECORDS);
+}
+
+/* Crasher #5: a sid= token of 92 characters (SIGSEGV in uftrace 0.13); an unknown keyword. */
+static void test_task_syntax(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	char text[512];
+	char sid[93];
+	memset(sid, 'a', 92);
+	sid[92] = 0;
+	const char *task = "TASK timestamp=678.882052426 tid=18985 pid=18985\n";
+	int n = snprintf(text, sizeof(text), "%sSESS timestamp=678.881934971 pid=18985 sid=%s exename=\"/x\"\nBOGUS 1\n",
+			 task, sid);
+	assert_true(n > 0 && (size_t)n < sizeof(text));
+	write_text("task.txt", text);
+	check_dir();
+	expect_count("uftrace.task.syntax", 2);
+	expect_line("uftrace.task.syntax", "task.txt", strlen(task), 2);
+}
+
+static void test_task_timestamps(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	const char *sess = "SESS timestamp=678.881934971 pid=18985 sid=260878a0ab9a6202 exename=\"/tmp/tr/hello\"\n";
+	const char *task = "TASK timestamp=678.882052426 tid=18985 pid=18985\n";
+	char text[512];
+	snprintf(text, sizeof(text), "%s%sTASK timestamp=678.5 tid=18986 pid=18985\nTASK timestamp=678.000000001 tid=18987 pid=18985\n",
+		 sess, task);
+	write_text("task.txt", text);
+	check_dir();
+	expect_count("uftrace.task.bad-timestamp", 2);
+	expect_line("uftrace.task.bad-timestamp", "task.txt", strlen(sess) + strlen(task), 3);
+	expect_verdict(TFK_VERDICT_CLEAN);
+}
+
+/* Crasher #9: a DLOP naming an unknown session (SIGTRAP in uftrace 0.13). */
+static void test_task_unknown_session(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	long size = member_size("task.txt");
+	const char *dlop = "DLOP timestamp=678.882152426 tid=18985 sid=0123456789abcdef base=7f0000000000 libname=\"/l.so\"\n";
+	append_member("task.txt", dlop, strlen(dlop));
+	check_dir();
+	expect_line("uftrace.task.unknown-session", "task.txt", (uint64_t)size, 3);
+	assert_int_equal(rep.total, 1);
+}
+
+static void test_map_missing(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	remove_member(SAMPLE_MAP);
+	check_dir();
+	expect_line("uftrace.map.missing", "task.txt", 0, 1);
+}
+
+/* Start above end; a build-id token of 60 characters (SIGABRT in uftrace 0.13). */
+static void test_map_syntax(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	long size = member_size(SAMPLE_MAP);
+	char lines[512];
+	char bid[61];
+	memset(bid, 'b', 60);
+	bid[60] = 0;
+	const char *ok = "3000-4000 r-xp 00000000 08:01 12 /tmp/a b (deleted) build-id:00ff\n";
+	append_member(SAMPLE_MAP, ok, strlen(ok)); /* a path with spaces is no fault */
+	size += (long)strlen(ok);
+	const char *first = "2000-1000 r-xp 00000000 00:00 0 /x\n";
+	snprintf(lines, sizeof(lines), "%s1000-2000 r-xp 00000000 00:00 0 /x build-id:%s\n", first, bid);
+	append_member(SAMPLE_MAP, lines, strlen(lines));
+	check_dir();
+	expect_count("uftrace.map.syntax", 2);
+	expect_line("uftrace.map.syntax", SAMPLE_MAP, (uint64_t)size, 16);
+}
+
+static void test_sym_syntax(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	long size = member_size("hello.sym");
+	append_member("hello.sym", "zzzz T foo\n", 11);
+	check_dir();
+	expect_line("uftrace.sym.syntax", "hello.sym", (uint64_t)size, 23);
+}
+
+/* Crasher #6: '# symbols:' after symbol lines; and a count below the symbol lines. */
+static void test_sym_count(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	write_text("hello.sym", "0000000000001000 T a\n# symbols: 1\n0000000000001010 T b\n");
+	write_text("libm.so.6.sym", "# symbols: 1\n0000000000001000 T a\n0000000000001010 T b\n0000000000001020 ? __func_end\n");
+	check_dir();
+	expect_line("uftrace.sym.bad-count", "hello.sym", 21, 2);
+	expect_line("uftrace.sym.bad-count", "libm.so.6.sym", 0, 1);
+}
+
+/* Crasher #7: an all-ones address; and addresses going down. */
+static void test_sym_addr(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	write_text("hello.sym", "# symbols: 2\nffffffffffffffff T x\n0000000000001000 T a\n");
+	write_text("libm.so.6.sym", "# symbols: 2\n0000000000002000 T a\n0000000000001000 T b\n");
+	/* symbols with sizes (HEAD's SYM_SIZE layout) are no fault */
+	write_text("libz.so.1.2.13.sym", "# symbols: 1\n0000000000001000 00000010 T a\n0000000000001010 00000000 ? __func_end\n");
+	check_dir();
+	expect_count("uftrace.sym.syntax", 0);
+	expect_line("uftrace.sym.bad-addr", "hello.sym", 13, 2);
+	expect_line("uftrace.sym.unsorted", "libm.so.6.sym", 34, 3);
+}
+
+static void test_dbg_syntax(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	write_text("hello.dbg", "# path name: /tmp/tr/hello\nQ: nothing\nA: @arg1\n");
+	check_dir();
+	expect_count("uftrace.dbg.syntax", 2);
+	expect_line("uftrace.dbg.syntax", "hello.dbg", 27, 2);
+	expect_verdict(TFK_VERDICT_CLEAN); /* a warning: uftrace only ignores the file */
+}
+
+static void test_dat_partial(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	char p[1024];
+	member_path(SAMPLE_DAT, p, sizeof(p));
+	assert_int_equal(truncate(p, 5808 - 7), 0);
+	check_dir();
+	expect_at("uftrace.dat.partial-record", SAMPLE_DAT, 5792);
+	assert_int_equal(rep.stats.events, SAMPLE_RECORDS - 1);
+}
+
+static void test_dat_magic(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	patch_byte(SAMPLE_DAT, 48 + 8, 0x01); /* record 3: EXIT, magic 0 */
+	check_dir();
+	expect_at("uftrace.dat.bad-magic", SAMPLE_DAT, 56);
+	assert_int_equal(rep.stats.events, 3);
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t rec_word(unsigned type, unsigned more, unsigned depth, uint64_t addr)
+{
+	return type | more << 2 | 5u << 3 | (uint64_t)depth << 6 | addr << 16;
+}
+
+static void test_dat_time(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	uint8_t early[8];
+	put64(early, 678882000000ull); /* record 5 before record 4 (678882064750), after the session began */
+	patch(SAMPLE_DAT, 80, early, 8);
+	check_dir();
+	expect_at("uftrace.dat.time-backwards", SAMPLE_DAT, 80);
+	expect_count("uftrace.dat.time-backwards", 1);
+	expect_verdict(TFK_VERDICT_CLEAN);
+	assert_int_equal(rep.stats.events, SAMPLE_RECORDS);
+}
+
+/* A record older than its task's session (SESS at 678.881934971): replay stops there, exit 1. */
+static void test_dat_before_session(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	uint8_t early[8];
+	put64(early, 678881000000ull);
+	patch(SAMPLE_DAT, 0, early, 8);
+	check_dir();
+	expect_at("uftrace.dat.before-session", SAMPLE_DAT, 0);
+	assert_int_equal(rep.total, 1);
+}
+
+static void test_dat_depth(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	patch_byte(SAMPLE_DAT, 32 + 9, 0x01); /* record 2: ENTRY at depth 4 after an EXIT at 0 */
+	check_dir();
+	expect_at("uftrace.dat.depth-mismatch", SAMPLE_DAT, 40);
+	/* recorded with a filter (-F in info's cmdline), gaps are legitimate */
+	long at = find_in_member("info", "record -a -d");
+	patch("info", at + 7, "-F", 2);
+	check_dir();
+	expect_count("uftrace.dat.depth-mismatch", 0);
+	patch("info", at + 7, "-a", 2);
+	/* and max_stack below the depths recorded */
+	patch_byte(SAMPLE_DAT, 32 + 9, 0x00);
+	uint8_t ms[2] = { 3, 0 };
+	patch("info", 32, ms, 2);
+	check_dir();
+	const struct tfk_finding *f = expect("uftrace.dat.depth-mismatch", SAMPLE_DAT);
+	assert_non_null(strstr(f->expected, "max_stack 3"));
+}
+
+/*
+ * A task larger than the reading window (256 KiB): 20000 records, one with arguments across
+ * the window's end; then a bad magic past it; then a cut record at the end.
+ */
+static size_t big_task(uint8_t *d, unsigned bad_at)
+{
+	size_t pos = 0;
+	for (unsigned i = 0; i < 20000; i++) {
+		put64(d + pos, 678882140050ull + i);
+		bool more = i == 16382; /* its payload straddles 262144 */
+		put64(d + pos + 8, rec_word(i & 1, more, 0, 0x555e12906214ull));
+		if (i == bad_at)
+			d[pos + 8] = 0x01;
+		pos += 16;
+		if (more) {
+			put64(d + pos, 42);
+			pos += 8;
+		}
+	}
+	return pos;
+}
+
+static void test_dat_large(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	static uint8_t d[20000 * 16 + 8];
+	size_t n = big_task(d, 99999);
+	assert_int_equal(n, sizeof(d));
+	write_member(SAMPLE_DAT, d, n);
+	check_dir();
+	expect_verdict(TFK_VERDICT_CLEAN);
+	assert_int_equal(rep.stats.events, 20000);
+	write_member(SAMPLE_DAT, d, n - 7);
+	check_dir();
+	expect_at("uftrace.dat.partial-record", SAMPLE_DAT, n - 16);
+	assert_int_equal(rep.stats.events, 19999);
+	n = big_task(d, 17000);
+	write_member(SAMPLE_DAT, d, n);
+	check_dir();
+	expect_at("uftrace.dat.bad-magic", SAMPLE_DAT, 17000 * 16 + 8 + 8);
+	assert_int_equal(rep.stats.events, 17000);
+}
+
+/* The more flag without ARGUMENT/RETVAL; a LOST record with it (SIGABRT in uftrace 0.13 dump). */
+static void test_dat_more(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	patch_byte("info", 16, 0x63); /* features without ARGUMENT and RETVAL */
+	check_dir();
+	expect_count("uftrace.dat.more-nospec", 2);
+	expect_at("uftrace.dat.more-nospec", SAMPLE_DAT, 5744 + 8);
+	assert_int_equal(rep.stats.events, SAMPLE_RECORDS);
+	/* record 0 as a LOST record with the more flag */
+	patch_byte("info", 16, 0x7b);
+	patch_byte(SAMPLE_DAT, 8, 0x2e);
+	check_dir();
+	expect_count("uftrace.dat.more-nospec", 1);
+	expect_at("uftrace.dat.more-nospec", SAMPLE_DAT, 8);
+	assert_int_equal(rep.stats.events, SAMPLE_RECORDS);
+}
+
+
+static void test_dat_event(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	uint8_t rec[16 + 24 + 16 + 8] = { 0 };
+	put64(rec, 678882140050ull);
+	put64(rec + 8, rec_word(3, 1, 0, 100001)); /* proc/statm with 16 bytes, not 24 */
+	rec[16] = 16;
+	put64(rec + 40, 678882140051ull); /* then an unknown event id with data */
+	put64(rec + 48, rec_word(3, 1, 0, 123));
+	rec[56] = 6;
+	append_member(SAMPLE_DAT, rec, sizeof(rec));
+	check_dir();
+	expect_count("uftrace.dat.bad-event", 2);
+	expect_at("uftrace.dat.bad-event", SAMPLE_DAT, 5808);
+	assert_int_equal(rep.stats.events, SAMPLE_RECORDS + 2);
+}
+
+static void test_dat_payload(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	static uint8_t rec[16 + 4200];
+	put64(rec, 678882140050ull);
+	put64(rec + 8, rec_word(0, 1, 0, 0x555e12906214ull));
+	append_member(SAMPLE_DAT, rec, sizeof(rec));
+	check_dir();
+	expect_at("uftrace.dat.bad-payload", SAMPLE_DAT, 5808 + 16);
+}
+
+/* Crasher #8: perf-cpu record sizes 0xffff and 4 (buffer overflow abort in uftrace 0.13). */
+static void test_perf_record(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	uint8_t huge[2] = { 0xff, 0xff };
+	patch("perf-cpu1.dat", 6, huge, 2);
+	uint8_t small[8] = { 3, 0, 0, 0, 0, 0, 4, 0 };
+	write_member("perf-cpu0.dat", small, sizeof(small));
+	check_dir();
+	expect_at("uftrace.perf.bad-record", "perf-cpu1.dat", 0);
+	expect_at("uftrace.perf.bad-record", "perf-cpu0.dat", 0);
+	/* a record cut by the end of the file */
+	patch("perf-cpu1.dat", 6, "\x28\x00", 2);
+	char p[1024];
+	member_path("perf-cpu1.dat", p, sizeof(p));
+	assert_int_equal(truncate(p, 40 + 10), 0);
+	check_dir();
+	expect_at("uftrace.perf.bad-record", "perf-cpu1.dat", 40);
+}
+
+static void test_events_extern(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	const char *ev = "EVENT: 1000000 uftrace:event\n";
+	write_text("events.txt", "EVENT: 1000000 uftrace:event\nEVENT: x sdt:probe\n");
+	write_text("extern.dat", "# TIMESTAMP MESSAGE\n678.882000000 a message\nlate message\n");
+	check_dir();
+	expect_line("uftrace.events.syntax", "events.txt", strlen(ev), 2);
+	expect_count("uftrace.events.syntax", 1);
+	expect_line("uftrace.extern.syntax", "extern.dat", 20 + 24, 3);
+	expect_count("uftrace.extern.syntax", 1);
+}
+
+/* The records uftrace's own rules accept go through the perf.data record walker. */
+static void test_perf_walker(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	patch("perf-cpu1.dat", 16, "helloXYZ", 8); /* COMM name without its NUL */
+	check_dir();
+	expect_at("perf.record.bad-body", "perf-cpu1.dat", 16);
+	expect_count("uftrace.perf.bad-record", 0);
+	assert_int_equal(rep.total, 1);
+}
+
+static void test_channel(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	char p[1024];
+	member_path(".channel", p, sizeof(p));
+	assert_int_equal(mkfifo(p, 0600), 0);
+	remove_member("info");
+	check_dir();
+	expect("uftrace.channel.leftover", ".channel");
+	expect("uftrace.info.missing", "");
+	expect_verdict(TFK_VERDICT_CORRUPT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+		T(test_pristine),	T(test_info_missing), T(test_info_header),	    T(test_info_magic),
+		T(test_info_section),	T(test_info_taskinfo), T(test_tids),		    T(test_task_missing),
+		T(test_task_syntax), T(test_task_timestamps),	T(test_task_unknown_session), T(test_map_missing), T(test_map_syntax),
+		T(test_sym_syntax),	T(test_sym_count),	T(test_sym_addr),	    T(test_dbg_syntax),
+		T(test_dat_partial),	T(test_dat_magic),	T(test_dat_time), T(test_dat_before_session),	    T(test_dat_depth),
+		T(test_dat_large), T(test_dat_more),	T(test_dat_event),	T(test_dat_payload),	    T(test_perf_record),
+		T(test_perf_walker),	T(test_events_extern),	T(test_channel),
+#undef T
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

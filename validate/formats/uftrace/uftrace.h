@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/* uftrace data directories: what the member checks share. */
+#ifndef TFK_UFTRACE_H
+#define TFK_UFTRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../formats.h"
+
+#define UF_FEAT_TASK_SESSION (1ull << 1)
+#define UF_FEAT_KERNEL (1ull << 2)
+#define UF_FEAT_ARGUMENT (1ull << 3)
+#define UF_FEAT_RETVAL (1ull << 4)
+#define UF_FEAT_MAX_STACK (1ull << 6)
+#define UF_FEAT_PERF_EVENT (1ull << 8)
+#define UF_FEAT_SYM_SIZE (1ull << 12)
+#define UF_FEAT_KNOWN ((1ull << 14) - 1)
+
+#define UF_SID_LEN 16
+
+struct uf_sid {
+	char sid[UF_SID_LEN + 1];
+};
+
+/* What one member's check tells the others. */
+struct uf_state {
+	bool has_info, info_ok, big_endian;
+	bool filtered;        /* recorded with filters (cmdline): depth gaps are legitimate */
+	uint64_t feat, info_mask;
+	unsigned max_stack;
+	int elf_class;
+	int64_t *info_tids;   /* taskinfo:tids */
+	size_t n_info_tids, cap_info_tids;
+	int64_t *task_tids;   /* TASK tids and FORK children of task.txt */
+	size_t n_task_tids, cap_task_tids;
+	struct uf_sid *sids;  /* SESS sids */
+	size_t n_sids, cap_sids;
+	struct uf_sess_time { int64_t pid; uint64_t ns; } *sess_times; /* earliest SESS per pid */
+	size_t n_sess_times, cap_sess_times;
+	struct uf_task_link { int64_t tid, pid, ppid; } *links; /* TASK tid -> pid, FORK child -> parent */
+	size_t n_links, cap_links;
+	unsigned max_depth;   /* deepest depth recorded */
+	const char *max_depth_member;
+};
+
+/* A text line of a member: its bytes (no newline), offset and 1-based number. */
+struct uf_line {
+	const char *s;
+	size_t len;
+	uint64_t offset;
+	uint64_t number;
+	bool terminated;
+};
+
+/* The next line of c (which advances past it); false at the end. */
+bool uf_next_line(struct tfk_cursor *c, struct uf_line *line);
+
+void uf_check_info(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cursor *file);
+void uf_check_task(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_input *in, const struct tfk_cursor *file);
+void uf_check_map(struct tfk_ctx *ctx, const struct tfk_cursor *file);
+void uf_check_sym(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cursor *file);
+void uf_check_dbg(struct tfk_ctx *ctx, const struct tfk_cursor *file);
+void uf_check_events(struct tfk_ctx *ctx, const struct tfk_cursor *file);
+void uf_check_extern(struct tfk_ctx *ctx, const struct tfk_cursor *file);
+void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cursor *file, const char *name);
+void uf_check_perf(struct tfk_ctx *ctx, const struct tfk_cursor *file);
+
+bool uf_has_tid(const int64_t *tids, size_t n, int64_t tid);
+/* The time of the earliest session a task's records may belong to (ns), or 0 when unknown. */
+uint64_t uf_task_session_ns(const struct uf_state *st, int64_t tid);
+
+#endif

@@ -1,0 +1,593 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * uftrace data directories (uftrace record -d DIR): info, task.txt, the session maps, the
+ * symbol and debug files, one <tid>.dat of records per task and the perf-cpu<N>.dat side
+ * files. Every member is checked; findings name it, with offsets inside it (text members: the
+ * offset of the line, and its number in the path).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uftrace.h"
+
+static const uint8_t uf_magic[8] = { 'F', 't', 'r', 'a', 'c', 'e', '!', 0 };
+
+bool uf_next_line(struct tfk_cursor *c, struct uf_line *line)
+{
+	if (tfk_cur_left(c) == 0)
+		return false;
+	line->offset = tfk_cur_abs(c);
+	line->number++;
+	int64_t nl = tfk_cur_find(c, "\n", 1);
+	uint64_t len = nl < 0 ? tfk_cur_left(c) : (uint64_t)nl - c->pos;
+	const uint8_t *p;
+	if (!tfk_cur_bytes(c, len, &p))
+		return false;
+	line->s = (const char *)p;
+	line->len = len;
+	line->terminated = nl >= 0;
+	if (nl >= 0)
+		tfk_cur_skip(c, 1);
+	return true;
+}
+
+bool uf_has_tid(const int64_t *tids, size_t n, int64_t tid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (tids[i] == tid)
+			return true;
+	return false;
+}
+
+/* "NNN.dat" with a decimal tid: the tid, or -1. */
+static int64_t dat_tid(const char *name)
+{
+	size_t n = strlen(name), i = 0;
+	if (n < 5 || n > 24 || strcmp(name + n - 4, ".dat") != 0)
+		return -1;
+	int64_t v = 0;
+	for (; i < n - 4; i++) {
+		if (name[i] < '0' || name[i] > '9')
+			return -1;
+		v = v * 10 + (name[i] - '0');
+		if (v > 0x7fffffff)
+			return -1;
+	}
+	return v;
+}
+
+static bool has_prefix_suffix(const char *name, const char *pre, const char *suf)
+{
+	size_t n = strlen(name), p = strlen(pre), s = strlen(suf);
+	return n >= p + s && strncmp(name, pre, p) == 0 && strcmp(name + n - s, suf) == 0;
+}
+
+static bool is_perf_cpu(const char *name)
+{
+	if (!has_prefix_suffix(name, "perf-cpu", ".dat"))
+		return false;
+	size_t n = strlen(name);
+	for (size_t i = 8; i < n - 4; i++)
+		if (name[i] < '0' || name[i] > '9')
+			return false;
+	return n > 12;
+}
+
+static int uf_sniff_dir(const struct tfk_input *in)
+{
+	const struct tfk_member *info = tfk_input_find(in, "info");
+	bool task = tfk_input_find(in, "task.txt") != NULL;
+	if (info && info->kind == TFK_MEMBER_FILE) {
+		struct tfk_member_map map;
+		if (tfk_member_open(in, info, &map) == 0) {
+			struct tfk_cursor c = tfk_cur_make(map.data, map.size, 0, false);
+			bool magic = tfk_cur_has(&c, uf_magic, 8);
+			tfk_member_close(&map);
+			if (magic)
+				return 100;
+		}
+	}
+	/* A killed recording: no info, but the task list, a map or task data. */
+	bool map = false, dat = false;
+	for (size_t i = 0; i < in->n; i++) {
+		const char *name = in->members[i].name;
+		if (strchr(name, '/'))
+			continue;
+		if (has_prefix_suffix(name, "sid-", ".map"))
+			map = true;
+		if (dat_tid(name) >= 0)
+			dat = true;
+	}
+	int score = (task ? 40 : 0) + (map ? 20 : 0) + (dat ? 20 : 0) + (info ? 10 : 0);
+	if (!task && !(map && dat))
+		return 0;
+	return score > 90 ? 90 : score;
+}
+
+/* ---- info ---------------------------------------------------------------------------- */
+
+struct section {
+	const char *prefix;
+	int kind; /* 0: one line; 1: "lines=N" then N lines of the prefix; 2: lines=N, any prefix; 3: record date */
+};
+
+static const struct section sections[] = {
+	{ "exename:", 0 }, { "build_id:", 0 }, { "exit_status:", 0 }, { "cmdline:", 0 },
+	{ "cpuinfo:", 1 }, { "meminfo:", 0 }, { "osinfo:", 1 }, { "taskinfo:", 1 },
+	{ "usageinfo:", 1 }, { "loadinfo:", 0 }, { "argspec:", 2 }, { "record_date:", 3 },
+	{ "pattern_type:", 0 }, { "uftrace_version:", 0 },
+};
+#define N_SECTIONS (sizeof(sections) / sizeof(sections[0]))
+
+static bool starts(const struct uf_line *l, const char *p)
+{
+	size_t n = strlen(p);
+	return l->len >= n && memcmp(l->s, p, n) == 0;
+}
+
+static struct tfk_finding *line_fault(struct tfk_ctx *ctx, enum tfk_fault_code code, const struct uf_line *l,
+				      const char *what)
+{
+	struct tfk_finding *f = tfk_emit(ctx, code, l->offset, l->len);
+	tfk_set_path(f, "line %llu: %s", (unsigned long long)l->number, what);
+	tfk_set_found_bytes(f, l->s, l->len > 120 ? 120 : l->len);
+	return f;
+}
+
+/* A decimal number of at most 18 digits (optionally negative) filling [s, s+n). */
+static bool parse_dec(const char *s, size_t n, int64_t *v)
+{
+	bool neg = n > 0 && s[0] == '-';
+	size_t i = neg ? 1 : 0;
+	if (n <= i || n - i > 18)
+		return false;
+	int64_t r = 0;
+	for (; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		r = r * 10 + (s[i] - '0');
+	}
+	*v = neg ? -r : r;
+	return true;
+}
+
+/* Options of uftrace record that legitimately leave depth gaps or unmatched exits. */
+static bool filter_option(const char *s, size_t n)
+{
+	static const char *const longs[] = { "--filter", "--notrace", "--trigger", "--time-filter", "--depth",
+					     "--caller-filter", "--estimate-return", "--hide", "--loc-filter",
+					     "--size-filter" };
+	for (size_t i = 0; i < sizeof(longs) / sizeof(longs[0]); i++) {
+		size_t k = strlen(longs[i]);
+		if (n >= k && memcmp(s, longs[i], k) == 0 && (n == k || s[k] == '='))
+			return true;
+	}
+	return n >= 2 && s[0] == '-' && s[1] != '-' && strchr("FNTtDCZeHL", s[1]) && s[1];
+}
+
+static bool cmdline_filtered(const struct uf_line *l)
+{
+	size_t i = 0;
+	while (i < l->len) {
+		while (i < l->len && l->s[i] == ' ')
+			i++;
+		size_t j = i;
+		while (j < l->len && l->s[j] != ' ')
+			j++;
+		if (j > i && filter_option(l->s + i, j - i))
+			return true;
+		i = j;
+	}
+	return false;
+}
+
+static void check_taskinfo_line(struct tfk_ctx *ctx, struct uf_state *st, const struct uf_line *l, int64_t *nr)
+{
+	const char *s = l->s + 9;
+	size_t n = l->len - 9;
+	if (n >= 7 && memcmp(s, "nr_tid=", 7) == 0) {
+		if (!parse_dec(s + 7, n - 7, nr) || *nr <= 0) {
+			struct tfk_finding *f = line_fault(ctx, TFK_UFTRACE_INFO_BAD_TASKINFO, l, "taskinfo nr_tid");
+			tfk_set_expected(f, "a positive number of tasks");
+			*nr = -1;
+		}
+		return;
+	}
+	if (n >= 5 && memcmp(s, "tids=", 5) == 0) {
+		size_t i = 5, count = 0;
+		bool bad = false;
+		while (i <= n) {
+			size_t j = i;
+			while (j < n && s[j] != ',')
+				j++;
+			int64_t tid;
+			if (!parse_dec(s + i, j - i, &tid) || tid <= 0)
+				bad = true;
+			else if (tfk_grow(ctx, (void **)&st->info_tids, &st->cap_info_tids, st->n_info_tids + 1,
+					  sizeof(int64_t)))
+				st->info_tids[st->n_info_tids++] = tid;
+			count++;
+			i = j + 1;
+		}
+		if (bad) {
+			struct tfk_finding *f = line_fault(ctx, TFK_UFTRACE_INFO_BAD_TASKINFO, l, "taskinfo tids");
+			tfk_set_expected(f, "comma-separated positive decimal tids");
+		} else if (*nr > 0 && (uint64_t)*nr != count) {
+			struct tfk_finding *f = line_fault(ctx, TFK_UFTRACE_INFO_BAD_TASKINFO, l, "taskinfo tids");
+			tfk_set_expected(f, "%lld tids (nr_tid)", (long long)*nr);
+			tfk_set_found(f, "%zu tids", count);
+		}
+	}
+}
+
+void uf_check_info(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cursor *file)
+{
+	struct tfk_cursor c = *file;
+	if (!tfk_cur_has(&c, uf_magic, 8)) {
+		struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_INFO_BAD_MAGIC, 0, 8);
+		tfk_set_path(f, "info header magic");
+		tfk_set_expected(f, "\"Ftrace!\\0\"");
+		const uint8_t *p;
+		uint64_t n = tfk_cur_left(&c) < 8 ? tfk_cur_left(&c) : 8;
+		if (tfk_cur_bytes_at(&c, 0, n, &p))
+			tfk_set_found_bytes(f, p, n);
+		return;
+	}
+	uint8_t endian = 0, elf_class = 0;
+	tfk_cur_u8_at(&c, 14, &endian);
+	tfk_cur_u8_at(&c, 15, &elf_class);
+	if (tfk_cur_left(&c) < 40) {
+		struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_INFO_BAD_HEADER, 0, tfk_cur_left(&c));
+		tfk_set_path(f, "info header");
+		tfk_set_expected(f, "40 bytes");
+		tfk_set_found(f, "%llu bytes", (unsigned long long)tfk_cur_left(&c));
+		return;
+	}
+	bool ok = true;
+	if (endian != 1 && endian != 2) {
+		struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_INFO_BAD_HEADER, 14, 1);
+		tfk_set_path(f, "info header endian");
+		tfk_set_expected(f, "1 (little) or 2 (big endian)");
+		tfk_set_found(f, "%u", endian);
+		ok = false;
+		endian = 1;
+	}
+	c.big_endian = endian == 2;
+	st->big_endian = c.big_endian;
+	uint32_t version = 0;
+	uint16_t hsize = 0, max_stack = 0;
+	tfk_cur_u32_at(&c, 8, &version);
+	tfk_cur_u16_at(&c, 12, &hsize);
+	tfk_cur_u64_at(&c, 16, &st->feat);
+	tfk_cur_u64_at(&c, 24, &st->info_mask);
+	tfk_cur_u16_at(&c, 32, &max_stack);
+	st->max_stack = max_stack;
+	if (version < 3 || version > 4) {
+		struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_INFO_BAD_HEADER, 8, 4);
+		tfk_set_path(f, "info header version");
+		tfk_set_expected(f, "3 or 4");
+		tfk_set_found(f, "%u", version);
+		ok = false;
+	}
+	if (hsize != 40) {
+		struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_INFO_BAD_HEADER, 12, 2);
+		tfk_set_path(f, "info header size");
+		tfk_set_expected(f, "40");
+		tfk_set_found(f, "%u", hsize);
+		ok = false;
+	}
+	if (elf_class != 1 && elf_class != 2) {
+		struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_INFO_BAD_HEADER, 15, 1);
+		tfk_set_path(f, "info header ELF class");
+		tfk_set_expected(f, "1 (32-bit) or 2 (64-bit)");
+		tfk_set_found(f, "%u", elf_class);
+		ok = false;
+		elf_class = 2;
+	}
+	st->elf_class = elf_class;
+	if (st->feat & ~UF_FEAT_KNOWN) {
+		struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_INFO_UNKNOWN_FEATURE, 16, 8);
+		tfk_set_path(f, "info header feature mask");
+		tfk_set_expected(f, "bits 0-13");
+		tfk_set_found(f, "%#llx", (unsigned long long)st->feat);
+	}
+	if ((st->feat & UF_FEAT_MAX_STACK) && max_stack == 0) {
+		struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_INFO_BAD_HEADER, 32, 2);
+		tfk_set_path(f, "info header max_stack");
+		tfk_set_expected(f, "a positive stack depth (feature MAX_STACK)");
+		tfk_set_found(f, "0");
+	}
+	st->info_ok = ok;
+
+	/* The text sections, in the order of the info mask's bits. */
+	struct tfk_cursor t;
+	tfk_cur_sub(&c, 40, tfk_cur_left(&c) - 40, &t);
+	struct uf_line l = { 0 };
+	int64_t nr_tid = 0;
+	for (unsigned bit = 0; bit < 64; bit++) {
+		if (!(st->info_mask & (1ull << bit)))
+			continue;
+		if (bit >= N_SECTIONS)
+			break; /* newer sections: not known here, not checked */
+		const struct section *sec = &sections[bit];
+		if (!uf_next_line(&t, &l)) {
+			struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_INFO_BAD_SECTION, tfk_cur_abs(&t), 0);
+			tfk_set_path(f, "info section %u", bit);
+			tfk_set_expected(f, "a line beginning %s (info mask %#llx)", sec->prefix,
+					 (unsigned long long)st->info_mask);
+			tfk_set_found(f, "the end of the file");
+			return;
+		}
+		if (!starts(&l, sec->prefix)) {
+			struct tfk_finding *f = line_fault(ctx, TFK_UFTRACE_INFO_BAD_SECTION, &l, "info section");
+			tfk_set_expected(f, "a line beginning %s (bit %u of the info mask)", sec->prefix, bit);
+			return;
+		}
+		if (sec->kind == 3) {
+			if (!uf_next_line(&t, &l) || !starts(&l, "elapsed_time:")) {
+				struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_INFO_BAD_SECTION, l.offset, l.len);
+				tfk_set_path(f, "line %llu: info section", (unsigned long long)l.number);
+				tfk_set_expected(f, "elapsed_time: after record_date:");
+				return;
+			}
+			continue;
+		}
+		if (bit == 3)
+			st->filtered = cmdline_filtered(&l);
+		if (sec->kind == 0)
+			continue;
+		size_t plen = strlen(sec->prefix);
+		int64_t lines;
+		if (l.len < plen + 6 || memcmp(l.s + plen, "lines=", 6) != 0 ||
+		    !parse_dec(l.s + plen + 6, l.len - plen - 6, &lines) || lines < 0) {
+			struct tfk_finding *f = line_fault(ctx, TFK_UFTRACE_INFO_BAD_SECTION, &l, "info section");
+			tfk_set_expected(f, "%slines=N", sec->prefix);
+			return;
+		}
+		for (int64_t i = 0; i < lines; i++) {
+			if (!uf_next_line(&t, &l)) {
+				struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_INFO_BAD_SECTION, tfk_cur_abs(&t), 0);
+				tfk_set_path(f, "info section %s", sec->prefix);
+				tfk_set_expected(f, "%lld lines", (long long)lines);
+				tfk_set_found(f, "the end of the file after %lld", (long long)i);
+				return;
+			}
+			if (sec->kind == 1 && !starts(&l, sec->prefix)) {
+				struct tfk_finding *f = line_fault(ctx, TFK_UFTRACE_INFO_BAD_SECTION, &l, "info section");
+				tfk_set_expected(f, "%lld lines beginning %s", (long long)lines, sec->prefix);
+				return;
+			}
+			if (bit == 7)
+				check_taskinfo_line(ctx, st, &l, &nr_tid);
+		}
+	}
+}
+
+/* ---- the directory ------------------------------------------------------------------- */
+
+typedef void (*member_fn)(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_input *in,
+			  const struct tfk_member *m, const struct tfk_cursor *c);
+
+static bool with_member(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_input *in,
+			const struct tfk_member *m, member_fn fn)
+{
+	struct tfk_member_map map;
+	if (tfk_member_open(in, m, &map) != 0) {
+		int err = errno;
+		struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, m->name, NULL);
+		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_CORE_INPUT_IO_ERROR);
+		tfk_set_path(f, "uftrace member");
+		tfk_set_found(f, "%s", strerror(err));
+		ctx->report->incomplete = true;
+		tfk_ctx_return(ctx, was);
+		return false;
+	}
+	struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, m->name, &map);
+	struct tfk_cursor c = tfk_cur_make(map.data, map.size, 0, st->big_endian);
+	fn(ctx, st, in, m, &c);
+	tfk_ctx_return(ctx, was);
+	tfk_member_close(&map);
+	return true;
+}
+
+static void do_info(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_input *in, const struct tfk_member *m,
+		    const struct tfk_cursor *c)
+{
+	(void)in, (void)m;
+	uf_check_info(ctx, st, c);
+}
+
+static void do_task(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_input *in, const struct tfk_member *m,
+		    const struct tfk_cursor *c)
+{
+	(void)m;
+	uf_check_task(ctx, st, in, c);
+}
+
+static void do_map(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_input *in, const struct tfk_member *m,
+		   const struct tfk_cursor *c)
+{
+	(void)st, (void)in, (void)m;
+	uf_check_map(ctx, c);
+}
+
+static void do_sym(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_input *in, const struct tfk_member *m,
+		   const struct tfk_cursor *c)
+{
+	(void)in, (void)m;
+	uf_check_sym(ctx, st, c);
+}
+
+static void do_dbg(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_input *in, const struct tfk_member *m,
+		   const struct tfk_cursor *c)
+{
+	(void)st, (void)in, (void)m;
+	uf_check_dbg(ctx, c);
+}
+
+static void do_events(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_input *in,
+		      const struct tfk_member *m, const struct tfk_cursor *c)
+{
+	(void)st, (void)in, (void)m;
+	uf_check_events(ctx, c);
+}
+
+static void do_extern(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_input *in,
+		      const struct tfk_member *m, const struct tfk_cursor *c)
+{
+	(void)st, (void)in, (void)m;
+	uf_check_extern(ctx, c);
+}
+
+static void do_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_input *in, const struct tfk_member *m,
+		   const struct tfk_cursor *c)
+{
+	(void)in;
+	uf_check_dat(ctx, st, c, m->name);
+}
+
+static void do_perf(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_input *in, const struct tfk_member *m,
+		    const struct tfk_cursor *c)
+{
+	(void)st, (void)in, (void)m;
+	uf_check_perf(ctx, c);
+}
+
+static void uf_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
+{
+	struct uf_state st = { 0 };
+	st.elf_class = 2;
+	ctx->report->stats.format = "uftrace data";
+	ctx->report->stats.file_size = in->total_size;
+
+	const struct tfk_member *info = tfk_input_find(in, "info");
+	if (info && info->kind == TFK_MEMBER_FILE) {
+		st.has_info = true;
+		with_member(ctx, &st, in, info, do_info);
+	} else {
+		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_UFTRACE_INFO_MISSING);
+		tfk_set_path(f, "info");
+		tfk_set_expected(f, "the info file uftrace record writes when it exits");
+		tfk_set_found(f, "none: the recording was killed");
+	}
+	const struct tfk_member *task = tfk_input_find(in, "task.txt");
+	if (task && task->kind == TFK_MEMBER_FILE) {
+		with_member(ctx, &st, in, task, do_task);
+	} else if (tfk_input_find(in, "task")) {
+		struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, "task", NULL);
+		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_CORE_CHECK_UNSUPPORTED);
+		tfk_set_path(f, "legacy binary task file");
+		tfk_ctx_return(ctx, was);
+		ctx->report->incomplete = true;
+	} else {
+		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_UFTRACE_TASK_MISSING);
+		tfk_set_path(f, "task.txt");
+		tfk_set_expected(f, "the sessions and tasks of the recording");
+		tfk_set_found(f, "no task.txt");
+	}
+
+	for (size_t i = 0; i < in->n; i++) {
+		const struct tfk_member *m = &in->members[i];
+		const char *name = m->name;
+		if (strchr(name, '/'))
+			continue;
+		if (m->kind == TFK_MEMBER_FIFO && strcmp(name, ".channel") == 0) {
+			struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, name, NULL);
+			struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_UFTRACE_CHANNEL_LEFTOVER);
+			tfk_set_path(f, "FIFO of uftrace record");
+			tfk_set_found(f, "left behind, not opened");
+			tfk_ctx_return(ctx, was);
+			continue;
+		}
+		if (m->kind != TFK_MEMBER_FILE)
+			continue;
+		if (has_prefix_suffix(name, "sid-", ".map"))
+			with_member(ctx, &st, in, m, do_map);
+		else if (has_prefix_suffix(name, "", ".sym"))
+			with_member(ctx, &st, in, m, do_sym);
+		else if (has_prefix_suffix(name, "", ".dbg"))
+			with_member(ctx, &st, in, m, do_dbg);
+		else if (strcmp(name, "events.txt") == 0)
+			with_member(ctx, &st, in, m, do_events);
+		else if (strcmp(name, "extern.dat") == 0)
+			with_member(ctx, &st, in, m, do_extern);
+		else if (dat_tid(name) >= 0)
+			with_member(ctx, &st, in, m, do_dat);
+		else if (is_perf_cpu(name))
+			with_member(ctx, &st, in, m, do_perf);
+		else if (has_prefix_suffix(name, "kernel-cpu", ".dat") && m->size > 0) {
+			struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, name, NULL);
+			struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_CORE_CHECK_UNSUPPORTED);
+			tfk_set_path(f, "uftrace kernel ring pages (uftrace record -k)");
+			tfk_set_found(f, "not checked by this build");
+			tfk_ctx_return(ctx, was);
+			ctx->report->incomplete = true;
+		}
+	}
+
+	/* Tasks: info's against task.txt's, and every task data file against task.txt. */
+	if (task) {
+		struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, "info", NULL);
+		for (size_t i = 0; i < st.n_info_tids; i++) {
+			if (uf_has_tid(st.task_tids, st.n_task_tids, st.info_tids[i]))
+				continue;
+			struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_UFTRACE_TASK_TID_MISMATCH);
+			tfk_set_path(f, "taskinfo:tids");
+			tfk_set_expected(f, "a TASK or FORK line of task.txt for tid %lld", (long long)st.info_tids[i]);
+			tfk_set_found(f, "none");
+		}
+		tfk_ctx_return(ctx, was);
+		for (size_t i = 0; i < in->n; i++) {
+			int64_t tid = dat_tid(in->members[i].name);
+			if (tid < 0 || in->members[i].kind != TFK_MEMBER_FILE ||
+			    uf_has_tid(st.task_tids, st.n_task_tids, tid))
+				continue;
+			struct tfk_ctx_place w = tfk_ctx_enter_member(ctx, in->members[i].name, NULL);
+			struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_UFTRACE_DAT_ORPHAN);
+			tfk_set_path(f, "task data");
+			tfk_set_expected(f, "a TASK or FORK line of task.txt for tid %lld", (long long)tid);
+			tfk_set_found(f, "none");
+			tfk_ctx_return(ctx, w);
+		}
+	}
+	free(st.info_tids);
+	free(st.task_tids);
+	free(st.sids);
+	free(st.sess_times);
+	free(st.links);
+}
+
+static void uf_check_single(struct tfk_ctx *ctx, const struct tfk_cursor *file)
+{
+	(void)ctx, (void)file;
+}
+
+static int uf_sniff(const struct tfk_cursor *file)
+{
+	(void)file;
+	return 0; /* a directory format */
+}
+
+static void uf_dictionary(tfk_token_fn emit, void *user)
+{
+	emit(user, "uftrace_magic", uf_magic, 8);
+	static const char *const words[] = { "SESS ", "TASK ", "FORK ", "EXEC ", "DLOP ", "timestamp=", "tid=",
+					     "pid=", "ppid=", "sid=", "exename=\"", "libname=\"", "base=",
+					     "# symbols: ", "# path name: ", "taskinfo:lines=2", "taskinfo:nr_tid=",
+					     "taskinfo:tids=", "lines=", "build-id:", "r-xp" };
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		emit(user, "uftrace_word", words[i], strlen(words[i]));
+	static const uint8_t rec[8] = { 0x28, 0, 0, 0, 0, 0, 0, 0 };
+	emit(user, "uftrace_record_entry", rec, 8);
+}
+
+const struct tfk_format tfk_format_uftrace = {
+	.name = "uftrace data",
+	.sniff = uf_sniff,
+	.check = uf_check_single,
+	.dictionary = uf_dictionary,
+	.sniff_dir = uf_sniff_dir,
+	.check_dir = uf_check_dir,
+};

@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: MIT */
+/* uftrace's binary members: <tid>.dat task records and perf-cpu<N>.dat perf records. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uftrace.h"
+
+enum { UF_ENTRY = 0, UF_EXIT = 1, UF_LOST = 2, UF_EVENT = 3 };
+#define UF_RECORD_MAGIC 5
+#define UF_PAYLOAD_MAX 4096
+#define UF_RELEASE_STEP (16u << 20)
+#define UF_LISTED_MAX 16 /* findings of one kind listed per task; the rest are counted */
+
+/*
+ * The task's bytes are read in windows: copied by descriptor (tfk_read_mapped) when they lie
+ * in a member's mapping, which spares a page fault per few pages of a large task, else viewed
+ * in place. A record is walked only when the window holds UF_LOOK bytes from its start (or the
+ * rest of the file): its header, an event's length and every candidate of a payload guess.
+ */
+#define UF_WINDOW (256u << 10)
+#define UF_LOOK (16 + UF_PAYLOAD_MAX + 64)
+
+struct uf_window {
+	struct tfk_cursor v; /* origin: the member offset of v.base[0] */
+	uint8_t *buf;        /* UF_WINDOW bytes, or NULL: view the mapping */
+};
+
+static void win_ensure(struct tfk_ctx *ctx, struct uf_window *w, const struct tfk_cursor *c, uint64_t pos)
+{
+	uint64_t end = w->v.origin + w->v.len;
+	if (w->v.base && pos >= w->v.origin && (end == c->len || (end > pos && end - pos >= UF_LOOK)))
+		return;
+	uint64_t n = c->len - pos < UF_WINDOW ? c->len - pos : UF_WINDOW;
+	if (w->buf && n && tfk_read_mapped(ctx, c->base + pos, n, w->buf)) {
+		w->v = tfk_cur_make(w->buf, n, c->origin + pos, c->big_endian);
+		return;
+	}
+	tfk_cur_sub(c, pos, n, &w->v);
+}
+
+/* A record header at member offset at: time and second word. */
+static bool read_record(const struct uf_window *w, uint64_t at, uint64_t *time, uint64_t *word)
+{
+	return at >= w->v.origin && tfk_cur_u64_at(&w->v, at - w->v.origin, time) &&
+	       tfk_cur_u64_at(&w->v, at - w->v.origin + 8, word);
+}
+
+static unsigned rec_type(uint64_t w) { return (unsigned)(w & 3); }
+static bool rec_more(uint64_t w) { return (w >> 2) & 1; }
+static unsigned rec_magic(uint64_t w) { return (unsigned)((w >> 3) & 7); }
+static unsigned rec_depth(uint64_t w) { return (unsigned)((w >> 6) & 0x3ff); }
+static uint64_t rec_addr(uint64_t w) { return w >> 16; }
+
+/* The payload length of a built-in event, or -1 (unknown), -2 (no fixed length). */
+static int event_len(uint64_t id)
+{
+	if (id == 100001 || id == 100003)
+		return 24;
+	if (id == 100002 || id == 100004 || (id >= 100005 && id <= 100010))
+		return 16;
+	if (id == 100011)
+		return 4;
+	if (id == 100012)
+		return -2;
+	if (id == 100013)
+		return 8;
+	return -1;
+}
+
+/*
+ * The length of the arguments or return value after the record at `at` (time t): the
+ * shortest multiple of 8 after which the file ends (or cuts a record) or a plausible record follows (magic 5,
+ * not earlier, within 2^40 ns). 0 when none within UF_PAYLOAD_MAX.
+ */
+static uint64_t guess_payload(const struct uf_window *w, uint64_t file_len, uint64_t at, uint64_t t)
+{
+	for (uint64_t len = 8; len <= UF_PAYLOAD_MAX; len += 8) {
+		uint64_t next = at + 16 + len;
+		if (next > file_len)
+			return 0;
+		if (file_len - next < 16)
+			return len; /* the end of the file, or a cut record after the payload */
+		uint64_t nt, nw;
+		if (read_record(w, next, &nt, &nw) && rec_magic(nw) == UF_RECORD_MAGIC && nt >= t && nt - t < (1ull << 40))
+			return len;
+	}
+	return 0;
+}
+
+__attribute__((format(printf, 7, 8))) static void emit_record(struct tfk_ctx *ctx, enum tfk_fault_code code,
+								uint64_t off, uint64_t len, uint64_t index,
+								const char *expected, const char *fmt, ...)
+{
+	char found[160];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(found, sizeof(found), fmt, ap);
+	va_end(ap);
+	struct tfk_finding *f = tfk_emit(ctx, code, off, len);
+	tfk_set_path(f, "record %llu", (unsigned long long)index);
+	tfk_set_expected(f, "%s", expected);
+	tfk_set_found(f, "%s", found);
+}
+
+void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cursor *file, const char *name)
+{
+	const struct tfk_cursor c = *file;
+	uint64_t pos = 0, index = 0, prev_time = 0, backwards = 0, depth_faults = 0, nospec = 0, bad_events = 0;
+	uint64_t released = 0, early = 0;
+	int64_t tid = 0;
+	for (const char *p = name; *p >= '0' && *p <= '9' && tid < 0x7fffffff; p++)
+		tid = tid * 10 + (*p - '0');
+	const uint64_t session_ns = uf_task_session_ns(st, tid);
+	struct uf_window win = { { 0 }, NULL };
+	if (c.len > UF_WINDOW)
+		win.buf = tfk_calloc(ctx, 1, UF_WINDOW);
+	bool first = true, after_lost = false;
+	unsigned last_depth = 0, last_type = UF_ENTRY;
+	while (pos < c.len) {
+		uint64_t left = c.len - pos, t, w;
+		if (pos - released >= UF_RELEASE_STEP) {
+			/* Walked bytes leave the process: memory stays flat however large the task. */
+			tfk_release(ctx, c.base + released, pos - released);
+			released = pos;
+		}
+		win_ensure(ctx, &win, &c, pos);
+		if (left < 16 || !read_record(&win, pos, &t, &w)) {
+			emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, left, index, "a 16-byte record",
+				    "%llu bytes at the end of the file", (unsigned long long)left);
+			break;
+		}
+		unsigned type = rec_type(w), depth = rec_depth(w);
+		if (rec_magic(w) != UF_RECORD_MAGIC) {
+			emit_record(ctx, TFK_UFTRACE_DAT_BAD_MAGIC, pos + 8, 8, index, "record magic 5 (bits 3-5)",
+				    "magic %u; %llu bytes after it are not walked", rec_magic(w),
+				    (unsigned long long)(left - 16));
+			break;
+		}
+		index++;
+		ctx->report->stats.events++;
+		if (!first && t < prev_time) {
+			if (backwards++ == 0)
+				emit_record(ctx, TFK_UFTRACE_DAT_TIME_BACKWARDS, pos, 8, index - 1,
+					    "a time no earlier than the record before", "%llu after %llu", (unsigned long long)t,
+					    (unsigned long long)prev_time);
+			else
+				tfk_count_only(ctx, TFK_UFTRACE_DAT_TIME_BACKWARDS);
+		}
+		prev_time = t;
+		if (t < session_ns) {
+			if (early++ == 0)
+				emit_record(ctx, TFK_UFTRACE_DAT_BEFORE_SESSION, pos, 8, index - 1,
+					    "a time no earlier than the task's first session (task.txt SESS)",
+					    "%llu, the session began at %llu", (unsigned long long)t,
+					    (unsigned long long)session_ns);
+			else
+				tfk_count_only(ctx, TFK_UFTRACE_DAT_BEFORE_SESSION);
+		}
+		/* Depths: an ENTRY at most one below the running function, an EXIT no deeper. */
+		if (type == UF_ENTRY || type == UF_EXIT) {
+			unsigned allowed = last_type == UF_ENTRY && type == UF_ENTRY ? last_depth + 1 : last_depth;
+			bool bad = !first && !after_lost && !st->filtered && depth > allowed;
+			bool over = (st->feat & UF_FEAT_MAX_STACK) && st->max_stack && depth >= st->max_stack;
+			if (bad || over) {
+				if (depth_faults++ < UF_LISTED_MAX) {
+					struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_DAT_DEPTH_MISMATCH, pos + 8, 8);
+					tfk_set_path(f, "record %llu %s", (unsigned long long)index - 1,
+						     type == UF_ENTRY ? "ENTRY" : "EXIT");
+					if (over)
+						tfk_set_expected(f, "a depth below max_stack %u", st->max_stack);
+					else
+						tfk_set_expected(f, "a depth of at most %u", allowed);
+					tfk_set_found(f, "depth %u", depth);
+				} else {
+					tfk_count_only(ctx, TFK_UFTRACE_DAT_DEPTH_MISMATCH);
+				}
+			}
+			if (depth > st->max_depth) {
+				st->max_depth = depth;
+				st->max_depth_member = name;
+			}
+			first = false;
+			after_lost = false;
+			last_depth = depth;
+			last_type = type;
+		} else if (type == UF_LOST) {
+			after_lost = true;
+		}
+		pos += 16;
+		if (!rec_more(w))
+			continue;
+		/* The payload after the record. */
+		if (type == UF_LOST || (type == UF_ENTRY && !(st->feat & UF_FEAT_ARGUMENT) && st->has_info) ||
+		    (type == UF_EXIT && !(st->feat & UF_FEAT_RETVAL) && st->has_info)) {
+			static const char *const names[] = { "ENTRY", "EXIT", "LOST", "EVENT" };
+			struct tfk_finding *f = NULL;
+			if (nospec++ < UF_LISTED_MAX)
+				f = tfk_emit(ctx, TFK_UFTRACE_DAT_MORE_NOSPEC, pos - 8, 8);
+			else
+				tfk_count_only(ctx, TFK_UFTRACE_DAT_MORE_NOSPEC);
+			tfk_set_path(f, "record %llu %s", (unsigned long long)index - 1, names[type]);
+			tfk_set_expected(f, type == UF_LOST ? "no more flag on a LOST record"
+							    : "the more flag only with feature ARGUMENT (ENTRY) or RETVAL (EXIT)");
+			tfk_set_found(f, "more = 1, features %#llx", (unsigned long long)st->feat);
+			if (type == UF_LOST)
+				continue;
+		}
+		if (type == UF_EVENT) {
+			uint16_t len;
+			uint64_t id = rec_addr(w);
+			if (pos < win.v.origin || !tfk_cur_u16_at(&win.v, pos - win.v.origin, &len)) {
+				emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, c.len - pos, index - 1,
+					    "an event payload length", "%llu bytes at the end of the file", (unsigned long long)(c.len - pos));
+				break;
+			}
+			uint64_t total = ((uint64_t)len + 2 + 7) & ~7ull;
+			int want = event_len(id);
+			if ((want == -1 || (want >= 0 && len != (unsigned)want)) && bad_events++ >= UF_LISTED_MAX) {
+				tfk_count_only(ctx, TFK_UFTRACE_DAT_BAD_EVENT);
+			} else if (want == -1 || (want >= 0 && len != (unsigned)want)) {
+				struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_DAT_BAD_EVENT, pos - 16, 16);
+				tfk_set_path(f, "record %llu EVENT %llu", (unsigned long long)index - 1, (unsigned long long)id);
+				if (want == -1)
+					tfk_set_expected(f, "a built-in event id (100001-100013) for an event with data");
+				else
+					tfk_set_expected(f, "a payload of %d bytes", want);
+				tfk_set_found(f, "a payload of %u bytes", len);
+			}
+			if (total > c.len - pos) {
+				emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, c.len - pos, index - 1,
+					    "the event's whole payload", "%llu of %llu bytes", (unsigned long long)(c.len - pos),
+					    (unsigned long long)total);
+				break;
+			}
+			pos += total;
+			continue;
+		}
+		uint64_t len = guess_payload(&win, c.len, pos - 16, t);
+		if (len == 0) {
+			if (c.len - pos <= UF_PAYLOAD_MAX) {
+				emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, c.len - pos, index - 1,
+					    "whole arguments or return value", "%llu bytes at the end of the file",
+					    (unsigned long long)(c.len - pos));
+			} else {
+				struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_DAT_BAD_PAYLOAD, pos, UF_PAYLOAD_MAX);
+				tfk_set_path(f, "record %llu payload", (unsigned long long)index - 1);
+				tfk_set_expected(f, "a record within %d bytes", UF_PAYLOAD_MAX);
+				tfk_set_found(f, "none; %llu bytes are not walked", (unsigned long long)(c.len - pos));
+			}
+			break;
+		}
+		pos += len;
+	}
+	if (c.len > released)
+		tfk_release(ctx, c.base + released, c.len - released);
+	free(win.buf);
+}

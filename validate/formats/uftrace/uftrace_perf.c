@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/* uftrace's perf-cpu<N>.dat: the perf records of its per-CPU ring buffers, without a header. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../perf/perf.h"
+#include "uftrace.h"
+
+__attribute__((format(printf, 7, 8))) static void emit_record(struct tfk_ctx *ctx, enum tfk_fault_code code,
+								uint64_t off, uint64_t len, uint64_t index,
+								const char *expected, const char *fmt, ...)
+{
+	char found[160];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(found, sizeof(found), fmt, ap);
+	va_end(ap);
+	struct tfk_finding *f = tfk_emit(ctx, code, off, len);
+	tfk_set_path(f, "record %llu", (unsigned long long)index);
+	tfk_set_expected(f, "%s", expected);
+	tfk_set_found(f, "%s", found);
+}
+
+/* perf-cpu<N>.dat: raw perf records of uftrace's fixed attr (TID|TIME, sample_id_all). */
+/*
+ * uftrace's own rules first (the sizes its reader trusts: crasher #8), up to the first record
+ * that breaks them; the whole records before it then go through the perf.data record walker
+ * with the attr uftrace always uses (setup_perf_record(): TID|TIME, sample_id_all), which
+ * checks each record's body and sample_id trailer as in a perf.data file.
+ */
+void uf_check_perf(struct tfk_ctx *ctx, const struct tfk_cursor *file)
+{
+	const struct tfk_cursor c = *file;
+	uint64_t pos = 0, index = 0;
+	while (pos < c.len) {
+		uint32_t type;
+		uint16_t size;
+		uint64_t left = c.len - pos;
+		if (left < 8 || !tfk_cur_u32_at(&c, pos, &type) || !tfk_cur_u16_at(&c, pos + 6, &size)) {
+			emit_record(ctx, TFK_UFTRACE_PERF_BAD_RECORD, pos, left, index, "an 8-byte record header",
+				    "%llu bytes at the end of the file", (unsigned long long)left);
+			break;
+		}
+		int want = type == 14 ? 24 : type == 7 || type == 4 ? 48 : 0;
+		const char *expected = NULL;
+		if (size < 8)
+			expected = "a size of at least 8";
+		else if (want && size != want)
+			expected = type == 14 ? "size 24 (SWITCH)" : "size 48 (FORK/EXIT)";
+		else if (type == 3 && (size < 32 || size % 8))
+			expected = "a size of at least 32, a multiple of 8 (COMM)";
+		if (expected) {
+			emit_record(ctx, TFK_UFTRACE_PERF_BAD_RECORD, pos, 8, index, expected, "type %u size %u", type, size);
+			break;
+		}
+		if (size > left) {
+			emit_record(ctx, TFK_UFTRACE_PERF_BAD_RECORD, pos, left, index, "the whole record",
+				    "size %u, %llu bytes left", size,
+				    (unsigned long long)left);
+			break;
+		}
+		pos += size;
+		index++;
+	}
+	if (pos == 0)
+		return;
+	struct pf_check pc;
+	memset(&pc, 0, sizeof(pc));
+	pc.ctx = ctx;
+	pc.file = c;
+	pc.size = c.len;
+	pc.attrs = tfk_calloc(ctx, 1, sizeof(*pc.attrs));
+	if (!pc.attrs)
+		return;
+	pc.nattrs = pc.attrs_cap = 1;
+	pc.attrs[0].type = 1; /* PERF_TYPE_SOFTWARE: the dummy event of setup_perf_record() */
+	pc.attrs[0].size = PF_ATTR_MIN;
+	pc.attrs[0].sample_type = PF_S_TID | PF_S_TIME;
+	pc.attrs[0].flags = PF_FLAG_SAMPLE_ID_ALL;
+	struct tfk_cursor whole;
+	tfk_cur_sub(&c, 0, pos, &whole);
+	pf_walk_records(&pc, &whole, 0);
+	pf_finish_records(&pc);
+	free(pc.attrs);
+	free(pc.ids);
+	free(pc.ranges);
+	free(pc.zbuf);
+	pf_zstream_free(pc.zs);
+}

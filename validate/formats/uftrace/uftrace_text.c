@@ -1,0 +1,546 @@
+/* SPDX-License-Identifier: MIT */
+/* uftrace's text members: task.txt, sid-<sid>.map, <module>.sym and <module>.dbg. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uftrace.h"
+
+#define UF_PATH_MAX 4096
+
+static struct tfk_finding *bad_line(struct tfk_ctx *ctx, enum tfk_fault_code code, const struct uf_line *l,
+				    const char *what, const char *expected)
+{
+	struct tfk_finding *f = tfk_emit(ctx, code, l->offset, l->len);
+	tfk_set_path(f, "line %llu: %s", (unsigned long long)l->number, what);
+	tfk_set_expected(f, "%s", expected);
+	tfk_set_found_bytes(f, l->s, l->len > 120 ? 120 : l->len);
+	return f;
+}
+
+static bool is_hex(char ch)
+{
+	return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F');
+}
+
+static bool all_hex(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!is_hex(s[i]))
+			return false;
+	return n > 0;
+}
+
+static bool all_dec(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return n > 0;
+}
+
+static uint64_t hex_value(const char *s, size_t n)
+{
+	uint64_t v = 0;
+	for (size_t i = 0; i < n; i++) {
+		char ch = s[i];
+		v = v << 4 | (uint64_t)(ch <= '9' ? ch - '0' : (ch | 0x20) - 'a' + 10);
+	}
+	return v;
+}
+
+/* A space-separated token of a line. */
+struct tok {
+	const char *s;
+	size_t n;
+};
+
+/* The next token after *i (quoted values run to the line's last quote). */
+static bool next_tok(const struct uf_line *l, size_t *i, struct tok *t)
+{
+	while (*i < l->len && l->s[*i] == ' ')
+		(*i)++;
+	if (*i >= l->len)
+		return false;
+	size_t start = *i;
+	const char *q = memchr(l->s + start, '=', l->len - start);
+	const char *sp = memchr(l->s + start, ' ', l->len - start);
+	if (q && (!sp || q < sp) && (size_t)(q - l->s) + 1 < l->len && q[1] == '"') {
+		size_t end = l->len;
+		while (end > (size_t)(q - l->s) + 2 && l->s[end - 1] != '"')
+			end--;
+		*i = end;
+	} else {
+		while (*i < l->len && l->s[*i] != ' ')
+			(*i)++;
+	}
+	t->s = l->s + start;
+	t->n = *i - start;
+	return true;
+}
+
+/* key=value: the value, when the token has that key. */
+static bool tok_value(const struct tok *t, const char *key, struct tok *v)
+{
+	size_t k = strlen(key);
+	if (t->n <= k || memcmp(t->s, key, k) != 0 || t->s[k] != '=')
+		return false;
+	v->s = t->s + k + 1;
+	v->n = t->n - k - 1;
+	return true;
+}
+
+static bool valid_timestamp(const struct tok *v)
+{
+	const char *dot = memchr(v->s, '.', v->n);
+	if (!dot)
+		return false;
+	size_t a = (size_t)(dot - v->s), b = v->n - a - 1;
+	return a <= 20 && b <= 20 && all_dec(v->s, a) && all_dec(dot + 1, b);
+}
+
+/* S.N in ns (N as written, 9 digits), or 0 when it does not fit. */
+static uint64_t timestamp_ns(const struct tok *v)
+{
+	const char *dot = memchr(v->s, '.', v->n);
+	if (!dot)
+		return 0;
+	size_t a = (size_t)(dot - v->s), b = v->n - a - 1;
+	if (a > 10 || b != 9)
+		return 0;
+	uint64_t sec = 0, ns = 0;
+	for (size_t i = 0; i < a; i++)
+		sec = sec * 10 + (uint64_t)(v->s[i] - '0');
+	for (size_t i = 0; i < b; i++)
+		ns = ns * 10 + (uint64_t)(dot[1 + i] - '0');
+	return sec * 1000000000ull + ns;
+}
+
+uint64_t uf_task_session_ns(const struct uf_state *st, int64_t tid)
+{
+	int64_t pid = -1;
+	for (size_t i = 0; i < st->n_links; i++)
+		if (st->links[i].tid == tid) {
+			pid = st->links[i].pid;
+			break;
+		}
+	/* The process's sessions, else its parent's (a fork keeps the parent's maps), a few levels up. */
+	for (int hop = 0; hop < 8 && pid > 0; hop++) {
+		for (size_t i = 0; i < st->n_sess_times; i++)
+			if (st->sess_times[i].pid == pid)
+				return st->sess_times[i].ns;
+		int64_t parent = -1;
+		for (size_t i = 0; i < st->n_links; i++)
+			if (st->links[i].tid == pid && st->links[i].ppid > 0) {
+				parent = st->links[i].ppid;
+				break;
+			}
+		pid = parent;
+	}
+	return 0;
+}
+
+static void add_link(struct tfk_ctx *ctx, struct uf_state *st, int64_t tid, int64_t pid, int64_t ppid)
+{
+	for (size_t i = 0; i < st->n_links; i++)
+		if (st->links[i].tid == tid)
+			return;
+	if (tfk_grow(ctx, (void **)&st->links, &st->cap_links, st->n_links + 1, sizeof(*st->links))) {
+		st->links[st->n_links].tid = tid;
+		st->links[st->n_links].pid = pid;
+		st->links[st->n_links].ppid = ppid;
+		st->n_links++;
+	}
+}
+
+static void add_session_time(struct tfk_ctx *ctx, struct uf_state *st, int64_t pid, uint64_t ns)
+{
+	for (size_t i = 0; i < st->n_sess_times; i++)
+		if (st->sess_times[i].pid == pid) {
+			if (ns && ns < st->sess_times[i].ns)
+				st->sess_times[i].ns = ns;
+			return;
+		}
+	if (ns && tfk_grow(ctx, (void **)&st->sess_times, &st->cap_sess_times, st->n_sess_times + 1,
+			   sizeof(*st->sess_times))) {
+		st->sess_times[st->n_sess_times].pid = pid;
+		st->sess_times[st->n_sess_times].ns = ns;
+		st->n_sess_times++;
+	}
+}
+
+static bool valid_id(const struct tok *v, int64_t *out)
+{
+	if (!all_dec(v->s, v->n) || v->n > 10)
+		return false;
+	int64_t r = 0;
+	for (size_t i = 0; i < v->n; i++)
+		r = r * 10 + (v->s[i] - '0');
+	*out = r;
+	return r > 0 && r <= 0x7fffffff;
+}
+
+static bool valid_quoted(const struct tok *v)
+{
+	return v->n >= 2 && v->s[0] == '"' && v->s[v->n - 1] == '"' && v->n - 2 < UF_PATH_MAX;
+}
+
+static bool known_sid(const struct uf_state *st, const struct tok *v)
+{
+	for (size_t i = 0; i < st->n_sids; i++)
+		if (v->n == UF_SID_LEN && memcmp(st->sids[i].sid, v->s, UF_SID_LEN) == 0)
+			return true;
+	return false;
+}
+
+static void add_tid(struct tfk_ctx *ctx, struct uf_state *st, int64_t tid)
+{
+	if (!uf_has_tid(st->task_tids, st->n_task_tids, tid) &&
+	    tfk_grow(ctx, (void **)&st->task_tids, &st->cap_task_tids, st->n_task_tids + 1, sizeof(int64_t)))
+		st->task_tids[st->n_task_tids++] = tid;
+}
+
+struct kw {
+	const char *name;
+	const char *fields[5]; /* in order; NULL ends */
+};
+
+static const struct kw keywords[] = {
+	{ "SESS", { "timestamp", "pid", "sid", "exename", NULL } },
+	{ "TASK", { "timestamp", "tid", "pid", NULL } },
+	{ "FORK", { "timestamp", "pid", "ppid", NULL } },
+	{ "EXEC", { "timestamp", "pid", "exename", NULL } },
+	{ "DLOP", { "timestamp", "tid", "sid", "base", "libname" } },
+};
+
+void uf_check_task(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_input *in, const struct tfk_cursor *file)
+{
+	struct tfk_cursor c = *file;
+	struct uf_line l = { 0 };
+	uint64_t last_ns = 0;
+	while (uf_next_line(&c, &l)) {
+		if (l.len == 0 && !l.terminated)
+			break;
+		const struct kw *kw = NULL;
+		for (size_t k = 0; k < sizeof(keywords) / sizeof(keywords[0]); k++)
+			if (l.len > 5 && memcmp(l.s, keywords[k].name, 4) == 0 && l.s[4] == ' ')
+				kw = &keywords[k];
+		if (!kw) {
+			bad_line(ctx, TFK_UFTRACE_TASK_SYNTAX, &l, "task.txt keyword", "SESS, TASK, FORK, EXEC or DLOP");
+			continue;
+		}
+		size_t i = 5;
+		struct tok t, v, sid = { 0 };
+		uint64_t ns = 0;
+		int64_t ids[2] = { 0, 0 };
+		size_t nid = 0;
+		const char *bad = NULL;
+		for (int fi = 0; fi < 5 && kw->fields[fi] && !bad; fi++) {
+			const char *key = kw->fields[fi];
+			if (!next_tok(&l, &i, &t) || !tok_value(&t, key, &v)) {
+				bad = key;
+				break;
+			}
+			if (strcmp(key, "timestamp") == 0) {
+				if (!valid_timestamp(&v))
+					bad = key;
+				ns = timestamp_ns(&v);
+			} else if (strcmp(key, "sid") == 0) {
+				if (v.n != UF_SID_LEN || !all_hex(v.s, v.n))
+					bad = key;
+				sid = v;
+			} else if (strcmp(key, "base") == 0) {
+				if (v.n > 16 || !all_hex(v.s, v.n))
+					bad = key;
+			} else if (strcmp(key, "exename") == 0 || strcmp(key, "libname") == 0) {
+				if (!valid_quoted(&v))
+					bad = key;
+			} else if (!valid_id(&v, nid < 2 ? &ids[nid++] : &ids[1])) {
+				bad = key;
+			}
+		}
+		if (!bad && next_tok(&l, &i, &t))
+			bad = "the end of the line";
+		if (bad) {
+			char what[64];
+			snprintf(what, sizeof(what), "%s field %s", kw->name, bad);
+			bad_line(ctx, TFK_UFTRACE_TASK_SYNTAX, &l, what,
+				 "timestamp=S.N, positive decimal ids, sid= of 16 hex digits, quoted names");
+			continue;
+		}
+		if (ns == 0)
+			bad_line(ctx, TFK_UFTRACE_TASK_BAD_TIMESTAMP, &l, "timestamp",
+				 "SECONDS.NANOSECONDS with 9 digits of nanoseconds");
+		else if (ns < last_ns)
+			bad_line(ctx, TFK_UFTRACE_TASK_BAD_TIMESTAMP, &l, "timestamp",
+				 "a time no earlier than the line before");
+		if (ns)
+			last_ns = ns;
+		if (kw->name[0] == 'S')
+			add_session_time(ctx, st, ids[0], ns);
+		if (kw->name[0] == 'S') {
+			if (!known_sid(st, &sid) &&
+			    tfk_grow(ctx, (void **)&st->sids, &st->cap_sids, st->n_sids + 1, sizeof(struct uf_sid))) {
+				memcpy(st->sids[st->n_sids].sid, sid.s, UF_SID_LEN);
+				st->sids[st->n_sids].sid[UF_SID_LEN] = 0;
+				st->n_sids++;
+				char name[32];
+				snprintf(name, sizeof(name), "sid-%s.map", st->sids[st->n_sids - 1].sid);
+				if (!tfk_input_find(in, name)) {
+					struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_MAP_MISSING, l.offset, l.len);
+					tfk_set_path(f, "line %llu: SESS", (unsigned long long)l.number);
+					tfk_set_expected(f, "%s", name);
+					tfk_set_found(f, "no such member");
+				}
+			}
+		} else if (kw->name[0] == 'D') {
+			if (!known_sid(st, &sid))
+				bad_line(ctx, TFK_UFTRACE_TASK_UNKNOWN_SESSION, &l, "DLOP sid",
+					 "the sid of an earlier SESS line");
+		} else if (kw->name[0] == 'T' || kw->name[0] == 'F') {
+			add_tid(ctx, st, ids[0]); /* TASK tid, FORK child pid */
+			if (kw->name[0] == 'T')
+				add_link(ctx, st, ids[0], ids[1], -1);
+			else
+				add_link(ctx, st, ids[0], ids[0], ids[1]);
+		}
+	}
+}
+
+/* 555e12905000-555e1290a000 r-xp 00000000 00:00 0   /tmp/tr/hello build-id:9d00... */
+void uf_check_map(struct tfk_ctx *ctx, const struct tfk_cursor *file)
+{
+	struct tfk_cursor c = *file;
+	struct uf_line l = { 0 };
+	while (uf_next_line(&c, &l)) {
+		if (l.len == 0)
+			continue;
+		size_t i = 0;
+		struct tok t;
+		const char *bad = NULL;
+		if (!next_tok(&l, &i, &t)) {
+			bad = "start-end";
+		} else {
+			const char *dash = memchr(t.s, '-', t.n);
+			size_t a = dash ? (size_t)(dash - t.s) : 0, b = dash ? t.n - a - 1 : 0;
+			if (!dash || a > 16 || b > 16 || !all_hex(t.s, a) || !all_hex(dash + 1, b) ||
+			    hex_value(t.s, a) >= hex_value(dash + 1, b))
+				bad = "start-end (hex, start below end)";
+		}
+		if (!bad && (!next_tok(&l, &i, &t) || t.n != 4 || (t.s[0] != 'r' && t.s[0] != '-') ||
+			     (t.s[1] != 'w' && t.s[1] != '-') || (t.s[2] != 'x' && t.s[2] != '-') ||
+			     (t.s[3] != 'p' && t.s[3] != 's')))
+			bad = "perms ([r-][w-][x-][ps])";
+		if (!bad && (!next_tok(&l, &i, &t) || t.n > 16 || !all_hex(t.s, t.n)))
+			bad = "offset (hex)";
+		if (!bad) {
+			const char *colon = NULL;
+			if (next_tok(&l, &i, &t))
+				colon = memchr(t.s, ':', t.n);
+			if (!colon || t.n > 17 || !all_hex(t.s, (size_t)(colon - t.s)) ||
+			    !all_hex(colon + 1, t.n - (size_t)(colon - t.s) - 1))
+				bad = "dev (hex:hex)";
+		}
+		if (!bad && (!next_tok(&l, &i, &t) || t.n > 20 || !all_dec(t.s, t.n)))
+			bad = "inode (decimal)";
+		if (!bad) {
+			/* The rest: a path (it may hold spaces: "/a b", "/x (deleted)"), then perhaps build-id:HEX. */
+			while (i < l.len && l.s[i] == ' ')
+				i++;
+			size_t end = l.len;
+			while (end > i && l.s[end - 1] == ' ')
+				end--;
+			size_t last = end;
+			while (last > i && l.s[last - 1] != ' ')
+				last--;
+			if (end - last >= 9 && memcmp(l.s + last, "build-id:", 9) == 0) {
+				if (end - last - 9 > 40 || !all_hex(l.s + last + 9, end - last - 9))
+					bad = "build-id:HEX (at most 40 hex digits)";
+				end = last;
+				while (end > i && l.s[end - 1] == ' ')
+					end--;
+			}
+			if (!bad && end - i >= UF_PATH_MAX)
+				bad = "path (shorter than PATH_MAX)";
+		}
+		if (bad)
+			bad_line(ctx, TFK_UFTRACE_MAP_SYNTAX, &l, "map line", bad);
+	}
+}
+
+static bool sym_type_ok(char ch)
+{
+	return ch && strchr("?TtwWPKDdvVuBbRrGgSsNnAaCcUi", ch) != NULL;
+}
+
+void uf_check_sym(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cursor *file)
+{
+	struct tfk_cursor c = *file;
+	struct uf_line l = { 0 }, count_line = { 0 };
+	int64_t count = -1;
+	uint64_t syms = 0, counted = 0, prev = 0, unsorted = 0;
+	bool any = false;
+	(void)st;
+	while (uf_next_line(&c, &l)) {
+		if (l.len == 0)
+			continue;
+		if (l.s[0] == '#') {
+			static const char hdr[] = "# symbols: ";
+			if (l.len >= sizeof(hdr) - 1 && memcmp(l.s, hdr, sizeof(hdr) - 1) == 0) {
+				size_t n = l.len - (sizeof(hdr) - 1);
+				const char *v = l.s + sizeof(hdr) - 1;
+				if (count >= 0 || syms > 0) {
+					bad_line(ctx, TFK_UFTRACE_SYM_BAD_COUNT, &l, "symbol count",
+						 "one '# symbols:' line, before every symbol line");
+				} else if (!all_dec(v, n) || n > 12) {
+					bad_line(ctx, TFK_UFTRACE_SYM_BAD_COUNT, &l, "symbol count", "a decimal count");
+					count = 0x7fffffffffffffffll;
+				} else {
+					count = 0;
+					for (size_t k = 0; k < n; k++)
+						count = count * 10 + (v[k] - '0');
+					count_line = l;
+				}
+			}
+			continue;
+		}
+		/* ADDR [SIZE] T NAME */
+		size_t i = 0;
+		struct tok a, b, t, name;
+		const char *bad = NULL;
+		if (!next_tok(&l, &i, &a) || a.n != 16 || !all_hex(a.s, 16))
+			bad = "an address of 16 hex digits";
+		else if (!next_tok(&l, &i, &b))
+			bad = "a type and a name";
+		else {
+			t = b;
+			/* A size (feature SYM_SIZE; told by its 8 hex digits when info is missing) before the type. */
+			size_t after = i;
+			struct tok ty;
+			if (b.n == 8 && all_hex(b.s, 8)) {
+				if (next_tok(&l, &after, &ty) && ty.n == 1) {
+					t = ty;
+					i = after;
+				} else if (st->feat & UF_FEAT_SYM_SIZE) {
+					bad = "a type after the size";
+				}
+			}
+			if (!bad && (t.n != 1 || !sym_type_ok(t.s[0])))
+				bad = "a one-character symbol type";
+			if (!bad) {
+				while (i < l.len && l.s[i] == ' ')
+					i++;
+				name.s = l.s + i;
+				name.n = l.len - i;
+				if (name.n == 0)
+					bad = "a symbol name";
+			}
+		}
+		if (bad) {
+			bad_line(ctx, TFK_UFTRACE_SYM_SYNTAX, &l, "symbol line", bad);
+			continue;
+		}
+		uint64_t addr = hex_value(a.s, 16);
+		syms++;
+		if (t.s[0] != '?')
+			counted++;
+		if (addr == UINT64_MAX) {
+			bad_line(ctx, TFK_UFTRACE_SYM_BAD_ADDR, &l, "symbol address", "an address below ffffffffffffffff");
+			continue;
+		}
+		if (any && addr < prev) {
+			if (unsorted++ == 0) {
+				struct tfk_finding *f = bad_line(ctx, TFK_UFTRACE_SYM_UNSORTED, &l, "symbol address",
+								 "addresses in ascending order");
+				(void)f;
+			} else {
+				tfk_count_only(ctx, TFK_UFTRACE_SYM_UNSORTED);
+			}
+		}
+		prev = addr;
+		any = true;
+	}
+	if (syms == 0)
+		return;
+	if (count < 0) {
+		struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_SYM_BAD_COUNT, 0, 0);
+		tfk_set_path(f, "symbol count");
+		tfk_set_expected(f, "'# symbols: N' before the symbol lines");
+		tfk_set_found(f, "none, and %llu symbol lines", (unsigned long long)syms);
+	} else if (count_line.s && (uint64_t)count < counted) {
+		struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_SYM_BAD_COUNT, count_line.offset, count_line.len);
+		tfk_set_path(f, "line %llu: symbol count", (unsigned long long)count_line.number);
+		tfk_set_expected(f, "at least %llu (symbol lines that are not '?' range ends)",
+				 (unsigned long long)counted);
+		tfk_set_found(f, "%lld", (long long)count);
+	}
+}
+
+void uf_check_dbg(struct tfk_ctx *ctx, const struct tfk_cursor *file)
+{
+	struct tfk_cursor c = *file;
+	struct uf_line l = { 0 };
+	bool in_func = false;
+	while (uf_next_line(&c, &l)) {
+		if (l.len == 0 || l.s[0] == '#')
+			continue;
+		if (l.len < 3 || l.s[1] != ':' || l.s[2] != ' ' || !strchr("FAREL", l.s[0]) || !l.s[0]) {
+			bad_line(ctx, TFK_UFTRACE_DBG_SYNTAX, &l, "debug-info line", "F:, A:, R:, E: or L: and a value");
+			continue;
+		}
+		if (l.s[0] == 'F')
+			in_func = true;
+		else if ((l.s[0] == 'A' || l.s[0] == 'R') && !in_func)
+			bad_line(ctx, TFK_UFTRACE_DBG_SYNTAX, &l, "debug-info line", "A: and R: after an F: line");
+	}
+}
+
+/* events.txt: "EVENT: <id> <provider>:<event>" */
+void uf_check_events(struct tfk_ctx *ctx, const struct tfk_cursor *file)
+{
+	struct tfk_cursor c = *file;
+	struct uf_line l = { 0 };
+	while (uf_next_line(&c, &l)) {
+		if (l.len == 0)
+			continue;
+		size_t i = 0;
+		struct tok kw, id, name, extra;
+		const char *bad = NULL;
+		if (!next_tok(&l, &i, &kw) || kw.n != 6 || memcmp(kw.s, "EVENT:", 6) != 0)
+			bad = "EVENT:";
+		else if (!next_tok(&l, &i, &id) || id.n > 10 || !all_dec(id.s, id.n))
+			bad = "a decimal event id";
+		else if (!next_tok(&l, &i, &name))
+			bad = "provider:event";
+		else {
+			const char *colon = memchr(name.s, ':', name.n);
+			size_t a = colon ? (size_t)(colon - name.s) : 0;
+			if (!colon || a == 0 || a >= 512 || name.n - a - 1 == 0 || name.n - a - 1 >= 512)
+				bad = "provider:event, each name of 1 to 511 characters";
+			else if (next_tok(&l, &i, &extra))
+				bad = "the end of the line";
+		}
+		if (bad)
+			bad_line(ctx, TFK_UFTRACE_EVENTS_SYNTAX, &l, "event line", bad);
+	}
+}
+
+/* extern.dat: "<seconds>.<nanoseconds> <message>", '#' comments. */
+void uf_check_extern(struct tfk_ctx *ctx, const struct tfk_cursor *file)
+{
+	struct tfk_cursor c = *file;
+	struct uf_line l = { 0 };
+	while (uf_next_line(&c, &l)) {
+		if (l.len == 0 || l.s[0] == '#')
+			continue;
+		size_t i = 0;
+		struct tok ts;
+		const char *bad = NULL;
+		if (l.len > 1024 + 64)
+			bad = "a line of at most 1088 bytes";
+		else if (!next_tok(&l, &i, &ts) || !valid_timestamp(&ts))
+			bad = "a timestamp SECONDS.NANOSECONDS";
+		if (bad)
+			bad_line(ctx, TFK_UFTRACE_EXTERN_SYNTAX, &l, "external data line", bad);
+	}
+}
