@@ -85,7 +85,7 @@ void uf_check_perf(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 	pf_finish_records(&pc);
 	free(pc.attrs);
 	free(pc.ids);
-	free(pc.ranges);
+	tfk_claims_free(&pc.claims);
 	free(pc.zbuf);
 	pf_zstream_free(pc.zs);
 }
