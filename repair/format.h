@@ -17,6 +17,7 @@
 #include "output.h"
 #include "tracefsck/observer.h"
 #include "tracefsck/repair.h"
+#include "tracefsck/sink.h"
 
 struct rp_dir;
 
@@ -47,6 +48,11 @@ struct rp_format {
 	 */
 	bool (*kept_any)(const void *model, struct tfk_repair_report *rep);
 	/*
+	 * The salvage report as text lines, each beginning with safe_name (already sanitised):
+	 * what tfk_repair_report_text writes for a repair of this format. 0, or -1 from write.
+	 */
+	int (*salvage_text)(const struct tfk_repair_report *rep, const char *safe_name, tfk_write_fn write, void *user);
+	/*
 	 * Directory formats: write the output's members into dir (rp_dir_member), from the model.
 	 * NULL for single-file formats. 0, or -1 with errno set.
 	 */
@@ -61,5 +67,7 @@ struct rp_format {
 
 /* The plug-in repairing check format `name` (tfk_format.name), or NULL. */
 const struct rp_format *rp_format_for(const char *name);
+/* The plug-in whose format a check report names ("trace.dat v7 (zstd)": trace.dat's), or NULL. */
+const struct rp_format *rp_format_of_report(const struct tfk_report *report);
 
 #endif

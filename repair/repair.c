@@ -34,6 +34,17 @@ const struct rp_format *rp_format_for(const char *name)
 	return NULL;
 }
 
+const struct rp_format *rp_format_of_report(const struct tfk_report *report)
+{
+	const char *f = report->stats.format;
+	for (size_t i = 0; f && registry[i]; i++) {
+		size_t n = strlen(registry[i]->checks);
+		if (strncmp(f, registry[i]->checks, n) == 0 && (f[n] == '\0' || f[n] == ' '))
+			return registry[i];
+	}
+	return NULL;
+}
+
 /* The plug-in for the format the check will pick (the best sniff, as the check sniffs), or NULL. */
 static const struct rp_format *pick(const uint8_t *in, size_t size)
 {

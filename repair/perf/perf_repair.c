@@ -3,12 +3,14 @@
  * perf.data's repair plug-in: the layout the check reports once it walked the whole file is
  * the model; perf_write.c lays the output out from it (records and sections kept by reference).
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "format.h"
 #include "perf_repair.h"
+#include "sinks/sink_common.h"
 
 struct pf_model {
 	bool have;                 /* the check reported a layout */
@@ -113,6 +115,41 @@ static bool pf_kept_any(const void *model, struct tfk_repair_report *rep)
 	return m->L.samples_kept != 0;
 }
 
+/* Samples and records kept and lost; where the bytes are gone, that what they held is unknown. */
+static int pf_salvage_text(const struct tfk_repair_report *rep, const char *safe, tfk_write_fn write, void *user)
+{
+	const struct tfk_salvage_perf *p = &rep->perf;
+	struct tfk_line l;
+	tfk_line_reset(&l);
+	tfk_line_printf(&l, "%s: salvage: kept %" PRIu64 " sample%s (%" PRIu64 " record%s)", safe, p->samples_kept,
+			p->samples_kept == 1 ? "" : "s", p->records_kept, p->records_kept == 1 ? "" : "s");
+	if (p->records_left_out)
+		tfk_line_printf(&l, "; left out %" PRIu64 " damaged record%s (%" PRIu64 " sample%s)", p->records_left_out,
+				p->records_left_out == 1 ? "" : "s", p->samples_left_out, p->samples_left_out == 1 ? "" : "s");
+	if (p->records_after_cut)
+		tfk_line_printf(&l, "; lost %" PRIu64 " sample%s (%" PRIu64 " record%s) after the point the data was cut",
+				p->samples_after_cut, p->samples_after_cut == 1 ? "" : "s", p->records_after_cut,
+				p->records_after_cut == 1 ? "" : "s");
+	if (p->bytes_skipped)
+		tfk_line_printf(&l, "; %" PRIu64 " bytes skipped to the next plausible record (what they held is unknown)",
+				p->bytes_skipped);
+	if (p->bytes_unread)
+		tfk_line_printf(&l, "; %" PRIu64 " bytes after the last record found (what they held is unknown)",
+				p->bytes_unread);
+	if (p->bytes_undecodable)
+		tfk_line_printf(&l, "; %" PRIu64 " bytes of COMPRESSED records that cannot be decoded once the zstd stream "
+				    "broke (what they held is unknown)", p->bytes_undecodable);
+	if (p->bytes_missing)
+		tfk_line_printf(&l, "; %" PRIu64 " bytes of the data missing from the file, which was cut short (samples "
+				    "there unknown)", p->bytes_missing);
+	if (!p->records_left_out && !p->records_after_cut && !p->bytes_skipped && !p->bytes_unread && !p->bytes_missing &&
+	    !p->bytes_undecodable)
+		tfk_line_printf(&l, "; no record lost");
+	tfk_line_printf(&l, "; %u feature section%s dropped%s\n", rep->options_dropped, rep->options_dropped == 1 ? "" : "s",
+			rep->metadata_lost ? "; TRACING_DATA was lost, and perf refuses tracepoint events without it" : "");
+	return tfk_line_flush(&l, write, user) ? -1 : 0;
+}
+
 const struct rp_format rp_format_perf = {
 	.checks = "perf.data",
 	.model_size = sizeof(struct pf_model),
@@ -120,4 +157,5 @@ const struct rp_format rp_format_perf = {
 	.model_free = pf_model_free,
 	.lay_out = pf_lay_out,
 	.kept_any = pf_kept_any,
+	.salvage_text = pf_salvage_text,
 };

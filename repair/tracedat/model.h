@@ -10,6 +10,7 @@
 #include "../common.h"
 #include "tracefsck/observer.h"
 #include "tracefsck/repair.h"
+#include "tracefsck/sink.h"
 
 struct rp_list {
 	struct rp_blob *items;
@@ -103,6 +104,9 @@ static inline const uint8_t *rp_page_bytes(const struct rp_cpu *c, const struct 
 {
 	return p->src ? p->src : c->spill.data + p->spill_at;
 }
+
+/* The salvage report as text (format.h: salvage_text). */
+int rp_tracedat_salvage_text(const struct tfk_repair_report *rep, const char *safe, tfk_write_fn write, void *user);
 
 /* The observer that fills a model. */
 struct tfk_observer rp_model_observer(struct rp_model *m);

@@ -136,4 +136,5 @@ const struct rp_format rp_format_tracedat = {
 	.stats = td_stats,
 	.lay_out = td_lay_out,
 	.kept_any = td_kept_any,
+	.salvage_text = rp_tracedat_salvage_text,
 };

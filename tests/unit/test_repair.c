@@ -181,6 +181,11 @@ static void test_writer_quirks_keep_every_event(void **state)
 	fx_free(x);
 }
 
+static int write_file(void *user, const char *bytes, size_t len)
+{
+	return fwrite(bytes, 1, len, user) == len ? 0 : -1;
+}
+
 static void test_truncated_v6(void **state)
 {
 	(void)state;
@@ -209,6 +214,16 @@ static void test_truncated_v6(void **state)
 	assert_int_equal(t.events_lost, 0);
 	assert_int_equal(t.pages_missing, 1);
 	assert_true(tfk_salvage_loss_unknown(&t));
+	/* The same in text, from the library: the buffer line, CPU1's loss, the total. */
+	char text[4096];
+	FILE *mem = fmemopen(text, sizeof(text), "w");
+	assert_non_null(mem);
+	assert_int_equal(tfk_repair_report_text(&r.rep, "t.dat", write_file, mem), 0);
+	fclose(mem);
+	assert_non_null(strstr(text, "t.dat: salvage: 1 buffer, "));
+	assert_non_null(strstr(text, "\nt.dat:   cpu1: kept 2 pages "));
+	assert_non_null(strstr(text, "1 page past the end of the file"));
+	assert_non_null(strstr(text, "\nt.dat: total: kept "));
 	release(&r);
 	fx_free(x);
 
