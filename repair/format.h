@@ -53,8 +53,11 @@ struct rp_format {
 	 */
 	int (*salvage_text)(const struct tfk_repair_report *rep, const char *safe_name, tfk_write_fn write, void *user);
 	/*
-	 * Directory formats: write the output's members into dir (rp_dir_member), from the model.
-	 * NULL for single-file formats. 0, or -1 with errno set.
+	 * Directory formats: write the output's members into dir (rp_dir_member, dir_output.h),
+	 * from the model. NULL for single-file formats. 0, or -1 with errno set. No format has one
+	 * yet, and the driver does not call it yet: tfk_repair_file writes one file to a
+	 * descriptor; the first directory format's repair adds the entry point that takes an
+	 * output path and commits the directory (rp_dir_commit).
 	 */
 	int (*write_dir)(const void *model, const uint8_t *in, size_t size, struct rp_dir *dir,
 			 struct tfk_repair_report *rep);
