@@ -40,117 +40,6 @@ static int commit_temp(int fd, const char *tmp, const char *path)
 	return 0;
 }
 
-/* What one CPU lost, after "lost ": the parts whose events cannot be counted say why. */
-static void print_cpu_loss(const struct tfk_salvage_cpu *c)
-{
-	const char *sep = "";
-	if (c->events_lost) {
-		printf("%" PRIu64 " events (walked, then left out as damaged)", c->events_lost);
-		sep = ", ";
-	}
-	if (c->pages_dropped) {
-		printf("%s%" PRIu64 " damaged page%s dropped", sep, c->pages_dropped, c->pages_dropped == 1 ? "" : "s");
-		sep = ", ";
-	}
-	if (c->pages_clipped) {
-		printf("%sthe rest of %" PRIu64 " clipped page%s", sep, c->pages_clipped, c->pages_clipped == 1 ? "" : "s");
-		sep = ", ";
-	}
-	if (c->bytes_missing && !c->compressed) {
-		printf("%s%" PRIu64 " page%s past the end of the file (%" PRIu64 " of %" PRIu64 " bytes missing)", sep,
-		       c->pages_missing, c->pages_missing == 1 ? "" : "s", c->bytes_missing, c->bytes_declared);
-		sep = ", ";
-	} else if (c->bytes_missing) {
-		printf("%s%" PRIu64 " of %" PRIu64 " bytes of compressed data past the end of the file", sep, c->bytes_missing,
-		       c->bytes_declared);
-		sep = ", ";
-	}
-	if (c->pages_dropped || c->pages_clipped || c->bytes_missing)
-		printf("; events in %s unknown (their bytes are gone or untrusted)", c->events_lost ? "the rest" : "them");
-}
-
-/* perf.data: samples and records kept and lost; where the bytes are gone, that what they held is unknown. */
-static void print_perf_salvage(const char *safe, const struct tfk_repair_report *rep)
-{
-	const struct tfk_salvage_perf *p = &rep->perf;
-	printf("%s: salvage: kept %" PRIu64 " sample%s (%" PRIu64 " record%s)", safe, p->samples_kept,
-	       p->samples_kept == 1 ? "" : "s", p->records_kept, p->records_kept == 1 ? "" : "s");
-	if (p->records_left_out)
-		printf("; left out %" PRIu64 " damaged record%s (%" PRIu64 " sample%s)", p->records_left_out,
-		       p->records_left_out == 1 ? "" : "s", p->samples_left_out, p->samples_left_out == 1 ? "" : "s");
-	if (p->records_after_cut)
-		printf("; lost %" PRIu64 " sample%s (%" PRIu64 " record%s) after the point the data was cut", p->samples_after_cut,
-		       p->samples_after_cut == 1 ? "" : "s", p->records_after_cut, p->records_after_cut == 1 ? "" : "s");
-	if (p->bytes_skipped)
-		printf("; %" PRIu64 " bytes skipped to the next plausible record (what they held is unknown)", p->bytes_skipped);
-	if (p->bytes_unread)
-		printf("; %" PRIu64 " bytes after the last record found (what they held is unknown)", p->bytes_unread);
-	if (p->bytes_undecodable)
-		printf("; %" PRIu64 " bytes of COMPRESSED records that cannot be decoded once the zstd stream broke "
-		       "(what they held is unknown)", p->bytes_undecodable);
-	if (p->bytes_missing)
-		printf("; %" PRIu64 " bytes of the data missing from the file, which was cut short (samples there unknown)",
-		       p->bytes_missing);
-	if (!p->records_left_out && !p->records_after_cut && !p->bytes_skipped && !p->bytes_unread && !p->bytes_missing &&
-	    !p->bytes_undecodable)
-		printf("; no record lost");
-	printf("; %u feature section%s dropped%s\n", rep->options_dropped, rep->options_dropped == 1 ? "" : "s",
-	       rep->metadata_lost ? "; TRACING_DATA was lost, and perf refuses tracepoint events without it" : "");
-}
-
-static void print_salvage(const char *in, const struct tfk_repair_report *rep)
-{
-	char safe[256];
-	tfk_sanitize(safe, sizeof(safe), in, strlen(in));
-	struct tfk_salvage_totals t;
-	tfk_salvage_sum(rep, &t);
-	if (rep->perf_data) {
-		print_perf_salvage(safe, rep);
-		return;
-	}
-	printf("%s: salvage: %u buffer%s, %zu CPU%s; kept %" PRIu64 " pages (%" PRIu64 " events), clipped %" PRIu64
-	       ", dropped %" PRIu64 "%s%s%s\n",
-	       safe, rep->buffers, rep->buffers == 1 ? "" : "s", rep->ncpus, rep->ncpus == 1 ? "" : "s", t.pages_kept,
-	       t.events_kept, t.pages_clipped, t.pages_dropped, rep->metadata_lost ? "; header texts regenerated" : "",
-	       rep->converted[0] ? "; written as " : "", rep->converted[0] ? "trace.dat v6" : "");
-	for (size_t i = 0; i < rep->ncpus; i++) {
-		const struct tfk_salvage_cpu *c = &rep->cpus[i];
-		if (!c->pages_dropped && !c->pages_clipped && !c->bytes_missing && !c->events_lost)
-			continue;
-		printf("%s:   %s%s%scpu%u: kept %" PRIu64 " pages (%" PRIu64 " events); lost ", safe, c->buffer[0] ? "buffer " : "",
-		       c->buffer, c->buffer[0] ? " " : "", c->cpu, c->pages_kept, c->events_kept);
-		print_cpu_loss(c);
-		if (c->lost_time_known)
-			printf("; events lost between timestamps %" PRIu64 " and %" PRIu64, c->lost_from, c->lost_to);
-		printf("\n");
-	}
-	/* The total: counted losses, then what cannot be counted and why. */
-	printf("%s: total: kept %" PRIu64 " events; lost %" PRIu64, safe, t.events_kept, t.events_lost);
-	if (tfk_salvage_loss_unknown(&t)) {
-		const char *sep = " (+ an unknown number in ";
-		if (t.pages_missing) {
-			printf("%s%" PRIu64 " page%s past the end of the file", sep, t.pages_missing, t.pages_missing == 1 ? "" : "s");
-			sep = ", ";
-		}
-		if (t.compressed_bytes_missing) {
-			printf("%s%" PRIu64 " bytes of compressed data past the end of the file", sep, t.compressed_bytes_missing);
-			sep = ", ";
-		}
-		if (t.pages_dropped) {
-			printf("%s%" PRIu64 " damaged page%s dropped", sep, t.pages_dropped, t.pages_dropped == 1 ? "" : "s");
-			sep = ", ";
-		}
-		if (t.pages_clipped) {
-			printf("%sthe rest of %" PRIu64 " clipped page%s", sep, t.pages_clipped, t.pages_clipped == 1 ? "" : "s");
-			sep = ", ";
-		}
-		if (t.no_buffer)
-			printf("%sthe data: no buffer's CPU table survived", sep);
-		printf(")");
-	}
-	printf("\n");
-}
-
 int cmd_repair(int argc, char **argv)
 {
 	const char *in = NULL, *out = NULL;
@@ -240,7 +129,7 @@ int cmd_repair(int argc, char **argv)
 		case TFK_REPAIR_DONE:
 		case TFK_REPAIR_NOTHING_SALVAGED:
 			if (!json)
-				print_salvage(in, &rep);
+				tfk_repair_report_text(&rep, in, cli_write_stdout, NULL);
 			status = rep.outcome == TFK_REPAIR_DONE ? EXIT_REPAIRED : EXIT_FAULTS;
 			if (dry_run && !json)
 				printf("%s: dry run: %" PRIu64 " bytes would be written%s%s\n", in, written, out ? " to " : "",

@@ -130,6 +130,47 @@ void rp_out_free(struct rp_out *o)
 	memset(o, 0, sizeof(*o));
 }
 
+/* Can [at, at + n) be overwritten in place: made bytes at the start of the output? */
+static bool head_made(const struct rp_out *o, uint64_t at, size_t n)
+{
+	return o->nsegs && o->segs[0].kind == RP_SEG_MADE && o->segs[0].made_at == 0 && at <= o->segs[0].len &&
+	       n <= o->segs[0].len - at;
+}
+
+/* Every byte of the output made: kept and zero segments copied in. */
+static void flatten(struct rp_out *o)
+{
+	uint8_t *all;
+	if (rp_out_to_buffer(o, &all) != 0) {
+		o->oom = true;
+		return;
+	}
+	struct rp_out flat = { .be = o->be };
+	rp_out_put(&flat, all, (size_t)o->len);
+	free(all);
+	rp_out_free(o);
+	*o = flat;
+}
+
+void rp_out_overwrite(struct rp_out *o, uint64_t at, const void *p, size_t n)
+{
+	if (o->oom || at > o->len || n > o->len - at)
+		return;
+	if (!head_made(o, at, n))
+		flatten(o);
+	if (!o->oom && head_made(o, at, n) && n)
+		memcpy(o->made.data + at, p, n);
+}
+
+void rp_out_patch_at(struct rp_out *o, uint64_t at, uint64_t v, unsigned width)
+{
+	uint8_t b[8];
+	if (width > sizeof(b))
+		return;
+	rp_put_num(b, v, width, o->be);
+	rp_out_overwrite(o, at, b, width);
+}
+
 int rp_out_to_buffer(const struct rp_out *o, uint8_t **data)
 {
 	*data = NULL;

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model.h"
+#include "common.h"
 
 enum rp_seg_kind { RP_SEG_MADE, RP_SEG_KEPT, RP_SEG_ZERO };
 
@@ -44,6 +44,14 @@ void rp_out_zeros_to(struct rp_out *o, uint64_t at);
 /* n bytes at p, not copied: they must outlive o. */
 void rp_out_keep(struct rp_out *o, const uint8_t *p, size_t n);
 void rp_out_free(struct rp_out *o);
+/*
+ * Overwrite width made bytes at output offset at with v (in the file's byte order), wherever
+ * they lie: in place when the first segment is made bytes that cover them, else after turning
+ * the whole output into made bytes.
+ */
+void rp_out_patch_at(struct rp_out *o, uint64_t at, uint64_t v, unsigned width);
+/* Overwrite n bytes at output offset at with p, the same way. */
+void rp_out_overwrite(struct rp_out *o, uint64_t at, const void *p, size_t n);
 
 /* The whole output in one new buffer (free() it). 0, or -1 when out of memory. */
 int rp_out_to_buffer(const struct rp_out *o, uint8_t **data);

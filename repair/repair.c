@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Repair: check the input while the observer builds the salvage model, write a new file from
- * the model, and re-check it. An output that does not re-check clean is an internal error.
+ * Repair, for every format: check the input while the format's plug-in (format.h) builds its
+ * salvage model, have the plug-in lay a new file out from the model, store it (or view it),
+ * and re-check it. An output that does not re-check clean is an internal error. This driver
+ * knows no format: the registry says which plug-in repairs what the check found.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,123 +14,60 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "model.h"
+#include "format.h"
+#include "formats/formats.h"
 #include "output.h"
-#include "perf_write.h"
 #include "tracefsck/repair.h"
 
-static bool repairable(const struct tfk_report *r)
+static const struct rp_format *const registry[] = {
+#define RP_FORMAT(name) &rp_format_##name,
+#include "rp_format_list.inc"
+#undef RP_FORMAT
+	NULL,
+};
+
+const struct rp_format *rp_format_for(const char *name)
 {
-	return r->stats.format && !r->not_checked &&
-	       (strncmp(r->stats.format, "trace.dat", 9) == 0 || strncmp(r->stats.format, "perf.data", 9) == 0);
+	for (size_t i = 0; name && registry[i]; i++)
+		if (strcmp(registry[i]->checks, name) == 0)
+			return registry[i];
+	return NULL;
 }
 
-/* Tracepoint events whose TRACING_DATA feature did not survive: perf will refuse the file. */
-static bool perf_tracing_lost(const struct tfk_perf_layout *L)
+const struct rp_format *rp_format_of_report(const struct tfk_report *report)
 {
-	if (!L->tracepoints || L->pipe)
-		return false;
-	for (uint32_t i = 0; i < L->nfeatures; i++)
-		if (L->features[i].bit == 1 && (L->features[i].ok || L->tracing_rebuild))
-			return false;
-	return true;
-}
-
-/* What the salvage keeps and loses, from what the check walked. */
-static void perf_salvage(const struct tfk_perf_layout *L, struct tfk_salvage_perf *p)
-{
-	p->samples_kept = L->samples_kept;
-	p->records_kept = L->records_kept;
-	p->samples_left_out = L->samples_left_out;
-	p->records_left_out = L->records_left_out;
-	uint64_t s = L->samples_kept + L->samples_left_out, r = L->records_kept + L->records_left_out;
-	p->samples_after_cut = L->samples_walked > s ? L->samples_walked - s : 0;
-	p->records_after_cut = L->records_walked > r ? L->records_walked - r : 0;
-	p->bytes_skipped = L->skipped_bytes;
-	p->bytes_unread = L->unread_bytes;
-	p->bytes_missing = L->missing_bytes;
-	p->bytes_undecodable = L->undecodable_bytes;
-}
-
-/* The new perf.data from the layout, or -1 when it cannot be repaired. */
-static int repair_perf(const uint8_t *in, size_t size, const struct rp_model *m, struct tfk_repair_report *rep,
-		       struct rp_blob *result)
-{
-	if (!m->have_perf)
-		return -1;
-	const struct tfk_perf_layout *L = &m->perf;
-	if (rp_perf_write(in, size, L, result, &rep->options_dropped) != 0)
-		return -1;
-	rep->cpus = calloc(1, sizeof(*rep->cpus));
-	if (rep->cpus) {
-		rep->ncpus = 1;
-		snprintf(rep->cpus[0].buffer, sizeof(rep->cpus[0].buffer), "perf.data records");
-		rep->cpus[0].events_kept = L->samples_kept;
+	const char *f = report->stats.format;
+	for (size_t i = 0; f && registry[i]; i++) {
+		size_t n = strlen(registry[i]->checks);
+		if (strncmp(f, registry[i]->checks, n) == 0 && (f[n] == '\0' || f[n] == ' '))
+			return registry[i];
 	}
-	perf_salvage(L, &rep->perf);
-	rep->perf_data = true;
-	return 0;
+	return NULL;
 }
 
-/* What a declared extent says was lost: the bytes (and, uncompressed, pages) not in the file. */
-static void apply_extent(struct tfk_salvage_cpu *c, const struct rp_extent *e, uint32_t page_size)
+/* The plug-in for the format the check will pick (the best sniff, as the check sniffs), or NULL. */
+static const struct rp_format *pick(const uint8_t *in, size_t size)
 {
-	c->bytes_declared = e->declared;
-	c->bytes_missing = e->declared - e->present;
-	c->compressed = e->compressed;
-	if (!e->compressed && page_size && c->bytes_missing) {
-		/* pages declared, less the whole pages present: a partial page at the cut counts */
-		uint64_t declared = e->declared / page_size + (e->declared % page_size != 0);
-		uint64_t whole = e->present / page_size;
-		c->pages_missing = declared > whole ? declared - whole : 0;
-	}
-}
-
-static void collect_stats(struct tfk_repair_report *rep, const struct rp_model *m)
-{
-	size_t n = m->nextents;
-	for (size_t i = 0; i < m->nbuffers; i++)
-		n += m->buffers[i].ncpus;
-	rep->cpus = n ? calloc(n, sizeof(*rep->cpus)) : NULL;
-	rep->buffers = (uint32_t)m->nbuffers;
-	if (!rep->cpus)
-		return;
-	size_t *first = calloc(m->nbuffers + 1, sizeof(*first)); /* each buffer's first entry in rep->cpus */
-	for (size_t i = 0; i < m->nbuffers; i++) {
-		if (first)
-			first[i] = rep->ncpus;
-		for (size_t k = 0; k < m->buffers[i].ncpus; k++)
-			rep->cpus[rep->ncpus++] = m->buffers[i].cpus[k].stats;
-	}
-	if (!first)
-		return;
-	first[m->nbuffers] = rep->ncpus;
-	/* Each declared extent goes to the CPU it describes; a CPU with no page kept gets an entry of its own. */
-	for (size_t x = 0; x < m->nextents; x++) {
-		const struct rp_extent *e = &m->extents[x];
-		if (e->buffer >= m->nbuffers)
-			continue;
-		struct tfk_salvage_cpu *c = NULL;
-		for (size_t k = first[e->buffer]; k < first[e->buffer + 1] && !c; k++)
-			if (rep->cpus[k].cpu == e->cpu && !rep->cpus[k].bytes_declared)
-				c = &rep->cpus[k];
-		if (!c) {
-			c = &rep->cpus[rep->ncpus++];
-			memset(c, 0, sizeof(*c));
-			c->cpu = e->cpu;
-			snprintf(c->buffer, sizeof(c->buffer), "%s", m->buffers[e->buffer].name);
+	size_t n;
+	const struct tfk_format *const *fmts = tfk_formats(&n);
+	struct tfk_cursor file = tfk_cur_make(in, size, 0, false);
+	const struct tfk_format *best = NULL;
+	int best_score = 0;
+	for (size_t i = 0; i < n; i++) {
+		int score = fmts[i]->sniff(&file);
+		if (score > best_score) {
+			best_score = score;
+			best = fmts[i];
 		}
-		apply_extent(c, e, m->buffers[e->buffer].page_size);
 	}
-	free(first);
+	return best && best_score >= TFK_SNIFF_DAMAGED ? rp_format_for(best->name) : NULL;
 }
 
-/* One repair: the model the input's check built, and the output laid out from it. */
+/* One repair: the plug-in, the model the input's check built, and the output laid out from it. */
 struct job {
-	struct rp_model m;
-	struct rp_out out;         /* a trace.dat: segments */
-	struct rp_blob perf;       /* a perf.data: made whole */
-	bool laid_out;
+	const struct rp_format *fmt;
+	void *model;
+	struct rp_out out;
 };
 
 /*
@@ -140,101 +79,60 @@ static bool plan(const uint8_t *in, size_t size, const struct tfk_limits *limits
 {
 	const bool mapped = in_fd >= 0;
 	struct tfk_mapped_source whole = { 0, size, in_fd, 0 };
-	/*
-	 * Pages out of a decoder (compressed v7) must be copied to be kept: gigabytes, for a file
-	 * that may well be clean. The first pass keeps no copies; only when the input turns out
-	 * damaged and had such pages is it checked again, copying them.
-	 */
-	for (int pass = 0; pass < 2; pass++) {
-		j->m.input = in;
-		j->m.input_size = size;
-		j->m.defer_spill = pass == 0;
-		struct tfk_observer obs = rp_model_observer(&j->m);
+	j->fmt = pick(in, size);
+	j->model = j->fmt ? calloc(1, j->fmt->model_size ? j->fmt->model_size : 1) : NULL;
+	for (unsigned pass = 0; pass < 2; pass++) {
+		struct tfk_observer obs;
+		const struct tfk_observer *observer = NULL;
+		if (j->model) {
+			obs = j->fmt->observer(j->model, in, size, pass);
+			observer = &obs;
+		}
 		if (mapped)
-			tfk_check_mapping_sources(in, size, &whole, 1, limits, &obs, &rep->before);
+			tfk_check_mapping_sources(in, size, &whole, 1, limits, observer, &rep->before);
 		else
-			tfk_check_buffer_observed(in, size, limits, &obs, &rep->before);
-		if (!j->m.spill_deferred || tfk_report_verdict(&rep->before) == TFK_VERDICT_CLEAN)
+			tfk_check_buffer_observed(in, size, limits, observer, &rep->before);
+		/* A plug-in may want a damaged input checked again (keeping what a first pass would not). */
+		if (!j->model || !j->fmt->check_again || !j->fmt->check_again(j->model) ||
+		    tfk_report_verdict(&rep->before) == TFK_VERDICT_CLEAN)
 			break;
 		tfk_report_free(&rep->before);
-		rp_model_free(&j->m);
-		memset(&j->m, 0, sizeof(j->m));
+		j->fmt->model_free(j->model);
+		memset(j->model, 0, j->fmt->model_size);
 	}
-	collect_stats(rep, &j->m);
-	if (!repairable(&rep->before)) {
+	if (j->model && j->fmt->stats)
+		j->fmt->stats(j->model, rep);
+	if (!j->fmt || !rep->before.stats.format || rep->before.not_checked) {
 		rep->outcome = TFK_REPAIR_UNSUPPORTED;
 		return false;
 	}
-	/*
-	 * A perf.data with no error (notes and warnings only, or a part this build could not check,
-	 * such as another writer's dialect) is left as it is: repair never changes a good file.
-	 */
-	if (tfk_report_verdict(&rep->before) == TFK_VERDICT_CLEAN ||
-	    (j->m.have_perf && !rep->before.by_severity[TFK_SEV_ERROR] && !rep->before.internal_error)) {
-		rep->outcome = TFK_REPAIR_NOTHING_TO_DO;
-		return false;
-	}
-	if (j->m.have_perf && rep->before.incomplete) {
-		/* What was not checked would be copied unchecked: the output could not re-check clean. */
-		rep->outcome = TFK_REPAIR_UNSUPPORTED;
-		rep->reason = "part of it could not be checked (another writer's own records or features, or a limit), "
-			      "so no repaired copy could be proven";
-		return false;
-	}
-	if (j->m.have_perf) {
-		if (repair_perf(in, size, &j->m, rep, &j->perf) != 0) {
-			rep->outcome = TFK_REPAIR_UNSUPPORTED;
-			rep->reason = !j->m.perf.pipe && !j->m.perf.attrs_ok
-					      ? "the event attributes could not be proven, and perf reads no record without them"
-					      : "the perf.data layout could not be proven";
-			return false;
-		}
-		return j->laid_out = true;
-	}
-	if (!j->m.have_geometry || j->m.oom) {
-		/* Nothing about the ring pages could be proven: there is nothing to write. */
-		rep->outcome = j->m.oom ? TFK_REPAIR_FAILED : TFK_REPAIR_UNSUPPORTED;
-		rep->reason = "no page layout could be proven";
-		return false;
-	}
-	if (j->m.geo.version == 7)
-		snprintf(rep->converted, sizeof(rep->converted), "%s -> v6", rep->before.stats.format);
-	if (rp_write_v6(&j->m, &j->out) != 0) {
+	if (!j->model) {
 		rep->outcome = TFK_REPAIR_FAILED;
 		return false;
 	}
-	return j->laid_out = true;
+	if (tfk_report_verdict(&rep->before) == TFK_VERDICT_CLEAN) {
+		rep->outcome = TFK_REPAIR_NOTHING_TO_DO;
+		return false;
+	}
+	return j->fmt->lay_out(j->model, in, size, rep, &j->out);
 }
 
 /* After the re-check of the output (rep->after): the outcome and what the salvage report says. */
 static void conclude(const struct job *j, struct tfk_repair_report *rep)
 {
-	const struct rp_model *m = &j->m;
-	if (tfk_report_verdict(&rep->after) != TFK_VERDICT_CLEAN) {
+	bool kept = j->fmt->kept_any(j->model, rep);
+	if (tfk_report_verdict(&rep->after) != TFK_VERDICT_CLEAN)
 		rep->outcome = TFK_REPAIR_FAILED;
-	} else {
-		uint64_t events_in = 0;
-		for (size_t i = 0; i < rep->ncpus; i++)
-			events_in += rep->cpus[i].events_kept;
-		/* An output without a single event (or latency text) is of no use to a reader, however
-		 * much metadata it keeps: nothing was salvaged. perf.data: without a sample it holds
-		 * nothing perf report or script would show. */
-		bool latency_kept = false;
-		for (size_t i = 0; i < m->nbuffers; i++)
-			latency_kept |= m->buffers[i].latency && m->buffers[i].latency_text.len > 0;
-		bool none_kept = m->have_perf ? m->perf.samples_kept == 0 : events_in == 0 && !latency_kept;
-		rep->outcome = none_kept ? TFK_REPAIR_NOTHING_SALVAGED : TFK_REPAIR_DONE;
-	}
-	rep->metadata_lost = m->have_perf ? perf_tracing_lost(&m->perf) : !m->have_header_page || !m->have_header_event;
-	for (size_t i = 0; i < rep->before.count && !m->have_perf; i++)
-		rep->options_dropped += strncmp(rep->before.findings[i].fault->id, "tracedat.option.", 16) == 0;
+	else
+		rep->outcome = kept ? TFK_REPAIR_DONE : TFK_REPAIR_NOTHING_SALVAGED;
 }
 
 static void job_free(struct job *j)
 {
 	rp_out_free(&j->out);
-	free(j->perf.data);
-	rp_model_free(&j->m);
+	if (j->model)
+		j->fmt->model_free(j->model);
+	free(j->model);
 }
 
 void tfk_repair_buffer(const uint8_t *in, size_t size, const struct tfk_limits *limits, uint8_t **out, size_t *out_len,
@@ -247,17 +145,10 @@ void tfk_repair_buffer(const uint8_t *in, size_t size, const struct tfk_limits *
 	*out_len = 0;
 	if (plan(in, size, limits, -1, &j, rep)) {
 		uint8_t *data = NULL;
-		size_t len = 0;
-		if (j.m.have_perf) {
-			data = j.perf.data;
-			len = j.perf.len;
-			j.perf.data = NULL;
-		} else if (rp_out_to_buffer(&j.out, &data) == 0) {
-			len = (size_t)j.out.len;
-		}
-		if (!data) {
+		if (rp_out_to_buffer(&j.out, &data) != 0) {
 			rep->outcome = TFK_REPAIR_FAILED;
 		} else {
+			const size_t len = (size_t)j.out.len;
 			tfk_check_buffer(data, len, limits, &rep->after);
 			conclude(&j, rep);
 			*out = data;
@@ -284,10 +175,6 @@ static void recheck_fd(int fd, uint64_t len, const struct tfk_limits *limits, st
 static void recheck_view(const struct job *j, const uint8_t *in, size_t size, int in_fd,
 			 const struct tfk_limits *limits, struct tfk_report *after)
 {
-	if (j->m.have_perf) {
-		tfk_check_buffer(j->perf.data, j->perf.len, limits, after);
-		return;
-	}
 	struct tfk_mapped_source *sources;
 	size_t nsources;
 	const uint8_t *view = rp_out_view(&j->out, in, size, in_fd, &sources, &nsources);
@@ -334,20 +221,16 @@ void tfk_repair_file(const char *path, int out_fd, const struct tfk_limits *limi
 	const size_t size = (size_t)st.st_size;
 	const uint8_t *data = in;
 	if (plan(data, size, limits, fd, &j, rep)) {
+		*out_len = j.out.len;
 		if (out_fd < 0) {
 			recheck_view(&j, data, size, fd, limits, &rep->after);
-			*out_len = j.m.have_perf ? j.perf.len : j.out.len;
 			conclude(&j, rep);
+		} else if (rp_out_to_fd(&j.out, out_fd) != 0) {
+			rep->outcome = TFK_REPAIR_FAILED;
+			rep->write_error = errno ? errno : EIO;
 		} else {
-			int rc = j.m.have_perf ? rp_write_all(out_fd, j.perf.data, j.perf.len) : rp_out_to_fd(&j.out, out_fd);
-			*out_len = j.m.have_perf ? j.perf.len : j.out.len;
-			if (rc != 0) {
-				rep->outcome = TFK_REPAIR_FAILED;
-				rep->write_error = errno ? errno : EIO;
-			} else {
-				recheck_fd(out_fd, *out_len, limits, &rep->after);
-				conclude(&j, rep);
-			}
+			recheck_fd(out_fd, *out_len, limits, &rep->after);
+			conclude(&j, rep);
 		}
 	} else if (rep->outcome == TFK_REPAIR_NOTHING_TO_DO && out_fd >= 0) {
 		if (rp_write_all(out_fd, data, size) != 0) {

@@ -6,7 +6,9 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "format.h"
 #include "sinks/sink_common.h"
+#include "tracefsck/check.h"
 #include "tracefsck/repair.h"
 
 void tfk_salvage_sum(const struct tfk_repair_report *rep, struct tfk_salvage_totals *t)
@@ -112,4 +114,14 @@ int tfk_repair_report_jsonl(const struct tfk_repair_report *rep, const char *nam
 	if (l.truncated)
 		return -1;
 	return tfk_line_flush(&l, write, user) ? -1 : 0;
+}
+
+int tfk_repair_report_text(const struct tfk_repair_report *rep, const char *name, tfk_write_fn write, void *user)
+{
+	const struct rp_format *fmt = rp_format_of_report(&rep->before);
+	if (!fmt || !fmt->salvage_text)
+		return 0;
+	char safe[256];
+	tfk_sanitize(safe, sizeof(safe), name, strlen(name));
+	return fmt->salvage_text(rep, safe, write, user);
 }

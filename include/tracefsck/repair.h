@@ -113,6 +113,14 @@ const char *tfk_repair_outcome_name(enum tfk_repair_outcome outcome);
  */
 int tfk_repair_report_jsonl(const struct tfk_repair_report *report, const char *name, tfk_write_fn write, void *user);
 
+/*
+ * The salvage report as text, as `tracefsck repair` prints it: what was kept and lost, in the
+ * terms of the format repaired (pages and events of a trace.dat, samples and records of a
+ * perf.data), each line beginning with name (sanitised). Nothing when no format was repaired.
+ * 0, or -1 when write failed.
+ */
+int tfk_repair_report_text(const struct tfk_repair_report *report, const char *name, tfk_write_fn write, void *user);
+
 #ifdef __cplusplus
 }
 #endif

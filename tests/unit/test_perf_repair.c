@@ -57,6 +57,23 @@ static void assert_repaired(struct repaired *r, uint64_t samples)
 	release(&twice);
 }
 
+/* What a tfk_write_fn was given, as a string. */
+struct text {
+	char buf[4096];
+	size_t len;
+};
+
+static int collect(void *user, const char *bytes, size_t len)
+{
+	struct text *t = user;
+	if (len >= sizeof(t->buf) - t->len)
+		return -1;
+	memcpy(t->buf + t->len, bytes, len);
+	t->len += len;
+	t->buf[t->len] = '\0';
+	return 0;
+}
+
 static void build(struct pdw_spec s, struct tdw_buf *b, struct pdw_layout *L)
 {
 	assert_int_equal(pdw_build(&s, b, L), 0);
@@ -103,6 +120,11 @@ static void test_compressed_stream_damage(void **state)
 	repair(&b, &r);
 	assert_int_equal(r.rep.perf.samples_kept, 9);
 	assert_repaired(&r, 9);
+	/* The salvage report in perf's terms, from the library. */
+	struct text t = { .len = 0 };
+	assert_int_equal(tfk_repair_report_text(&r.rep, "x.data", collect, &t), 0);
+	assert_non_null(strstr(t.buf, "x.data: salvage: kept 9 samples ("));
+	assert_int_equal(t.buf[t.len - 1], '\n');
 	assert_int_equal(tdw_get32(&(struct tdw_buf){ r.out, r.len, r.len }, L.zrecord[0], false), 3); /* the COMM, decoded */
 	release(&r);
 	tdw_free(&b);

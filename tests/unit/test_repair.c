@@ -11,12 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <dirent.h>
+#include <errno.h>
 #include <cmocka.h>
 
 #include "pdw.h"
 #include "tdw_emit.h"
 #include "tracedat_helpers.h"
 #include "tracefsck/repair.h"
+#include "dir_output.h"
+#include "format.h"
 
 struct repaired {
 	struct tfk_repair_report rep;
@@ -177,6 +181,11 @@ static void test_writer_quirks_keep_every_event(void **state)
 	fx_free(x);
 }
 
+static int write_file(void *user, const char *bytes, size_t len)
+{
+	return fwrite(bytes, 1, len, user) == len ? 0 : -1;
+}
+
 static void test_truncated_v6(void **state)
 {
 	(void)state;
@@ -205,6 +214,16 @@ static void test_truncated_v6(void **state)
 	assert_int_equal(t.events_lost, 0);
 	assert_int_equal(t.pages_missing, 1);
 	assert_true(tfk_salvage_loss_unknown(&t));
+	/* The same in text, from the library: the buffer line, CPU1's loss, the total. */
+	char text[4096];
+	FILE *mem = fmemopen(text, sizeof(text), "w");
+	assert_non_null(mem);
+	assert_int_equal(tfk_repair_report_text(&r.rep, "t.dat", write_file, mem), 0);
+	fclose(mem);
+	assert_non_null(strstr(text, "t.dat: salvage: 1 buffer, "));
+	assert_non_null(strstr(text, "\nt.dat:   cpu1: kept 2 pages "));
+	assert_non_null(strstr(text, "1 page past the end of the file"));
+	assert_non_null(strstr(text, "\nt.dat: total: kept "));
 	release(&r);
 	fx_free(x);
 
@@ -594,6 +613,99 @@ static void test_every_prefix_repairs_clean(void **state)
 	}
 }
 
+/* Bytes of a file, or -1 when it cannot be read (at most n). */
+static long slurp(const char *path, char *buf, size_t n)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	size_t got = fread(buf, 1, n, f);
+	fclose(f);
+	return (long)got;
+}
+
+/* How many entries (. and .. left out) a directory holds, or -1. */
+static int entries(const char *path)
+{
+	DIR *d = opendir(path);
+	if (!d)
+		return -1;
+	int n = 0;
+	for (struct dirent *e; (e = readdir(d)) != NULL;)
+		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	closedir(d);
+	return n;
+}
+
+/*
+ * A repaired directory is written beside its target and renamed into place whole: made, kept
+ * and zero segments land in its members, nested members get their directories, bad names are
+ * refused, an existing directory is replaced at once, and an aborted one leaves nothing.
+ */
+static void test_directory_output(void **state)
+{
+	(void)state;
+	char base[] = "/tmp/tfk-dirout-XXXXXX", target[256], path[512], buf[64];
+	assert_non_null(mkdtemp(base));
+	snprintf(target, sizeof(target), "%s/out.d", base);
+	static const uint8_t kept[] = "kept bytes";
+	struct rp_out o = { 0 };
+	rp_out_put(&o, "made:", 5);
+	rp_out_keep(&o, kept, 4);
+	rp_out_zeros_to(&o, o.len + 3);
+
+	struct rp_dir d;
+	assert_int_equal(rp_dir_begin(&d, target), 0);
+	assert_int_equal(entries(base), 1); /* the temporary directory, beside the target */
+	assert_int_equal(rp_dir_member(&d, "info", &o), 0);
+	assert_int_equal(rp_dir_member(&d, "kernel/channel0_0", &o), 0);
+	assert_int_equal(rp_dir_member(&d, "info", &o), -1); /* never over a member already written */
+	assert_int_equal(rp_dir_member(&d, "../escape", &o), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(rp_dir_member(&d, "/abs", &o), -1);
+	assert_int_equal(rp_dir_member(&d, "", &o), -1);
+	assert_int_equal(rp_dir_commit(&d), 0);
+	snprintf(path, sizeof(path), "%s/kernel/channel0_0", target);
+	assert_int_equal(slurp(path, buf, sizeof(buf)), 12);
+	assert_memory_equal(buf, "made:kept\0\0\0", 12);
+	assert_int_equal(entries(base), 1); /* renamed: no temporary directory left */
+	assert_int_equal(entries(target), 2);
+
+	/* An existing directory (not empty) is replaced whole. */
+	struct rp_out small = { 0 };
+	rp_out_put(&small, "new", 3);
+	assert_int_equal(rp_dir_begin(&d, target), 0);
+	assert_int_equal(rp_dir_member(&d, "metadata", &small), 0);
+	assert_int_equal(rp_dir_commit(&d), 0);
+	assert_int_equal(entries(target), 1);
+	snprintf(path, sizeof(path), "%s/metadata", target);
+	assert_int_equal(slurp(path, buf, sizeof(buf)), 3);
+	assert_int_equal(entries(base), 1);
+
+	/* Aborted: the target stays as it was, the temporary directory goes. */
+	assert_int_equal(rp_dir_begin(&d, target), 0);
+	assert_int_equal(rp_dir_member(&d, "x/y/z", &small), 0);
+	rp_dir_abort(&d);
+	assert_int_equal(entries(base), 1);
+	assert_int_equal(entries(target), 1);
+
+	unlink(path);
+	rmdir(target);
+	rmdir(base);
+	rp_out_free(&o);
+	rp_out_free(&small);
+}
+
+/* The registry holds a plug-in for each format this build repairs, found by the check's name. */
+static void test_registry(void **state)
+{
+	(void)state;
+	assert_non_null(rp_format_for("trace.dat"));
+	assert_non_null(rp_format_for("perf.data"));
+	assert_null(rp_format_for("uftrace"));
+	assert_null(rp_format_for(NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -615,6 +727,8 @@ int main(void)
 		cmocka_unit_test(test_instances_and_big_endian),
 		cmocka_unit_test(test_v7_inputs),
 		cmocka_unit_test(test_every_prefix_repairs_clean),
+		cmocka_unit_test(test_directory_output),
+		cmocka_unit_test(test_registry),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,21 +9,18 @@
  * input, but for a COMPRESSED feature rebuilt when the compressed records kept lost theirs, and
  * for the whole records a damaged COMPRESSED record decoded to before its damage, written out
  * decoded (perf record -z writes one zstd stream: the record cannot be kept, nor its stream
- * be continued).
+ * be continued). The output is segments (output.h): the header, attrs and ids, the feature
+ * table and the bytes rebuilt are made; the records and the feature sections kept are the
+ * input's own bytes, by reference.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
 
-#include "perf_write.h"
+#include "perf_repair.h"
 
 #define COMPRESSED_BIT 27
 #define COMPRESSED_LEN 20
-
-static void put64(uint8_t *p, uint64_t v, bool be)
-{
-	rp_put_num(p, v, 8, be);
-}
 
 #define TRACING_BIT 1
 
@@ -169,7 +166,7 @@ out:
 	return rc;
 }
 
-int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *L, struct rp_blob *out,
+int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *L, struct rp_out *out,
 		  uint32_t *features_dropped)
 {
 	memset(out, 0, sizeof(*out));
@@ -230,51 +227,45 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 		 * the one thing repair adds, and only when the records kept need them.
 		 */
 		synth_comp = L->compressed && !have_comp && data_end > L->data_offset;
-		if (synth_comp)
-			need += 16 + COMPRESSED_LEN;
 	}
-	out->data = malloc(need ? need : 1);
-	if (!out->data) {
-		free(tracing.data);
-		free(salvaged);
-		return -1;
-	}
-	out->len = need;
-	out->cap = need;
-	size_t from = (size_t)L->data_offset, to = from;
-	memcpy(out->data, in, from);
+	const bool be = L->big_endian;
+	out->be = be;
+	/* The header, attrs and ids as they are (fields rewritten below), then the records kept. */
+	size_t from = (size_t)L->data_offset;
+	rp_out_put(out, in, from);
 	for (uint32_t i = 0; i <= L->ndrops; i++) {
 		size_t until = i < L->ndrops ? (size_t)L->drops[i].offset : (size_t)L->good_end;
-		memcpy(out->data + to, in + from, until - from);
-		to += until - from;
+		rp_out_keep(out, in + from, until - from);
 		if (i < L->ndrops)
 			from = until + (size_t)L->drops[i].size;
 	}
 	if (salvaged_len)
-		memcpy(out->data + to, salvaged, salvaged_len);
+		rp_out_put(out, salvaged, salvaged_len);
 	free(salvaged);
-	bool be = L->big_endian;
-	memcpy(out->data, be ? "2ELIFREP" : "PERFILE2", 8);
+	rp_out_overwrite(out, 0, be ? "2ELIFREP" : "PERFILE2", 8);
 	if (L->pipe) {
-		put64(out->data + 8, 16, be);
+		rp_out_patch_at(out, 8, 16, 8);
 		free(tracing.data);
-		return 0;
+		return out->oom ? -1 : 0;
 	}
-	put64(out->data + 8, L->header_size == 72 ? 72 : 104, be);
+	rp_out_patch_at(out, 8, L->header_size == 72 ? 72 : 104, 8);
 	if (L->attr_size_proven)
-		put64(out->data + 16, L->attr_size_proven, be);
-	put64(out->data + 48, data_end - L->data_offset, be);
-	size_t table = data_end, at = table + 16ull * (kept + synth_comp), k = 0;
+		rp_out_patch_at(out, 16, L->attr_size_proven, 8);
+	rp_out_patch_at(out, 48, data_end - L->data_offset, 8);
+	/* The feature table, then the sections in bit order: those kept are the input's bytes. */
+	const size_t table = rp_out_mark(out);
+	rp_out_space(out, 16ull * (kept + synth_comp));
+	size_t at = data_end + 16ull * (kept + synth_comp), k = 0;
 	for (uint32_t i = 0; i <= L->nfeatures && (kept || synth_comp); i++) {
 		const uint64_t bit = i < L->nfeatures ? L->features[i].bit : 256;
 		if (synth_comp && bit > COMPRESSED_BIT) {
 			/* In bit order: version 1, zstd, level 1, ratio 1, a buffer for the largest block. */
 			uint64_t mmap_len = L->decoded_max > 0xffffff00u ? 0xffffff00u : (L->decoded_max + 4095) / 4096 * 4096;
 			uint32_t v[5] = { 1, 1, 1, 1, (uint32_t)mmap_len };
-			put64(out->data + table + 16 * k, at, be);
-			put64(out->data + table + 16 * k + 8, COMPRESSED_LEN, be);
+			rp_out_patch(out, table + 16 * k, at, 8);
+			rp_out_patch(out, table + 16 * k + 8, COMPRESSED_LEN, 8);
 			for (int w = 0; w < 5; w++)
-				rp_put_num(out->data + at + 4 * w, v[w], 4, be);
+				rp_out_num(out, v[w], 4);
 			at += COMPRESSED_LEN;
 			bits[COMPRESSED_BIT / 64] |= 1ull << (COMPRESSED_BIT % 64);
 			k++;
@@ -283,19 +274,20 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 		if (i == L->nfeatures || !feature_kept(L, i, size, &tracing) || !kept)
 			continue;
 		const bool rebuilt = !L->features[i].ok;
-		const uint8_t *src = rebuilt ? tracing.data : in + L->features[i].offset;
 		const size_t len = rebuilt ? tracing.len : (size_t)L->features[i].size;
-		put64(out->data + table + 16 * k, at, be);
-		put64(out->data + table + 16 * k + 8, len, be);
-		if (len) /* an empty section may point anywhere: nothing to copy */
-			memcpy(out->data + at, src, len);
+		rp_out_patch(out, table + 16 * k, at, 8);
+		rp_out_patch(out, table + 16 * k + 8, len, 8);
+		if (rebuilt)
+			rp_out_put(out, tracing.data, len);
+		else if (len) /* an empty section may point anywhere: nothing to copy */
+			rp_out_keep(out, in + L->features[i].offset, len);
 		at += len;
 		bits[bit / 64] |= 1ull << (bit % 64);
 		k++;
 	}
 	if (L->header_size != 72)
 		for (int w = 0; w < 4; w++)
-			put64(out->data + 72 + 8 * w, bits[w], be);
+			rp_out_patch_at(out, 72 + 8 * w, bits[w], 8);
 	free(tracing.data);
-	return 0;
+	return out->oom ? -1 : 0;
 }

@@ -87,29 +87,8 @@ static void on_geometry(void *user, const struct tfk_geometry *g)
 /* Copy a line-based text, leaving out the lines the checker calls malformed. */
 static void keep_good_lines(struct rp_model *m, struct rp_blob *b, enum tfk_meta_kind kind, const uint8_t *p, uint64_t n)
 {
-	free(b->data);
-	b->data = NULL;
-	b->len = b->cap = 0;
-	if (!blob_append(m, b, (const uint8_t *)"", 0))
-		return;
-	for (uint64_t pos = 0; pos < n;) {
-		const uint8_t *nl = memchr(p + pos, '\n', (size_t)(n - pos));
-		uint64_t len = nl ? (uint64_t)(nl - (p + pos)) : n - pos;
-		if (len && tfk_meta_line_ok(kind, p + pos, (size_t)len)) {
-			blob_append(m, b, p + pos, (size_t)len);
-			if (nl)
-				blob_append(m, b, (const uint8_t *)"\n", 1);
-		}
-		pos += len + 1;
-	}
-}
-
-bool rp_good_lines(enum tfk_meta_kind kind, const uint8_t *p, uint64_t n, struct rp_blob *out)
-{
-	struct rp_model scratch;
-	memset(&scratch, 0, sizeof(scratch));
-	keep_good_lines(&scratch, out, kind, p, n);
-	return !scratch.oom;
+	if (!rp_good_lines(kind, p, n, b))
+		m->oom = true;
 }
 
 static void on_meta(void *user, enum tfk_meta_kind kind, const uint8_t *p, uint64_t n)
@@ -368,13 +347,6 @@ static void on_page(void *user, const uint8_t *page, const struct tfk_page_info 
 	c->stats.events_kept += info->events;
 }
 
-static void on_perf(void *user, const struct tfk_perf_layout *layout)
-{
-	struct rp_model *m = user;
-	m->perf = *layout;
-	m->have_perf = true;
-}
-
 struct tfk_observer rp_model_observer(struct rp_model *m)
 {
 	struct tfk_observer o = {
@@ -386,7 +358,6 @@ struct tfk_observer rp_model_observer(struct rp_model *m)
 		.cpu = on_cpu,
 		.cpu_extent = on_cpu_extent,
 		.page = on_page,
-		.perf = on_perf,
 	};
 	return o;
 }

@@ -1,20 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* The salvage model: what the checker's observer stream said the input still holds. */
-#ifndef TFK_REPAIR_MODEL_H
-#define TFK_REPAIR_MODEL_H
+/* trace.dat's salvage model: what the checker's observer stream said the input still holds. */
+#ifndef TFK_REPAIR_TRACEDAT_MODEL_H
+#define TFK_REPAIR_TRACEDAT_MODEL_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../common.h"
 #include "tracefsck/observer.h"
 #include "tracefsck/repair.h"
-
-struct rp_blob {
-	uint8_t *data;
-	size_t len;
-	size_t cap;  /* allocated bytes; appends grow it geometrically */
-};
+#include "tracefsck/sink.h"
 
 struct rp_list {
 	struct rp_blob *items;
@@ -95,22 +91,13 @@ struct rp_model {
 	size_t nextents, extents_cap;
 	char trace_clock[32];      /* from TRACECLOCK, for buffers that name none */
 	const uint8_t *input;      /* the bytes being repaired: pages inside are kept by reference */
-	bool have_perf;            /* a perf.data: its layout, as the checker reported it */
 	/*
 	 * Decoded pages are not copied (their bytes are wrong then) and spill_deferred says some
 	 * were seen: a model for a first pass that only matters if the input proves clean.
 	 */
 	bool defer_spill, spill_deferred;
-	struct tfk_perf_layout perf;
 	size_t input_size;
 };
-
-/* A number of width bytes at p, in the file's byte order. */
-static inline void rp_put_num(uint8_t *p, uint64_t v, unsigned width, bool be)
-{
-	for (unsigned i = 0; i < width; i++)
-		p[i] = (uint8_t)(v >> (be ? 8 * (width - 1 - i) : 8 * i));
-}
 
 /* Where a kept page's bytes are. */
 static inline const uint8_t *rp_page_bytes(const struct rp_cpu *c, const struct rp_page *p)
@@ -118,8 +105,8 @@ static inline const uint8_t *rp_page_bytes(const struct rp_cpu *c, const struct 
 	return p->src ? p->src : c->spill.data + p->spill_at;
 }
 
-/* A line-based text (kallsyms, printk, cmdlines) without the lines the checker calls malformed. */
-bool rp_good_lines(enum tfk_meta_kind kind, const uint8_t *p, uint64_t n, struct rp_blob *out);
+/* The salvage report as text (format.h: salvage_text). */
+int rp_tracedat_salvage_text(const struct tfk_repair_report *rep, const char *safe, tfk_write_fn write, void *user);
 
 /* The observer that fills a model. */
 struct tfk_observer rp_model_observer(struct rp_model *m);

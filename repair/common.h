@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* What every format's repair shares: growable byte blobs, numbers in a byte order, good lines. */
+#ifndef TFK_REPAIR_COMMON_H
+#define TFK_REPAIR_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracefsck/observer.h"
+
+struct rp_blob {
+	uint8_t *data;
+	size_t len;
+	size_t cap;  /* allocated bytes; appends grow it geometrically */
+};
+
+/* A number of width bytes at p, in the file's byte order. */
+static inline void rp_put_num(uint8_t *p, uint64_t v, unsigned width, bool be)
+{
+	for (unsigned i = 0; i < width; i++)
+		p[i] = (uint8_t)(v >> (be ? 8 * (width - 1 - i) : 8 * i));
+}
+
+/*
+ * A line-based text (kallsyms, printk, cmdlines) without the lines the checker calls
+ * malformed, into out (whose old contents are freed). False when out of memory.
+ */
+bool rp_good_lines(enum tfk_meta_kind kind, const uint8_t *p, uint64_t n, struct rp_blob *out);
+
+#endif

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The repair registry: one plug-in per format that can be repaired, each in its own folder
+ * repair/<fmt>/ (a format of validate/formats/formats.list with such a folder) defining
+ * `const struct rp_format rp_format_<fmt>`. The driver (repair.c) knows no format: it picks
+ * the plug-in of the format the check picks, has its observer build the model while the
+ * input is checked, has it lay the output out as segments (struct rp_out), stores or views
+ * them, re-checks, and lets the plug-in say what the salvage kept.
+ */
+#ifndef TFK_REPAIR_FORMAT_H
+#define TFK_REPAIR_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "output.h"
+#include "tracefsck/observer.h"
+#include "tracefsck/repair.h"
+#include "tracefsck/sink.h"
+
+struct rp_dir;
+
+struct rp_format {
+	/* The check format it repairs: its name in the check's registry (tfk_format.name). */
+	const char *checks;
+	/* Bytes of the plug-in's model, which the driver allocates zeroed. */
+	size_t model_size;
+	/*
+	 * The observer that fills model while the input (in, size bytes) is checked. pass is 0,
+	 * then 1 when check_again asked for a second check (the model zeroed again before it).
+	 */
+	struct tfk_observer (*observer)(void *model, const uint8_t *in, size_t size, unsigned pass);
+	/* After pass 0 of a damaged input: must it be checked again? NULL: never. */
+	bool (*check_again)(const void *model);
+	void (*model_free)(void *model);
+	/* What the salvage report says from the model alone, right after the check. NULL: nothing. */
+	void (*stats)(const void *model, struct tfk_repair_report *rep);
+	/*
+	 * Lay the output out from the model of a damaged input (the check found more than notes).
+	 * False when nothing is to be written: rep->outcome (and rep->reason) then say why.
+	 */
+	bool (*lay_out)(const void *model, const uint8_t *in, size_t size, struct tfk_repair_report *rep,
+			struct rp_out *out);
+	/*
+	 * Once the output was laid out and re-checked: fill in what was lost (metadata_lost,
+	 * options_dropped), and say whether it holds anything a reader would show.
+	 */
+	bool (*kept_any)(const void *model, struct tfk_repair_report *rep);
+	/*
+	 * The salvage report as text lines, each beginning with safe_name (already sanitised):
+	 * what tfk_repair_report_text writes for a repair of this format. 0, or -1 from write.
+	 */
+	int (*salvage_text)(const struct tfk_repair_report *rep, const char *safe_name, tfk_write_fn write, void *user);
+	/*
+	 * Directory formats: write the output's members into dir (rp_dir_member, dir_output.h),
+	 * from the model. NULL for single-file formats. 0, or -1 with errno set. No format has one
+	 * yet, and the driver does not call it yet: tfk_repair_file writes one file to a
+	 * descriptor; the first directory format's repair adds the entry point that takes an
+	 * output path and commits the directory (rp_dir_commit).
+	 */
+	int (*write_dir)(const void *model, const uint8_t *in, size_t size, struct rp_dir *dir,
+			 struct tfk_repair_report *rep);
+};
+
+/* One per folder of repair/ named in formats.list (generated: rp_format_list.inc). */
+#define RP_FORMAT(name) extern const struct rp_format rp_format_##name;
+#include "rp_format_list.inc"
+#undef RP_FORMAT
+
+/* The plug-in repairing check format `name` (tfk_format.name), or NULL. */
+const struct rp_format *rp_format_for(const char *name);
+/* The plug-in whose format a check report names ("trace.dat v7 (zstd)": trace.dat's), or NULL. */
+const struct rp_format *rp_format_of_report(const struct tfk_report *report);
+
+#endif
