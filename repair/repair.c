@@ -48,19 +48,9 @@ const struct rp_format *rp_format_of_report(const struct tfk_report *report)
 /* The plug-in for the format the check will pick (the best sniff, as the check sniffs), or NULL. */
 static const struct rp_format *pick(const uint8_t *in, size_t size)
 {
-	size_t n;
-	const struct tfk_format *const *fmts = tfk_formats(&n);
 	struct tfk_cursor file = tfk_cur_make(in, size, 0, false);
-	const struct tfk_format *best = NULL;
-	int best_score = 0;
-	for (size_t i = 0; i < n; i++) {
-		int score = fmts[i]->sniff(&file);
-		if (score > best_score) {
-			best_score = score;
-			best = fmts[i];
-		}
-	}
-	return best && best_score >= TFK_SNIFF_DAMAGED ? rp_format_for(best->name) : NULL;
+	const struct tfk_format *best = tfk_format_of(&file, NULL);
+	return best ? rp_format_for(best->name) : NULL;
 }
 
 /* One repair: the plug-in, the model the input's check built, and the output laid out from it. */

@@ -30,6 +30,21 @@ const struct tfk_format *const *tfk_formats(size_t *n)
 	return all_formats;
 }
 
+const struct tfk_format *tfk_format_of(const struct tfk_cursor *file, const struct tfk_input *in)
+{
+	const struct tfk_format *best = NULL;
+	int best_score = 0;
+	for (size_t i = 0; i < sizeof(all_formats) / sizeof(all_formats[0]); i++) {
+		const struct tfk_format *f = all_formats[i];
+		int score = in ? (f->sniff_dir ? f->sniff_dir(in) : 0) : f->sniff(file);
+		if (score > best_score) {
+			best_score = score;
+			best = f;
+		}
+	}
+	return best_score >= TFK_SNIFF_DAMAGED ? best : NULL;
+}
+
 static void report_reset(struct tfk_report *report, uint64_t size)
 {
 	memset(report, 0, sizeof(*report));
@@ -65,16 +80,8 @@ static void check_bytes(const uint8_t *data, size_t size, const struct tfk_limit
 	}
 
 	struct tfk_cursor file = tfk_cur_make(data, size, 0, false);
-	const struct tfk_format *best = NULL;
-	int best_score = 0;
-	for (size_t i = 0; i < sizeof(all_formats) / sizeof(all_formats[0]); i++) {
-		int score = all_formats[i]->sniff(&file);
-		if (score > best_score) {
-			best_score = score;
-			best = all_formats[i];
-		}
-	}
-	if (!best || best_score < TFK_SNIFF_DAMAGED) {
+	const struct tfk_format *best = tfk_format_of(&file, NULL);
+	if (!best) {
 		struct tfk_finding *f = tfk_emit(&ctx, TFK_CORE_INPUT_UNRECOGNISED, 0, 0);
 		/* name every format the build knows, whatever the list holds */
 		char known[TFK_FINDING_TEXT_MAX];
@@ -216,18 +223,8 @@ static int check_directory(const char *path, const struct tfk_limits *limits, co
 		io_error(report, limits, "a directory that cannot be listed", errno);
 		return 0;
 	}
-	size_t n;
-	const struct tfk_format *const *all = tfk_formats(&n);
-	const struct tfk_format *best = NULL;
-	int best_score = 0;
-	for (size_t i = 0; i < n; i++) {
-		int s = all[i]->sniff_dir ? all[i]->sniff_dir(&in) : 0;
-		if (s > best_score) {
-			best_score = s;
-			best = all[i];
-		}
-	}
-	if (!best || best_score < TFK_SNIFF_DAMAGED) {
+	const struct tfk_format *best = tfk_format_of(NULL, &in);
+	if (!best) {
 		tfk_input_close(&in);
 		return -1;
 	}

@@ -39,4 +39,11 @@ struct tfk_format {
 /* Every format of the build, in the list's order; *n receives how many. */
 const struct tfk_format *const *tfk_formats(size_t *n);
 
+/*
+ * The format surest of these bytes (or, with in, of this directory): the highest sniff score,
+ * ties to the first listed. NULL when none reaches TFK_SNIFF_DAMAGED. The check and the repair
+ * driver pick formats this one way.
+ */
+const struct tfk_format *tfk_format_of(const struct tfk_cursor *file, const struct tfk_input *in);
+
 #endif
