@@ -425,7 +425,7 @@ void td_check_format(struct td_check *td, const struct tfk_cursor *text, const c
 	if (!fields)
 		return;
 	size_t n = 0;
-	bool print = false;
+	bool print = false, print_ok = true;
 	while (next_line(base, total, &pos, &l)) {
 		size_t k = 0;
 		while (k < l.len && (l.p[k] == ' ' || l.p[k] == '\t'))
@@ -436,7 +436,7 @@ void td_check_format(struct td_check *td, const struct tfk_cursor *text, const c
 			print = true;
 			/* the rest of the text is the print format; its fields stay usable when it is not */
 			size_t from = l.at + after, bad;
-			if (!print_fmt_ok(base + from, total - from, &bad)) {
+			if (!(print_ok = print_fmt_ok(base + from, total - from, &bad))) {
 				struct line at = { base + from + (bad < total - from ? bad : 0), 0, from + bad };
 				at.len = bad < total - from ? total - from - bad : 0;
 				if (at.len > 60)
@@ -475,7 +475,8 @@ void td_check_format(struct td_check *td, const struct tfk_cursor *text, const c
 	uint64_t before = td->ctx->faults[TFK_SEV_ERROR];
 	check_fields(&ps, fields, n, e);
 	free(fields);
-	if (e && td->ctx->faults[TFK_SEV_ERROR] == before)
+	/* libtraceevent only sees text our grammar accepted whole: it has crashed on the rest */
+	if (e && print_ok && td->ctx->faults[TFK_SEV_ERROR] == before)
 		td_keep_format(td, text, system, ps.name);
 }
 
