@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "options.h"
 #include "tracefsck/tracefsck.h"
 
 void usage(void)
@@ -14,6 +15,7 @@ void usage(void)
 	      "       tracefsck describe [--json] FILE\n"
 	      "       tracefsck problems [--json|--man]\n"
 	      "       tracefsck explain CODE\n"
+	      "       tracefsck completion bash|zsh\n"
 	      "       tracefsck --version\n"
 	      "\n"
 	      "Exit status (check: ORed over files): 0 clean, 1 repaired, 4 faults found (or left\n"
@@ -38,6 +40,8 @@ int main(int argc, char **argv)
 		return cmd_problems(argc - 1, argv + 1);
 	if (strcmp(cmd, "explain") == 0)
 		return cmd_explain(argc - 1, argv + 1);
+	if (strcmp(cmd, "completion") == 0)
+		return cmd_completion(argc - 1, argv + 1);
 	if (strcmp(cmd, "--version") == 0) {
 		printf("tracefsck %s\n", TRACEFSCK_VERSION);
 		return EXIT_CLEAN;

@@ -15,7 +15,8 @@ cmake --install "$build" --prefix "$prefix" > "$work/install.log" 2>&1 || { cat 
 libdir=$(dirname "$(find "$prefix" -name libtracefsck.so.0 | head -1)")
 [ -d "$libdir" ] || { bad "no libtracefsck.so.0 installed"; exit 1; }
 for f in bin/tracefsck include/tracefsck/tracefsck.h include/tracefsck/policy.h \
-	share/man/man1/tracefsck.1 share/man/man7/tracefsck-faults.7 share/doc/tracefsck/LICENSE; do
+	share/man/man1/tracefsck.1 share/man/man7/tracefsck-faults.7 share/doc/tracefsck/LICENSE \
+	share/bash-completion/completions/tracefsck share/zsh/site-functions/_tracefsck; do
 	[ -f "$prefix/$f" ] || bad "$f not installed"
 done
 for f in "$libdir/libtracefsck.a" "$libdir/libtracefsck.so" "$libdir/pkgconfig/tracefsck.pc"; do
@@ -26,6 +27,8 @@ for h in "$(dirname "$0")"/../../include/tracefsck/*.h; do
 done
 grep -q '^\.TH TRACEFSCK-FAULTS 7' "$prefix/share/man/man7/tracefsck-faults.7" || bad "tracefsck-faults(7) is not a man page"
 grep -q 'core\.input\.unrecognised' "$prefix/share/man/man7/tracefsck-faults.7" || bad "tracefsck-faults(7) lacks the catalog"
+grep -q '^complete -F _tracefsck tracefsck$' "$prefix/share/bash-completion/completions/tracefsck" || bad "the bash completion installed is not one"
+head -1 "$prefix/share/zsh/site-functions/_tracefsck" | grep -q '^#compdef tracefsck$' || bad "the zsh completion installed is not one"
 
 # The shared library exports exactly the functions the public headers declare.
 grep -ohE '\btfk_[a-z_0-9]+\(' "$prefix"/include/tracefsck/*.h | tr -d '(' | sort -u > "$work/api"

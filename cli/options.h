@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The command line as data: every command, every option it accepts and what each takes. Shell
+ * completion is generated from these tables (cmd_completion.c); the usage text can be later.
+ * The parsers in cmd_*.c remain the authority: tests/e2e/completion.sh fails when an option
+ * they accept, or one the usage text names, is missing here.
+ *
+ * X-macro tables, so that a file can expand only what it needs (no unused copies):
+ *   CLI_COMMANDS(X)  X(command, operands, summary)
+ *   CLI_OPTIONS(X)   X(command, name, alias or NULL, value, help)
+ * The command "tracefsck" holds the options that stand in place of a command.
+ */
+#ifndef TFK_CLI_OPTIONS_H
+#define TFK_CLI_OPTIONS_H
+
+/* What an option or an operand takes. */
+enum cli_value {
+	CLI_NONE,       /* nothing: a flag, or a command without operands */
+	CLI_FILE,       /* a path */
+	CLI_COUNT,      /* a number */
+	CLI_GATE,       /* a severity a gate fails on: error or warning */
+	CLI_CODE,       /* a fault code, or a family of them (tracedat.page.*) */
+	CLI_CODE_LEVEL, /* CODE=LEVEL, LEVEL one of note, warning, error */
+	CLI_SHELL,      /* a shell completion is printed for: bash or zsh */
+};
+
+#define CLI_COMMANDS(X)                                                                     \
+	X(check, CLI_FILE, "check trace files and report every fault")                       \
+	X(repair, CLI_FILE, "write a repaired copy of a trace")                              \
+	X(describe, CLI_FILE, "print the structural map of a trace")                         \
+	X(problems, CLI_NONE, "list the fault catalog")                                      \
+	X(explain, CLI_CODE, "explain what a fault code means")                              \
+	X(completion, CLI_SHELL, "print the shell completion script (bash or zsh)")
+
+#define CLI_OPTIONS(X)                                                                                   \
+	X(tracefsck, "--help", "-h", CLI_NONE, "print the usage")                                          \
+	X(tracefsck, "--version", NULL, CLI_NONE, "print the version")                                     \
+	X(check, "--json", NULL, CLI_NONE, "JSON Lines: one object per finding and per file")              \
+	X(check, "--sarif", NULL, CLI_NONE, "one SARIF 2.1.0 document for code scanning")                  \
+	X(check, "--github", NULL, CLI_NONE, "GitHub Actions annotations and step summary")                \
+	X(check, "--quiet", "-q", CLI_NONE, "list errors only")                                            \
+	X(check, "--fail-on", NULL, CLI_GATE, "the lowest severity that fails the check")                  \
+	X(check, "--disable", NULL, CLI_CODE, "stop reporting a code or a family of codes")               \
+	X(check, "--severity", NULL, CLI_CODE_LEVEL, "re-grade a code: CODE=note|warning|error")           \
+	X(check, "--policy", NULL, CLI_FILE, "read gate rules from a file")                                \
+	X(check, "--no-libtraceevent", NULL, CLI_NONE, "do not parse formats with libtraceevent")          \
+	X(check, "--jobs", "-j", CLI_COUNT, "check N files at a time (0: one per CPU)")                    \
+	X(check, "--threads", NULL, CLI_COUNT, "walk the CPUs of a buffer on N threads (0: one per CPU)") \
+	X(repair, "-o", NULL, CLI_FILE, "write the repaired copy to this file")                            \
+	X(repair, "--in-place", NULL, CLI_NONE, "replace the input (through a temporary file)")            \
+	X(repair, "--dry-run", NULL, CLI_NONE, "repair and re-check without writing")                      \
+	X(repair, "--quiet", "-q", CLI_NONE, "print less")                                                 \
+	X(repair, "--json", NULL, CLI_NONE, "findings and the salvage report as JSON Lines")               \
+	X(describe, "--json", NULL, CLI_NONE, "the map as JSON")                                           \
+	X(problems, "--json", NULL, CLI_NONE, "the catalog as JSON Lines")                                 \
+	X(problems, "--man", NULL, CLI_NONE, "the catalog as a manual page")
+
+/* tracefsck completion bash|zsh: print the completion script generated from the tables. */
+int cmd_completion(int argc, char **argv);
+
+#endif
