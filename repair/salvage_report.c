@@ -15,6 +15,10 @@ void tfk_salvage_sum(const struct tfk_repair_report *rep, struct tfk_salvage_tot
 {
 	memset(t, 0, sizeof(*t));
 	t->no_buffer = rep->buffers == 0 && rep->outcome != TFK_REPAIR_NOTHING_TO_DO;
+	/* A file cut short may have lost whole buffers, sections and CPUs past the cut that nothing
+	 * left in it declares: the loss cannot be complete, whatever was counted. */
+	for (size_t i = 0; i < rep->before.count && !t->cut_short; i++)
+		t->cut_short = rep->before.findings[i].fault->repair == TFK_REPAIR_TRUNCATE;
 	for (size_t i = 0; i < rep->ncpus; i++) {
 		const struct tfk_salvage_cpu *c = &rep->cpus[i];
 		t->events_kept += c->events_kept;
@@ -31,7 +35,8 @@ void tfk_salvage_sum(const struct tfk_repair_report *rep, struct tfk_salvage_tot
 
 bool tfk_salvage_loss_unknown(const struct tfk_salvage_totals *t)
 {
-	return t->pages_missing || t->pages_dropped || t->pages_clipped || t->compressed_bytes_missing || t->no_buffer;
+	return t->pages_missing || t->pages_dropped || t->pages_clipped || t->compressed_bytes_missing || t->no_buffer ||
+	       t->cut_short;
 }
 
 const char *tfk_repair_outcome_name(enum tfk_repair_outcome o)

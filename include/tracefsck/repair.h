@@ -101,6 +101,8 @@ struct tfk_salvage_totals {
 	uint64_t compressed_bytes_missing;   /* compressed chunks past the end of the file */
 	uint64_t cpus_with_loss;
 	bool no_buffer;                      /* no buffer's CPU table survived: what the data held is unknown */
+	bool cut_short;                      /* the input was cut short (a finding repaired by truncation):
+	                                        whatever lay past the cut, buffers and CPUs included, is unknown */
 };
 void tfk_salvage_sum(const struct tfk_repair_report *report, struct tfk_salvage_totals *totals);
 /* Does the salvage report leave an unknown number of events lost (bytes gone or untrusted)? */

@@ -91,8 +91,12 @@ int rp_tracedat_salvage_text(const struct tfk_repair_report *rep, const char *sa
 					t.pages_clipped == 1 ? "" : "s");
 			sep = ", ";
 		}
-		if (t.no_buffer)
+		if (t.no_buffer) {
 			tfk_line_printf(&l, "%sthe data: no buffer's CPU table survived", sep);
+			sep = ", ";
+		}
+		if (t.cut_short && !t.no_buffer)
+			tfk_line_printf(&l, "%swhat lay past the point the file was cut", sep);
 		tfk_line_printf(&l, ")");
 	}
 	tfk_line_printf(&l, "\n");
