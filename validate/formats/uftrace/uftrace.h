@@ -71,4 +71,9 @@ bool uf_has_tid(const int64_t *tids, size_t n, int64_t tid);
 /* The time of the earliest session a task's records may belong to (ns), or 0 when unknown. */
 uint64_t uf_task_session_ns(const struct uf_state *st, int64_t tid);
 
+/* A finding about record `index` of a task or perf-cpu file: path "record N", expected, found. */
+__attribute__((format(printf, 7, 8))) void uf_emit_record(struct tfk_ctx *ctx, enum tfk_fault_code code, uint64_t off,
+							  uint64_t len, uint64_t index, const char *expected,
+							  const char *fmt, ...);
+
 #endif

@@ -89,9 +89,8 @@ static uint64_t guess_payload(const struct uf_window *w, uint64_t file_len, uint
 	return 0;
 }
 
-__attribute__((format(printf, 7, 8))) static void emit_record(struct tfk_ctx *ctx, enum tfk_fault_code code,
-								uint64_t off, uint64_t len, uint64_t index,
-								const char *expected, const char *fmt, ...)
+void uf_emit_record(struct tfk_ctx *ctx, enum tfk_fault_code code, uint64_t off, uint64_t len, uint64_t index,
+		    const char *expected, const char *fmt, ...)
 {
 	char found[160];
 	va_list ap;
@@ -127,13 +126,13 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 		}
 		win_ensure(ctx, &win, &c, pos);
 		if (left < 16 || !read_record(&win, pos, &t, &w)) {
-			emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, left, index, "a 16-byte record",
+			uf_emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, left, index, "a 16-byte record",
 				    "%llu bytes at the end of the file", (unsigned long long)left);
 			break;
 		}
 		unsigned type = rec_type(w), depth = rec_depth(w);
 		if (rec_magic(w) != UF_RECORD_MAGIC) {
-			emit_record(ctx, TFK_UFTRACE_DAT_BAD_MAGIC, pos + 8, 8, index, "record magic 5 (bits 3-5)",
+			uf_emit_record(ctx, TFK_UFTRACE_DAT_BAD_MAGIC, pos + 8, 8, index, "record magic 5 (bits 3-5)",
 				    "magic %u; %llu bytes after it are not walked", rec_magic(w),
 				    (unsigned long long)(left - 16));
 			break;
@@ -142,7 +141,7 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 		ctx->report->stats.events++;
 		if (!first && t < prev_time) {
 			if (backwards++ == 0)
-				emit_record(ctx, TFK_UFTRACE_DAT_TIME_BACKWARDS, pos, 8, index - 1,
+				uf_emit_record(ctx, TFK_UFTRACE_DAT_TIME_BACKWARDS, pos, 8, index - 1,
 					    "a time no earlier than the record before", "%llu after %llu", (unsigned long long)t,
 					    (unsigned long long)prev_time);
 			else
@@ -151,7 +150,7 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 		prev_time = t;
 		if (t < session_ns) {
 			if (early++ == 0)
-				emit_record(ctx, TFK_UFTRACE_DAT_BEFORE_SESSION, pos, 8, index - 1,
+				uf_emit_record(ctx, TFK_UFTRACE_DAT_BEFORE_SESSION, pos, 8, index - 1,
 					    "a time no earlier than the task's first session (task.txt SESS)",
 					    "%llu, the session began at %llu", (unsigned long long)t,
 					    (unsigned long long)session_ns);
@@ -211,7 +210,7 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 			uint16_t len;
 			uint64_t id = rec_addr(w);
 			if (pos < win.v.origin || !tfk_cur_u16_at(&win.v, pos - win.v.origin, &len)) {
-				emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, c.len - pos, index - 1,
+				uf_emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, c.len - pos, index - 1,
 					    "an event payload length", "%llu bytes at the end of the file", (unsigned long long)(c.len - pos));
 				break;
 			}
@@ -229,7 +228,7 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 				tfk_set_found(f, "a payload of %u bytes", len);
 			}
 			if (total > c.len - pos) {
-				emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, c.len - pos, index - 1,
+				uf_emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, c.len - pos, index - 1,
 					    "the event's whole payload", "%llu of %llu bytes", (unsigned long long)(c.len - pos),
 					    (unsigned long long)total);
 				break;
@@ -240,7 +239,7 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 		uint64_t len = guess_payload(&win, c.len, pos - 16, t);
 		if (len == 0) {
 			if (c.len - pos <= UF_PAYLOAD_MAX) {
-				emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, c.len - pos, index - 1,
+				uf_emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, c.len - pos, index - 1,
 					    "whole arguments or return value", "%llu bytes at the end of the file",
 					    (unsigned long long)(c.len - pos));
 			} else {

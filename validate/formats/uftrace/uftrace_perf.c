@@ -8,21 +8,6 @@
 #include "../perf/perf.h"
 #include "uftrace.h"
 
-__attribute__((format(printf, 7, 8))) static void emit_record(struct tfk_ctx *ctx, enum tfk_fault_code code,
-								uint64_t off, uint64_t len, uint64_t index,
-								const char *expected, const char *fmt, ...)
-{
-	char found[160];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(found, sizeof(found), fmt, ap);
-	va_end(ap);
-	struct tfk_finding *f = tfk_emit(ctx, code, off, len);
-	tfk_set_path(f, "record %llu", (unsigned long long)index);
-	tfk_set_expected(f, "%s", expected);
-	tfk_set_found(f, "%s", found);
-}
-
 /* perf-cpu<N>.dat: raw perf records of uftrace's fixed attr (TID|TIME, sample_id_all). */
 /*
  * uftrace's own rules first (the sizes its reader trusts: crasher #8), up to the first record
@@ -39,7 +24,7 @@ void uf_check_perf(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 		uint16_t size;
 		uint64_t left = c.len - pos;
 		if (left < 8 || !tfk_cur_u32_at(&c, pos, &type) || !tfk_cur_u16_at(&c, pos + 6, &size)) {
-			emit_record(ctx, TFK_UFTRACE_PERF_BAD_RECORD, pos, left, index, "an 8-byte record header",
+			uf_emit_record(ctx, TFK_UFTRACE_PERF_BAD_RECORD, pos, left, index, "an 8-byte record header",
 				    "%llu bytes at the end of the file", (unsigned long long)left);
 			break;
 		}
@@ -52,11 +37,11 @@ void uf_check_perf(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 		else if (type == 3 && (size < 32 || size % 8))
 			expected = "a size of at least 32, a multiple of 8 (COMM)";
 		if (expected) {
-			emit_record(ctx, TFK_UFTRACE_PERF_BAD_RECORD, pos, 8, index, expected, "type %u size %u", type, size);
+			uf_emit_record(ctx, TFK_UFTRACE_PERF_BAD_RECORD, pos, 8, index, expected, "type %u size %u", type, size);
 			break;
 		}
 		if (size > left) {
-			emit_record(ctx, TFK_UFTRACE_PERF_BAD_RECORD, pos, left, index, "the whole record",
+			uf_emit_record(ctx, TFK_UFTRACE_PERF_BAD_RECORD, pos, left, index, "the whole record",
 				    "size %u, %llu bytes left", size,
 				    (unsigned long long)left);
 			break;
