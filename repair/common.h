@@ -15,6 +15,9 @@ struct rp_blob {
 	size_t cap;  /* allocated bytes; appends grow it geometrically */
 };
 
+/* Append n bytes, doubling the capacity (appends stay linear in the data's size); false when out of memory. */
+bool rp_blob_append(struct rp_blob *b, const uint8_t *p, size_t n);
+
 /* A number of width bytes at p, in the file's byte order. */
 static inline void rp_put_num(uint8_t *p, uint64_t v, unsigned width, bool be)
 {

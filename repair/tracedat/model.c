@@ -26,25 +26,13 @@ static bool blob_set(struct rp_model *m, struct rp_blob *b, const uint8_t *p, si
 	return true;
 }
 
-/* Append with doubling capacity: page and line appends stay linear in the data size. */
+/* rp_blob_append, marking the model out of memory when it fails. */
 static bool blob_append(struct rp_model *m, struct rp_blob *b, const uint8_t *p, size_t n)
 {
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		uint8_t *d = realloc(b->data, cap);
-		if (!d) {
-			m->oom = true;
-			return false;
-		}
-		b->data = d;
-		b->cap = cap;
-	}
-	if (n)
-		memcpy(b->data + b->len, p, n);
-	b->len += n;
-	return true;
+	if (rp_blob_append(b, p, n))
+		return true;
+	m->oom = true;
+	return false;
 }
 
 static void *grow(struct rp_model *m, void *arr, size_t *cap, size_t need, size_t elem)
