@@ -8,10 +8,13 @@ set -u
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh || exit 1
 passed=0 failed=0
-step() { # step NAME COMMAND...
+start=$(date +%s)
+step() { # step NAME COMMAND...: its outcome and how long it took, so a slow step shows
 	name=$1; shift
 	echo "=== $name"
-	if "$@"; then passed=$((passed + 1)); echo "=== $name: ok"; else failed=$((failed + 1)); echo "=== $name: FAILED"; fi
+	t=$(date +%s)
+	if "$@"; then passed=$((passed + 1)); r=ok; else failed=$((failed + 1)); r=FAILED; fi
+	echo "=== $name: $r ($(($(date +%s) - t)) s)"
 }
 build() { cmake --preset "$1" >/dev/null && cmake --build --preset "$1" -j2; }
 step "build debug (gcc)" build debug
@@ -24,5 +27,5 @@ step "valgrind memcheck" ./scripts/valgrind.sh build/debug
 step "ThreadSanitizer (CPUs walked on worker threads)" ./scripts/tsan.sh
 step "fuzz smoke (libFuzzer, 5000 inputs per harness)" ./fuzz/scripts/ci-smoke.sh 120 5000
 echo
-echo "steps: $passed passed, $failed failed"
+echo "steps: $passed passed, $failed failed ($(($(date +%s) - start)) s in all)"
 [ "$failed" = 0 ]
