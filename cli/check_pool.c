@@ -12,6 +12,21 @@
 
 #define MAX_JOBS 64
 
+/*
+ * A check forks a child for libtraceevent once its own walks are done. With glibc's malloc a
+ * fork beside busy threads is safe; the allocator of clang 14's AddressSanitizer is not: a
+ * child forked while another thread holds its lock hangs at its first malloc (seen as a
+ * "hang" of the first format under -j). Sanitized builds therefore check one file at a time:
+ * the same output, as -j promises, with no thread allocating while one forks.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define FORK_UNSAFE_ALLOCATOR 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FORK_UNSAFE_ALLOCATOR 1
+#endif
+#endif
+
 struct pool {
 	const char *const *files;
 	int n, next;
@@ -56,6 +71,9 @@ int check_pool_run(const char *const *files, int n, int jobs, const struct tfk_l
 		jobs = n;
 	if (jobs > MAX_JOBS)
 		jobs = MAX_JOBS;
+#ifdef FORK_UNSAFE_ALLOCATOR
+	jobs = 1;
+#endif
 	if (jobs <= 1) {
 		run_here(files, 0, n, limits, observer, done, user);
 		return 0;
