@@ -17,7 +17,7 @@
 # `trace-cmd record` cannot enable ftrace on every machine (it fails on ours), so events are
 # enabled through tracefs by hand and the buffers read with `trace-cmd extract`. That changes
 # global tracing state: everything is saved first and put back on exit, whatever happens; only
-# instances named tfkm-* (made here) are removed. One run at a time (a lock in /run/lock).
+# instances named tfkm-* (made here) are removed. One run at a time (a lock on tracefs).
 set -u
 
 usage() { echo "usage: $0 OUTDIR [quick|full]" >&2; exit 16; }
@@ -104,10 +104,12 @@ restore_state() {
 }
 
 if [ "$have_tc" = 1 ]; then
-	# Two recordings at once would read each other's buffers.
+	# Two recordings at once would read each other's buffers. The lock is tracefs itself (its
+	# root directory), the one thing every recorder on this kernel shares, in any container
+	# or chroot; /run/lock would not be.
 	if command -v flock > /dev/null 2>&1; then
-		exec 9> /run/lock/tracefsck-record-matrix.lock
-		flock -w 300 9 || { echo "another record-matrix.sh holds /run/lock/tracefsck-record-matrix.lock" >&2; exit 8; }
+		exec 9< $T
+		flock -w 600 9 || { echo "another recording holds the lock on $T" >&2; exit 8; }
 	fi
 	save_state
 	trap restore_state EXIT

@@ -89,57 +89,6 @@ struct tfk_item {
 	char detail[160];          /* sanitised */
 };
 
-#define TFK_PERF_MAX_FEATURES 64
-#define TFK_PERF_MAX_DROPS 256
-
-/* perf.data: where its parts are and which of them the check found whole (for repair). */
-struct tfk_perf_layout {
-	bool big_endian, pipe;
-	uint64_t header_size;        /* 104, 72 or 16 */
-	uint64_t attr_size;          /* as the header says */
-	uint64_t attr_size_proven;   /* attr.size + 16 of the attrs, when they all agree; else 0 */
-	bool attrs_ok;               /* attrs and ids whole, inside the file, before the data */
-	uint64_t data_offset, data_size;
-	uint64_t good_end;           /* file offset where the data stops being usable (the last record it can locate) */
-	uint64_t samples_kept;       /* samples before good_end, those in dropped records not counted */
-	uint64_t records_kept;       /* records the same way (those inside COMPRESSED records counted) */
-	uint64_t samples_walked, records_walked; /* all the walk found, kept or not */
-	uint64_t samples_left_out, records_left_out; /* in the damaged records repair leaves out */
-	uint64_t unread_bytes;       /* data in the file the walk could not get past: content unknown */
-	uint64_t missing_bytes;      /* data the header declares past the end of the file */
-	uint64_t undecodable_bytes;  /* COMPRESSED payloads after the zstd stream broke */
-	/* Damaged records before good_end whose size could still be trusted: repair leaves them out. */
-	uint32_t ndrops;
-	struct {
-		uint64_t offset, size;
-	} drops[TFK_PERF_MAX_DROPS];
-	bool data_intact;            /* the data walked to its declared end without an error */
-	uint32_t resyncs;            /* records whose impossible size was walked past by a scan */
-	uint64_t skipped_bytes;      /* bytes those scans skipped to the next plausible record */
-	/*
-	 * The COMPRESSED record at zsalvage_at (= good_end) is damaged, but its payload's first
-	 * zsalvage_len decoded bytes (the zstd stream decoded from the data's start) are whole,
-	 * valid records: repair writes them after the data it keeps, decoded.
-	 */
-	uint64_t zsalvage_at, zsalvage_len;
-	bool tracepoints;            /* an attr is a tracepoint: perf needs TRACING_DATA to read it */
-	bool compressed;             /* the data holds COMPRESSED records */
-	uint64_t decoded_max;        /* the most bytes one of them decoded to */
-	/*
-	 * HEADER_TRACING_DATA whose only damage is malformed lines in its kallsyms, printk formats
-	 * or saved cmdlines: where those texts lie (file offsets; 0 when absent) and the byte order
-	 * of their size fields, so repair can rebuild the feature from the good lines.
-	 */
-	bool tracing_rebuild, tracing_big_endian;
-	uint64_t tracing_text_at[3], tracing_text_len[3];
-	uint32_t nfeatures;
-	struct {
-		uint16_t bit;
-		bool ok;                 /* inside the file, no overlap, its payload parsed */
-		uint64_t offset, size;
-	} features[TFK_PERF_MAX_FEATURES];
-};
-
 struct tfk_observer {
 	void *user;
 	void (*geometry)(void *user, const struct tfk_geometry *g);
@@ -153,8 +102,14 @@ struct tfk_observer {
 	void (*page)(void *user, const uint8_t *page, const struct tfk_page_info *info);
 	/* One structure for the map, in the order the check meets them. */
 	void (*item)(void *user, const struct tfk_item *item);
-	/* perf.data: the layout, once the whole file has been checked. */
-	void (*perf)(void *user, const struct tfk_perf_layout *layout);
+	/*
+	 * A format's own model, for its repair: what the format's header under
+	 * include/tracefsck/formats/ says it sends (format is its name in the registry, kind one of
+	 * its TFK_<FMT>_MODEL_* values, data a struct of that header, size its size). The
+	 * callbacks above are the ftrace ring buffer's (trace.dat, and any format holding ring
+	 * pages); a format with a model of its own adds a header, not a callback.
+	 */
+	void (*model)(void *user, const char *format, uint32_t kind, const void *data, size_t size);
 	/*
 	 * A CPU of the current buffer whose table entry declares data, before its pages (if any):
 	 * the bytes declared and how many of them the file holds. compressed: the bytes are

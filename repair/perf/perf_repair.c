@@ -17,10 +17,12 @@ struct pf_model {
 	struct tfk_perf_layout L;
 };
 
-static void on_perf(void *user, const struct tfk_perf_layout *layout)
+static void on_model(void *user, const char *format, uint32_t kind, const void *data, size_t size)
 {
 	struct pf_model *m = user;
-	m->L = *layout;
+	if (strcmp(format, rp_format_perf.checks) != 0 || kind != TFK_PERF_MODEL_LAYOUT || size != sizeof m->L)
+		return;
+	memcpy(&m->L, data, sizeof m->L);
 	m->have = true;
 }
 
@@ -29,7 +31,7 @@ static struct tfk_observer pf_observer(void *model, const uint8_t *in, size_t si
 	(void)in;
 	(void)size;
 	(void)pass;
-	return (struct tfk_observer){ .user = model, .perf = on_perf };
+	return (struct tfk_observer){ .user = model, .model = on_model };
 }
 
 static void pf_model_free(void *model)

@@ -11,6 +11,7 @@
 #include "../../cursor.h"
 #include "../token.h"
 #include "../../input.h"
+#include "tracefsck/formats/perf.h"
 #include "tracefsck/observer.h"
 
 #define PF_HEADER_SIZE 104

@@ -609,8 +609,8 @@ static void pf_check_run(struct tfk_ctx *ctx, const struct tfk_cursor *file, con
 	pc.lay.header_size = pc.pipe ? PF_PIPE_HEADER_SIZE : header_size;
 	pc.lay.data_offset = pc.pipe ? PF_PIPE_HEADER_SIZE : pc.data_offset;
 	pc.lay.data_size = pc.data_size;
-	if (ctx->obs && ctx->obs->perf)
-		ctx->obs->perf(ctx->obs->user, &pc.lay);
+	if (ctx->obs && ctx->obs->model)
+		ctx->obs->model(ctx->obs->user, tfk_format_perf.name, TFK_PERF_MODEL_LAYOUT, &pc.lay, sizeof pc.lay);
 	free(pc.attrs);
 	free(pc.ids);
 	tfk_claims_free(&pc.claims);
