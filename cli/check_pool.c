@@ -7,6 +7,8 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "check_pool.h"
 
@@ -37,6 +39,16 @@ struct pool {
 	pthread_cond_t cv;
 };
 
+/* One operand: "-" is standard input (a pipe, a file or a FIFO given with <). */
+static void check_one(const char *file, const struct tfk_limits *limits, const struct tfk_observer *observer,
+		      struct tfk_report *r)
+{
+	if (strcmp(file, "-") == 0)
+		tfk_check_fd(STDIN_FILENO, limits, observer, r);
+	else
+		tfk_check_file_observed(file, limits, observer, r);
+}
+
 static void *worker(void *arg)
 {
 	struct pool *p = arg;
@@ -46,7 +58,7 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&p->mu);
 		if (i < 0)
 			return NULL;
-		tfk_check_file(p->files[i], p->limits, &p->reports[i]);
+		check_one(p->files[i], p->limits, NULL, &p->reports[i]);
 		pthread_mutex_lock(&p->mu);
 		p->ready[i] = true;
 		pthread_cond_broadcast(&p->cv);
@@ -59,7 +71,7 @@ static void run_here(const char *const *files, int from, int n, const struct tfk
 {
 	for (int i = from; i < n; i++) {
 		struct tfk_report r;
-		tfk_check_file_observed(files[i], limits, observer, &r);
+		check_one(files[i], limits, observer, &r);
 		done(user, i, &r);
 	}
 }

@@ -156,11 +156,25 @@ static int parse_count(const char *v, int *count, const char *what)
 	return 0;
 }
 
+/* --idle-timeout SECONDS: 0 (wait as long as the writer takes) to a day. */
+static int parse_seconds(const char *v, long *s)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+	if (*v == '\0' || *end != '\0' || n < 0 || n > 86400) {
+		fprintf(stderr, "tracefsck check: --idle-timeout takes seconds from 0 (wait) to 86400, not '%s'\n", v);
+		return -1;
+	}
+	*s = n;
+	return 0;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	bool json = false, quiet = false, fail_on_warning = false, files_only = false, no_tep = false;
 	bool sarif = false, github = false;
 	int nfiles = 0, jobs = 1, threads = -1;
+	long idle_s = -1;
 	const char **files = calloc((size_t)argc, sizeof(*files));
 	struct tfk_policy *policy = tfk_policy_new();
 	if (!files || !policy) {
@@ -193,6 +207,8 @@ int cmd_check(int argc, char **argv)
 		else if ((v = option_value("-j", argc, argv, &i, &missing)) ||
 			 (v = option_value("--jobs", argc, argv, &i, &missing)))
 			bad = parse_count(v, &jobs, "-j");
+		else if ((v = option_value("--idle-timeout", argc, argv, &i, &missing)))
+			bad = parse_seconds(v, &idle_s);
 		else if ((v = option_value("--threads", argc, argv, &i, &missing)))
 			bad = parse_count(v, &threads, "--threads");
 		else if ((v = option_value("--fail-on", argc, argv, &i, &missing)))
@@ -230,6 +246,8 @@ int cmd_check(int argc, char **argv)
 	struct tfk_limits limits = tfk_limits_default();
 	if (no_tep)
 		limits.parser_timeout_ms = 0;
+	if (idle_s >= 0)
+		limits.input_idle_ms = (uint32_t)(idle_s * 1000);
 	if (fail_on_warning)
 		tfk_policy_set_fail_on(policy, TFK_SEV_WARNING);
 	limits.policy = policy;

@@ -46,6 +46,7 @@ enum cli_value {
 	X(check, "--no-libtraceevent", NULL, CLI_NONE, "do not parse formats with libtraceevent")          \
 	X(check, "--jobs", "-j", CLI_COUNT, "check N files at a time (0: one per CPU)")                    \
 	X(check, "--threads", NULL, CLI_COUNT, "walk the CPUs of a buffer on N threads (0: one per CPU)") \
+	X(check, "--idle-timeout", NULL, CLI_COUNT, "end a pipe silent this many seconds (default 60; 0 waits)") \
 	X(repair, "-o", NULL, CLI_FILE, "write the repaired copy to this file")                            \
 	X(repair, "--in-place", NULL, CLI_NONE, "replace the input (through a temporary file)")            \
 	X(repair, "--dry-run", NULL, CLI_NONE, "repair and re-check without writing")                      \

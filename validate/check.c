@@ -15,6 +15,7 @@
 #include "cursor.h"
 #include "formats/formats.h"
 #include "input.h"
+#include "load.h"
 #include "formats/perf/perf.h"
 #include "tracefsck/check.h"
 
@@ -59,7 +60,7 @@ void tfk_check_buffer(const uint8_t *data, size_t size, const struct tfk_limits 
 /* mapped: data is a read-only file mapping of ours, whose walked pages may be released. */
 static void check_bytes(const uint8_t *data, size_t size, const struct tfk_limits *limits,
 			const struct tfk_observer *observer, struct tfk_report *report, bool mapped, int fd,
-			const struct tfk_mapped_source *sources, size_t nsources)
+			const struct tfk_mapped_source *sources, size_t nsources, const struct tfk_loaded *loaded)
 {
 	struct tfk_limits defaults = tfk_limits_default();
 	struct tfk_ctx ctx;
@@ -79,6 +80,8 @@ static void check_bytes(const uint8_t *data, size_t size, const struct tfk_limit
 		ctx.nsources = nsources;
 	}
 
+	if (loaded)
+		tfk_load_report(&ctx, loaded);
 	struct tfk_cursor file = tfk_cur_make(data, size, 0, false);
 	const struct tfk_format *best = tfk_format_of(&file, NULL);
 	if (!best) {
@@ -106,30 +109,30 @@ static void check_bytes(const uint8_t *data, size_t size, const struct tfk_limit
 void tfk_check_buffer_observed(const uint8_t *data, size_t size, const struct tfk_limits *limits,
 			       const struct tfk_observer *observer, struct tfk_report *report)
 {
-	check_bytes(data, size, limits, observer, report, false, -1, NULL, 0);
+	check_bytes(data, size, limits, observer, report, false, -1, NULL, 0, NULL);
 }
 
 /* A file mapping; fd (or -1) is the file, which walks may read into a small buffer instead. */
 static void check_mapped(const uint8_t *data, size_t size, const struct tfk_limits *limits,
 			 const struct tfk_observer *observer, struct tfk_report *report, int fd,
-			 const struct tfk_mapped_source *sources, size_t nsources)
+			 const struct tfk_mapped_source *sources, size_t nsources, const struct tfk_loaded *loaded)
 {
 	if (data)
 		madvise((void *)data, size, MADV_SEQUENTIAL);
-	check_bytes(data, size, limits, observer, report, data != NULL, fd, sources, nsources);
+	check_bytes(data, size, limits, observer, report, data != NULL, fd, sources, nsources, loaded);
 }
 
 void tfk_check_mapping(const uint8_t *data, size_t size, const struct tfk_limits *limits,
 		       const struct tfk_observer *observer, struct tfk_report *report)
 {
-	check_mapped(data, size, limits, observer, report, -1, NULL, 0);
+	check_mapped(data, size, limits, observer, report, -1, NULL, 0, NULL);
 }
 
 void tfk_check_mapping_sources(const uint8_t *data, size_t size, const struct tfk_mapped_source *sources,
 			       size_t nsources, const struct tfk_limits *limits,
 			       const struct tfk_observer *observer, struct tfk_report *report)
 {
-	check_mapped(data, size, limits, observer, report, -1, sources, nsources);
+	check_mapped(data, size, limits, observer, report, -1, sources, nsources, NULL);
 }
 
 static void io_error(struct tfk_report *report, const struct tfk_limits *limits, const char *what, int err)
@@ -145,65 +148,6 @@ static void io_error(struct tfk_report *report, const struct tfk_limits *limits,
 	tfk_set_found(f, "%s", strerror(err));
 	report->incomplete = true;
 	report->not_checked = true;
-}
-
-/* A read-only mapping of one file (data is NULL for an empty file). */
-struct mapped {
-	const uint8_t *data;
-	size_t size;
-	int fd;          /* open while mapped, or -1 */
-	char name[32];
-};
-
-enum map_result { MAP_OK, MAP_DIRECTORY, MAP_ERROR };
-
-/* Map path read-only; on MAP_ERROR *what and *err say which step failed and why. */
-static enum map_result map_path(const char *path, struct mapped *m, const char **what, int *err)
-{
-	memset(m, 0, sizeof(*m));
-	m->fd = -1;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		*what = "open";
-		*err = errno;
-		return MAP_ERROR;
-	}
-	struct stat st;
-	enum map_result r = MAP_OK;
-	if (fstat(fd, &st) != 0) {
-		*what = "stat";
-		*err = errno;
-		r = MAP_ERROR;
-	} else if (S_ISDIR(st.st_mode)) {
-		r = MAP_DIRECTORY;
-	} else if (!S_ISREG(st.st_mode)) {
-		*what = "not a regular file";
-		*err = EINVAL;
-		r = MAP_ERROR;
-	} else if ((m->size = (size_t)st.st_size) != 0) {
-		void *p = mmap(NULL, m->size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (p == MAP_FAILED) {
-			*what = "mmap";
-			*err = errno;
-			r = MAP_ERROR;
-		} else {
-			m->data = p;
-		}
-	}
-	if (m->data)
-		m->fd = fd; /* kept for reading CPU data into a buffer (see tfk_ctx.fd) */
-	else
-		close(fd);
-	return r;
-}
-
-static void unmap(struct mapped *m)
-{
-	if (m->data) {
-		munmap((void *)m->data, m->size);
-		close(m->fd);
-	}
-	m->data = NULL;
 }
 
 /*
@@ -263,25 +207,60 @@ void tfk_check_file(const char *path, const struct tfk_limits *limits, struct tf
 	tfk_check_file_observed(path, limits, NULL, report);
 }
 
+/* What fd holds, loaded (load.h) and checked; path names it for a directory, or is NULL. */
+static void check_loaded(int fd, const char *path, const struct tfk_limits *limits, const struct tfk_observer *observer,
+			 struct tfk_report *report)
+{
+	struct tfk_limits defaults = tfk_limits_default();
+	if (!limits)
+		limits = &defaults;
+	struct tfk_loaded l;
+	const char *what = "";
+	int err = 0;
+	switch (tfk_load_fd(fd, limits, &l, &what, &err)) {
+	case TFK_LOAD_ERROR:
+		io_error(report, limits, what, err);
+		return;
+	case TFK_LOAD_NOT_A_FILE: {
+		struct tfk_ctx ctx;
+		report_reset(report, 0);
+		tfk_ctx_init(&ctx, limits, report);
+		struct tfk_finding *f = tfk_emit_nooffset(&ctx, TFK_CORE_INPUT_NOT_A_FILE);
+		tfk_set_expected(f, "a regular file, a directory, a pipe or a socket");
+		tfk_set_found(f, "%s", l.kind);
+		report->incomplete = true;
+		report->not_checked = true;
+		return;
+	}
+	case TFK_LOAD_DIRECTORY:
+		if (!path || check_directory(path, limits, observer, report) != 0)
+			io_error(report, limits, "a directory that is not a trace directory of a format this build knows", EISDIR);
+		return;
+	case TFK_LOAD_OK:
+		break;
+	}
+	check_mapped(l.data, l.size, limits, observer, report, l.fd, NULL, 0, &l);
+	tfk_unload(&l);
+}
+
 void tfk_check_file_observed(const char *path, const struct tfk_limits *limits, const struct tfk_observer *observer,
 			     struct tfk_report *report)
 {
-	struct mapped m;
-	const char *what = "";
-	int err = 0;
-	switch (map_path(path, &m, &what, &err)) {
-	case MAP_ERROR:
-		io_error(report, limits, what, err);
+	/* no blocking on a FIFO without a writer, no controlling terminal taken from a tty */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		struct tfk_limits defaults = tfk_limits_default();
+		io_error(report, limits ? limits : &defaults, "open", errno);
 		return;
-	case MAP_DIRECTORY:
-		if (check_directory(path, limits, observer, report) != 0)
-			io_error(report, limits, "a directory that is not a trace directory of a format this build knows", EISDIR);
-		return;
-	case MAP_OK:
-		break;
 	}
-	check_mapped(m.data, m.size, limits, observer, report, m.fd, NULL, 0);
-	unmap(&m);
+	check_loaded(fd, path, limits, observer, report);
+	close(fd);
+}
+
+void tfk_check_fd(int fd, const struct tfk_limits *limits, const struct tfk_observer *observer,
+		  struct tfk_report *report)
+{
+	check_loaded(fd, NULL, limits, observer, report);
 }
 
 enum tfk_verdict tfk_report_verdict(const struct tfk_report *report)

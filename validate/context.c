@@ -91,6 +91,14 @@ void *tfk_calloc(struct tfk_ctx *ctx, size_t count, size_t size)
 	return p;
 }
 
+void *tfk_calloc_optional(const struct tfk_ctx *ctx, size_t count, size_t size)
+{
+	size_t bytes;
+	if (__builtin_mul_overflow(count, size, &bytes) || ctx->limits->fail_optional_alloc)
+		return NULL;
+	return calloc(count ? count : 1, size ? size : 1);
+}
+
 int tfk_grow(struct tfk_ctx *ctx, void **array, size_t *cap, size_t need, size_t elem_size)
 {
 	if (need <= *cap)
@@ -294,4 +302,44 @@ struct tfk_cursor tfk_decoded_cursor(struct tfk_ctx *ctx, unsigned slot, uint64_
 	if (len > TFK_DECODED_POS_MASK)
 		len = TFK_DECODED_POS_MASK;
 	return tfk_cur_make(buf, len, TFK_DECODED_BIT | ((uint64_t)slot << TFK_DECODED_SLOT_SHIFT), big_endian);
+}
+
+void tfk_place_begin(struct tfk_place *place)
+{
+	memset(place->per_code, 0, sizeof(place->per_code));
+	for (size_t i = 0; i < TFK_FAULT_COUNT; i++)
+		place->suppressed_at[i] = UINT64_MAX;
+}
+
+struct tfk_finding *tfk_emit_in(struct tfk_ctx *ctx, struct tfk_place *place, enum tfk_fault_code code,
+				uint64_t offset, uint64_t length)
+{
+	if (place->per_code[code]++ >= ctx->limits->max_per_place) {
+		tfk_count_only(ctx, code);
+		if (place->suppressed_at[code] == UINT64_MAX)
+			place->suppressed_at[code] = offset;
+		return NULL;
+	}
+	return tfk_emit(ctx, code, offset, length);
+}
+
+void tfk_place_end(struct tfk_ctx *ctx, const struct tfk_place *place, const char *path_fmt, ...)
+{
+	const uint32_t max = ctx->limits->max_per_place;
+	char path[TFK_FINDING_PATH_MAX];
+	bool have_path = false;
+	for (size_t code = 0; code < TFK_FAULT_COUNT; code++) {
+		if (place->per_code[code] <= max)
+			continue;
+		if (!have_path) {
+			va_list ap;
+			va_start(ap, path_fmt);
+			vsnprintf(path, sizeof(path), path_fmt, ap);
+			va_end(ap);
+			have_path = true;
+		}
+		struct tfk_finding *f = tfk_emit(ctx, TFK_CORE_FINDINGS_SUPPRESSED, place->suppressed_at[code], 0);
+		tfk_set_path(f, "%s", path);
+		tfk_set_found(f, "%u more %s findings", place->per_code[code] - max, tfk_fault_get((enum tfk_fault_code)code)->id);
+	}
 }

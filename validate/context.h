@@ -95,9 +95,35 @@ __attribute__((format(printf, 7, 0))) void tfk_observe_item(const struct tfk_ctx
 /* Mark the check incomplete (a part was skipped) without a finding of its own. */
 void tfk_mark_incomplete(struct tfk_ctx *ctx);
 
+/*
+ * One place of a trace (a CPU of a buffer, a stream, a member file): findings of one code in
+ * it are listed up to limits.max_per_place, then only counted, and tfk_place_end sums the rest
+ * up in one core.findings.suppressed note per code, as e2fsck's max_count does. A format opts
+ * in by emitting a place's repeatable findings through tfk_emit_in.
+ */
+struct tfk_place {
+	uint32_t per_code[TFK_FAULT_COUNT];
+	uint64_t suppressed_at[TFK_FAULT_COUNT]; /* where the first finding only counted lies */
+};
+void tfk_place_begin(struct tfk_place *place);
+/* tfk_emit, or NULL (the finding counted only) once the place listed max_per_place of code. */
+struct tfk_finding *tfk_emit_in(struct tfk_ctx *ctx, struct tfk_place *place, enum tfk_fault_code code,
+				uint64_t offset, uint64_t length);
+/* One note per code the place suppressed, in catalog order, its path the place's (printf-style). */
+__attribute__((format(printf, 3, 4))) void tfk_place_end(struct tfk_ctx *ctx, const struct tfk_place *place,
+							 const char *path_fmt, ...);
+
 /* Allocation through the context: overflow-checked count * size, zeroed, failure injectable. */
 void *tfk_calloc(struct tfk_ctx *ctx, size_t count, size_t size);
 /* Grow *array (holding *cap elements) to at least need elements; false on failure. */
 int tfk_grow(struct tfk_ctx *ctx, void **array, size_t *cap, size_t need, size_t elem_size);
+/*
+ * Memory for work that has a way round its absence (worker threads, read windows, the walk
+ * ahead): overflow-checked and zeroed as tfk_calloc, but not counted for failure injection
+ * (so the count falls where a single thread's would) and no internal error when it fails: the
+ * caller takes the slower path and the report is the same. limits.fail_optional_alloc
+ * (testing) makes every one fail, to prove it. Thread-safe: ctx is only read.
+ */
+void *tfk_calloc_optional(const struct tfk_ctx *ctx, size_t count, size_t size);
 
 #endif

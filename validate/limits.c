@@ -14,8 +14,11 @@ struct tfk_limits tfk_limits_default(void)
 		.max_decoded = 256u << 20, /* kallsyms, the largest block, is a few MiB */
 		.max_per_place = 20,
 		.max_members = 100000,
+		.max_input_bytes = 8ull << 30,
+		.input_idle_ms = 60000,
 		.parser_timeout_ms = 10000,
 		.fail_alloc_after = 0,
+		.fail_optional_alloc = 0,
 	};
 	return l;
 }

@@ -59,6 +59,14 @@ void tfk_check_buffer_observed(const uint8_t *data, size_t size, const struct tf
 void tfk_check_file_observed(const char *path, const struct tfk_limits *limits, const struct tfk_observer *observer,
 			     struct tfk_report *report);
 /*
+ * Check what an open descriptor holds (standard input, say): a regular file is mapped; a pipe,
+ * FIFO or socket is read to its end into memory (limits.max_input_bytes, limits.input_idle_ms);
+ * a file compressed whole with xz, gzip or zstd is checked as what it decompresses to. Files
+ * given by path go the same way. fd stays open; its position may move.
+ */
+void tfk_check_fd(int fd, const struct tfk_limits *limits, const struct tfk_observer *observer,
+		  struct tfk_report *report);
+/*
  * Check a read-only mapping of a file that the caller made (and unmaps). Walked pages are
  * handed back to the kernel as the check goes (madvise), so resident memory stays flat; they
  * fault back in from the page cache if read again. Anonymous memory must not be passed here.

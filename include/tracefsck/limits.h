@@ -21,6 +21,8 @@ struct tfk_limits {
 	uint32_t max_page_size;     /* largest ring-buffer page accepted */
 	uint64_t max_decoded;       /* bytes one compressed block may decode to */
 	uint32_t max_per_place;     /* findings of one code in one CPU before the rest are summarised */
+	uint64_t max_input_bytes;   /* bytes read from a pipe, or decompressed from a compressed input */
+	uint32_t input_idle_ms;     /* a pipe silent this long is taken as ended (reported); 0 = wait */
 	uint32_t max_members;       /* members (files, directories, links) listed in a trace directory */
 	uint32_t parser_timeout_ms; /* event formats go to libtraceevent in a child process; one format
 	                               taking longer than this is a hang. 0 = do not run libtraceevent */
@@ -28,6 +30,8 @@ struct tfk_limits {
 	uint32_t threads;           /* threads walking the CPUs of one buffer at once; 0 or 1 = the
 	                               caller's thread only. The report is the same either way */
 	uint64_t fail_alloc_after;  /* testing: allocations after this many fail; 0 = never */
+	uint32_t fail_optional_alloc; /* testing: nonzero = every allocation with a slower way round it
+	                                 (threads, read windows) fails; the report must not change */
 	uint32_t parser_crash_at;   /* testing: the parser child dies (SIGSEGV) on the Nth format; 0 = never */
 	uint32_t parser_hang_at;    /* testing: the parser child hangs on the Nth format; 0 = never */
 };

@@ -100,7 +100,7 @@ for lib in $(cat "$work/libs"); do
 	pkg=$(dpkg-query -S "$(readlink -f "$lib")" 2>/dev/null | cut -d: -f1 | head -1)
 	[ -n "$pkg" ] || pkg=$(dpkg-query -S "$lib" 2>/dev/null | cut -d: -f1 | head -1)
 	case $pkg in
-	libc6 | libzstd1 | zlib1g | libtraceevent1) ;;
+	libc6 | libzstd1 | zlib1g | liblzma5 | libtraceevent1) ;;
 	*) bad "tracefsck loads $lib from '$pkg', not a run-time package the README names" ;;
 	esac
 done

@@ -11,6 +11,7 @@
 #include "../../cursor.h"
 #include "../token.h"
 #include "../../input.h"
+#include "codec/zstream.h"
 #include "tracefsck/formats/perf.h"
 #include "tracefsck/observer.h"
 
@@ -144,20 +145,6 @@ void pf_check_dir(struct tfk_ctx *ctx, const struct tfk_cursor *header, const st
 /* The perf.data directory plug-in (perf_dir.c). */
 int pf_sniff_directory(const struct tfk_input *in);
 void pf_check_directory(struct tfk_ctx *ctx, const struct tfk_input *in);
-/* The zstd stream of COMPRESSED payloads (perf_zstream.c). */
-enum pf_zs_status { PF_ZS_OK = 0, PF_ZS_CORRUPT, PF_ZS_NEED_ROOM };
-void *pf_zstream_new(void);
-void pf_zstream_reset(void *zs);
-void pf_zstream_free(void *zs);
-bool pf_zstream_is_frame_start(const uint8_t *src, size_t n);
-/*
- * Decode src[*used..n) into dst[*got..cap), moving both positions. NEED_ROOM: dst is full and
- * input or output remains; grow dst (its bytes kept) and call again.
- */
-enum pf_zs_status pf_zstream_decode(void *zs, const uint8_t *src, size_t n, size_t *used, uint8_t *dst, size_t cap,
-				    size_t *got);
-/* With dst full at its cap: would the stream produce more? */
-bool pf_zstream_more(void *zs, const uint8_t *src, size_t n, size_t *used);
 /* The dialect's note, once the file is walked (and incomplete when parts were skipped). */
 void pf_dialect_note(struct pf_check *pc);
 /* After the walk: findings gathered over the whole stream. */

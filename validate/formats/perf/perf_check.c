@@ -615,7 +615,7 @@ static void pf_check_run(struct tfk_ctx *ctx, const struct tfk_cursor *file, con
 	free(pc.ids);
 	tfk_claims_free(&pc.claims);
 	free(pc.zbuf);
-	pf_zstream_free(pc.zs);
+	tfk_zstream_free(pc.zs);
 }
 
 void pf_dictionary(pf_token_fn emit, void *user)

@@ -260,13 +260,13 @@ static bool walk_compressed(struct pf_check *pc, const struct tfk_cursor *payloa
 	if (!tfk_cur_bytes_at(payload, 0, payload->len, &src))
 		return false;
 	if (pc->zbroken) {
-		if (!pf_zstream_is_frame_start(src, payload->len)) {
+		if (!tfk_zstream_is_frame_start(src, payload->len)) {
 			if (!pc->zlost_records++)
 				pc->zlost_first = record_at;
 			pc->lay.undecodable_bytes += payload->len;
 			return false;
 		}
-		pf_zstream_reset(pc->zs); /* a new frame: the stream starts over here */
+		tfk_zstream_reset(pc->zs); /* a new frame: the stream starts over here */
 		pc->zbroken = false;
 		pc->carry = 0;
 	}
@@ -278,7 +278,7 @@ static bool walk_compressed(struct pf_check *pc, const struct tfk_cursor *payloa
 		pc->zcapped = true;
 		return false;
 	}
-	if (!pc->zs && !(pc->zs = pf_zstream_new())) {
+	if (!pc->zs && !(pc->zs = tfk_zstream_new())) {
 		tfk_mark_incomplete(pc->ctx);
 		return false;
 	}
@@ -288,15 +288,15 @@ static bool walk_compressed(struct pf_check *pc, const struct tfk_cursor *payloa
 		cap = pc->ctx->limits->max_decoded;
 	const size_t limit = pc->carry + (size_t)cap;
 	size_t used = 0, got = pc->carry;
-	enum pf_zs_status st;
+	enum tfk_zs_status st;
 	bool too_long = false;
 	for (;;) {
-		st = pf_zstream_decode(pc->zs, src, payload->len, &used, pc->zbuf, pc->zcap, &got);
-		if (st != PF_ZS_NEED_ROOM)
+		st = tfk_zstream_decode(pc->zs, src, payload->len, &used, pc->zbuf, pc->zcap, &got);
+		if (st != TFK_ZS_NEED_ROOM)
 			break;
 		if (pc->zcap >= limit) {
-			too_long = pf_zstream_more(pc->zs, src, payload->len, &used);
-			st = PF_ZS_OK;
+			too_long = tfk_zstream_more(pc->zs, src, payload->len, &used);
+			st = TFK_ZS_OK;
 			break;
 		}
 		/* The buffer follows what the data decodes to, up to the cap, never what a header claims. */
@@ -307,7 +307,7 @@ static bool walk_compressed(struct pf_check *pc, const struct tfk_cursor *payloa
 		pc->zbuf = buf;
 	}
 	const size_t decoded = got - pc->carry;
-	if (st == PF_ZS_CORRUPT || too_long) {
+	if (st == TFK_ZS_CORRUPT || too_long) {
 		f = tfk_emit(pc->ctx, TFK_PERF_COMPRESSED_CORRUPT, record_at, payload->len + (payload->origin - record_at));
 		tfk_set_path(f, "compressed record");
 		tfk_set_expected(f, "the zstd stream continued, decoding to at most %llu bytes", (unsigned long long)cap);
@@ -353,7 +353,7 @@ static void finish_zstream(struct pf_check *pc)
 	pc->carry = 0;
 	pc->zbroken = false;
 	pc->zlost_records = 0;
-	pf_zstream_reset(pc->zs);
+	tfk_zstream_reset(pc->zs);
 }
 
 /* ID_INDEX: u64 nr, nr x {id, idx, cpu, tid}; perf refuses the file when an id is unknown. */
@@ -484,7 +484,7 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 		pc->carry = 0;
 		pc->zbroken = false;
 		pc->zlost_records = 0;
-		pf_zstream_reset(pc->zs);
+		tfk_zstream_reset(pc->zs);
 	}
 	while (pos < len) {
 		bool stream_ok = true;

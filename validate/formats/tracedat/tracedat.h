@@ -118,7 +118,7 @@ struct td_check {
 	uint64_t lost_at;           /* where the sequential walk was last lost, to resume after */
 
 	/* v7 */
-	int codec;                  /* enum td_codec */
+	int codec;                  /* enum tfk_codec */
 	struct td_section *sections;
 	size_t nsections, sections_cap;
 	struct td_buffer_opt *buffer_opts;
@@ -279,9 +279,8 @@ struct td_cpu_walk {
 	struct td_behind behind;  /* walked bytes not yet handed back */
 	bool unobserved;          /* findings only: the pages are not the CPU's (a misaligned table entry) */
 	struct tfk_page_info last;/* what the last walked page turned out to be */
-	/* last: a quiet walk (a scan's, once per page) reports nothing and leaves these alone */
-	uint32_t per_code[TFK_FAULT_COUNT];
-	uint64_t suppressed_at[TFK_FAULT_COUNT];
+	/* last: a quiet walk (a scan's, once per page) reports nothing and leaves it alone */
+	struct tfk_place place;   /* findings of one code on this CPU, capped */
 };
 
 /* One format text of system ("ftrace" for ftrace formats): grammar, fields, the id table. */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "tracedat.h"
-#include "tracedat_compress.h"
+#include "codec/codec.h"
 #include "tracedat_observe.h"
 
 #define SECTION_HEADER 16
@@ -90,31 +90,31 @@ static uint64_t check_chunks(const struct buf_ctx *b, const struct tfk_cursor *d
 		} else {
 			/* Large claims are measured first, so memory follows the data, not the header. */
 			size_t got = 0, room = usize;
-			enum td_decode_status st = TD_DECODE_OK;
+			enum tfk_decode_status st = TFK_DECODE_OK;
 			if (usize > (1u << 20)) {
 				size_t measured = 0;
-				st = td_decoded_size((enum td_codec)td->codec, src, zsize, usize, &measured);
-				if (st == TD_DECODE_OK && measured != usize)
-					st = TD_DECODE_SHORT;
+				st = tfk_decoded_size((enum tfk_codec)td->codec, src, zsize, usize, &measured);
+				if (st == TFK_DECODE_OK && measured != usize)
+					st = TFK_DECODE_SHORT;
 				if (measured < room)
 					room = measured;
 			}
 			uint8_t *dst = chunk_space(td, room ? room : 1);
 			if (!dst)
 				return UINT64_MAX;
-			enum td_decode_status st2 = td_decode_chunk(&td->decode_state, (enum td_codec)td->codec, src, zsize, dst, room, &got);
-			if (st == TD_DECODE_OK)
+			enum tfk_decode_status st2 = tfk_decode_chunk(&td->decode_state, (enum tfk_codec)td->codec, src, zsize, dst, room, &got);
+			if (st == TFK_DECODE_OK)
 				st = st2;
-			if (st != TD_DECODE_OK && !cut) {
+			if (st != TFK_DECODE_OK && !cut) {
 				struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_COMPRESSION_CORRUPT, chunk_at, 8ull + zsize);
 				tfk_set_path(f, "%s", where);
-				tfk_set_expected(f, "%s data decoding to %u bytes", td_codec_name((enum td_codec)td->codec),
+				tfk_set_expected(f, "%s data decoding to %u bytes", tfk_codec_name((enum tfk_codec)td->codec),
 						 usize);
 				tfk_set_found(f, "%s after %zu bytes",
-					      st == TD_DECODE_CORRUPT ? "a decoding error"
-					      : st == TD_DECODE_SHORT ? "the end of the data" : "more data", got);
+					      st == TFK_DECODE_CORRUPT ? "a decoding error"
+					      : st == TFK_DECODE_SHORT ? "the end of the data" : "more data", got);
 			}
-			if (!walk && st == TD_DECODE_OK) {
+			if (!walk && st == TFK_DECODE_OK) {
 				struct tfk_cursor text = tfk_decoded_cursor(td->ctx, 1, chunk_at + 8, dst, got, td->file.big_endian);
 				td_obs_meta(td, TFK_META_LATENCY, &text);
 			}
@@ -203,7 +203,7 @@ static void check_cpu_entry(struct buf_ctx *b, uint64_t entry_at, uint32_t cpu, 
 	td_cpu_walk_begin(&w, td, b->label, cpu);
 	w.item_offset = offset;
 	w.item_length = data.len;
-	if (td->codec == TD_CODEC_UNKNOWN) {
+	if (td->codec == TFK_CODEC_UNKNOWN) {
 		tfk_mark_incomplete(td->ctx);
 	} else {
 		uint64_t used = check_chunks(b, &data, &w, what);
@@ -234,7 +234,7 @@ static void check_buffer_text(struct buf_ctx *b, const struct td_section *s)
 {
 	struct td_check *td = b->td;
 	td_obs_buffer(td, b->label[0] ? b->opt_name : "", "", td->geo.page_size, true);
-	if (!(s->flags & 1) || td->codec == TD_CODEC_NONE) {
+	if (!(s->flags & 1) || td->codec == TFK_CODEC_NONE) {
 		/* plain latency text: nothing structural inside */
 		struct tfk_cursor text;
 		tfk_cur_sub(&td->file, s->offset + SECTION_HEADER, s->avail, &text);
@@ -242,7 +242,7 @@ static void check_buffer_text(struct buf_ctx *b, const struct td_section *s)
 		td->ctx->report->stats.buffers++;
 		return;
 	}
-	if (td->codec == TD_CODEC_UNKNOWN) {
+	if (td->codec == TFK_CODEC_UNKNOWN) {
 		tfk_mark_incomplete(td->ctx);
 		return;
 	}
@@ -262,7 +262,7 @@ static void walk_ahead(const struct buf_ctx *b, struct tfk_cursor c, uint32_t n,
 	const uint32_t cap = td->ctx->limits->max_cpus;
 	if (td->ctx->limits->threads < 2 || n < 2)
 		return;
-	struct td_walk_range *ahead = calloc(n < cap ? n : cap, sizeof(*ahead));
+	struct td_walk_range *ahead = tfk_calloc_optional(td->ctx, n < cap ? n : cap, sizeof(*ahead));
 	if (!ahead)
 		return;
 	size_t k = 0;
@@ -317,7 +317,7 @@ void td_check_buffer_v7(struct td_check *td, const struct td_buffer_opt *opt)
 	sec->reached = true;
 	b.body = sec->offset + SECTION_HEADER;
 	b.body_end = b.body + sec->avail;
-	b.compressed = (sec->flags & 1) && td->codec != TD_CODEC_NONE;
+	b.compressed = (sec->flags & 1) && td->codec != TFK_CODEC_NONE;
 	if (opt->id == 22) {
 		check_buffer_text(&b, sec);
 		return;
@@ -409,9 +409,9 @@ void td_scan_orphan_buffer(struct td_check *td, const struct td_section *s)
 	snprintf(b.label, sizeof(b.label), "unreferenced buffer at 0x%llx ", (unsigned long long)s->offset);
 	b.body = s->offset + SECTION_HEADER;
 	b.body_end = b.body + s->avail;
-	b.compressed = (s->flags & 1) && td->codec != TD_CODEC_NONE;
+	b.compressed = (s->flags & 1) && td->codec != TFK_CODEC_NONE;
 	const uint32_t ps = td->geo.page_size;
-	if (b.compressed && td->codec == TD_CODEC_UNKNOWN)
+	if (b.compressed && td->codec == TFK_CODEC_UNKNOWN)
 		return;
 	td_obs_buffer(td, "", td->clock, ps, false);
 	uint64_t pos;

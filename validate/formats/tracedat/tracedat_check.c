@@ -7,7 +7,7 @@
 
 #include "../formats.h"
 #include "tracedat.h"
-#include "tracedat_compress.h"
+#include "codec/codec.h"
 #include "tracedat_tokens.h"
 #include "tracedat_observe.h"
 
@@ -251,7 +251,7 @@ void td_check_release(struct td_check *td)
 	free(td->sections);
 	free(td->buffer_opts);
 	free(td->chunk_buf);
-	td_decode_state_free(td->decode_state);
+	tfk_decode_state_free(td->decode_state);
 	free(td->event_index);
 	free(td->events);
 	free(td->fmt_text);

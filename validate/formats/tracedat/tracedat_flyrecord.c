@@ -354,7 +354,7 @@ void td_check_flyrecord(struct td_check *td, uint64_t pos, const char *name)
 	uint32_t *empty = tfk_calloc(td->ctx, fit ? fit : 1, sizeof(*empty));
 	uint32_t nused = 0, nlost = 0, nempty = 0;
 	/* Every range the loop below walks, handed to worker threads first (when there are any). */
-	struct td_walk_range *ahead = td->ctx->limits->threads > 1 ? calloc(fit ? fit : 1, sizeof(*ahead)) : NULL;
+	struct td_walk_range *ahead = td->ctx->limits->threads > 1 ? tfk_calloc_optional(td->ctx, fit ? fit : 1, sizeof(*ahead)) : NULL;
 	if (ahead) {
 		size_t n = 0;
 		uint64_t walked = td->walked; /* the loop's own decisions, made ahead */

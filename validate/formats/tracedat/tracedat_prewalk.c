@@ -41,6 +41,7 @@ struct seen_log {
 	uint64_t file_len;
 	uint32_t page_size;
 	bool lost;                /* out of memory: replay reports an internal error */
+	struct tfk_ctx *ctx;      /* the walk's own context, while it runs: the log's memory comes from it */
 };
 
 struct job {
@@ -70,14 +71,12 @@ static struct seen *log_next(struct seen_log *l)
 	if (l->lost)
 		return NULL;
 	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 256;
-		struct seen *v = cap > SIZE_MAX / sizeof(*v) ? NULL : realloc(l->v, cap * sizeof(*v));
-		if (!v) {
+		void *v = l->v;
+		if (!tfk_grow(l->ctx, &v, &l->cap, l->n + 1, sizeof(*l->v))) {
 			l->lost = true;
 			return NULL;
 		}
 		l->v = v;
-		l->cap = cap;
 	}
 	struct seen *e = &l->v[l->n++];
 	memset(e, 0, sizeof(*e));
@@ -105,7 +104,7 @@ static void seen_page(void *user, const uint8_t *page, const struct tfk_page_inf
 		e->info = *info;
 		if (!in_file) {
 			/* the walk's own copy of a cut page is gone by the replay: keep the bytes */
-			e->copy = malloc(l->page_size);
+			e->copy = tfk_calloc(l->ctx, 1, l->page_size);
 			if (!e->copy) {
 				l->lost = true;
 				return;
@@ -123,7 +122,7 @@ static void seen_item(void *user, const struct tfk_item *item)
 	if (!e)
 		return;
 	e->kind = SEEN_ITEM;
-	e->item = malloc(sizeof(*e->item));
+	e->item = tfk_calloc(l->ctx, 1, sizeof(*e->item));
 	if (e->item)
 		*e->item = *item;
 	else
@@ -150,6 +149,7 @@ static void run_job(struct td_prewalk *p, struct job *j)
 	j->log.file = p->snapshot.file.base;
 	j->log.file_len = p->snapshot.file.len;
 	j->log.page_size = p->snapshot.geo.page_size;
+	j->log.ctx = &ctx;
 	ctx.map = p->main->map;
 	ctx.map_size = p->main->map_size;
 	ctx.sys_page = p->main->sys_page;
@@ -161,6 +161,7 @@ static void run_job(struct td_prewalk *p, struct job *j)
 	td.ctx = &ctx;
 	td.prewalk = NULL;
 	td_walk_range_here(&td, &j->r);
+	j->log.ctx = NULL;
 }
 
 /* The first pending job, or NULL; called with the lock held. */
@@ -198,12 +199,12 @@ void td_prewalk_start(struct td_check *td, const struct td_walk_range *ranges, s
 	/* Injected allocation failures must fall where a single thread's would. */
 	if (td->prewalk || lim->threads < 2 || n < 2 || lim->fail_alloc_after)
 		return;
-	struct td_prewalk *p = calloc(1, sizeof(*p));
+	struct td_prewalk *p = tfk_calloc_optional(td->ctx, 1, sizeof(*p));
 	if (!p)
 		return; /* walked on this thread instead */
-	p->jobs = calloc(n, sizeof(*p->jobs));
+	p->jobs = tfk_calloc_optional(td->ctx, n, sizeof(*p->jobs));
 	unsigned want = lim->threads - 1 < n - 1 ? lim->threads - 1 : (unsigned)(n - 1);
-	p->threads = calloc(want, sizeof(*p->threads));
+	p->threads = tfk_calloc_optional(td->ctx, want, sizeof(*p->threads));
 	bool mu = p->jobs && p->threads && pthread_mutex_init(&p->mu, NULL) == 0;
 	if (!mu || pthread_cond_init(&p->cv, NULL) != 0) {
 		if (mu)

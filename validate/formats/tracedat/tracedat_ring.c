@@ -29,13 +29,7 @@ static struct tfk_finding *page_fault(struct td_cpu_walk *w, enum tfk_fault_code
 	}
 	if (w->cut)
 		return NULL; /* the truncation is reported; where the bytes stop is no new fault */
-	if (w->per_code[code]++ >= w->td->ctx->limits->max_per_place) {
-		tfk_count_only(w->td->ctx, code);
-		if (w->suppressed_at[code] == UINT64_MAX)
-			w->suppressed_at[code] = off;
-		return NULL;
-	}
-	struct tfk_finding *f = tfk_emit(w->td->ctx, code, off, len);
+	struct tfk_finding *f = tfk_emit_in(w->td->ctx, &w->place, code, off, len);
 	tfk_set_path(f, "%scpu%u page %llu", w->buffer, w->cpu, (unsigned long long)w->page);
 	return f;
 }
@@ -391,8 +385,7 @@ static void walk_init(struct td_cpu_walk *w, struct td_check *td, const char *bu
 	w->td = td;
 	w->buffer = buffer;
 	w->cpu = cpu;
-	for (size_t i = 0; i < TFK_FAULT_COUNT; i++)
-		w->suppressed_at[i] = UINT64_MAX;
+	tfk_place_begin(&w->place);
 }
 
 void td_cpu_walk_begin(struct td_cpu_walk *w, struct td_check *td, const char *buffer, uint32_t cpu)
@@ -455,14 +448,7 @@ void td_cpu_walk_end(struct td_cpu_walk *w)
 		tfk_set_path(f, "%scpu%u", w->buffer, w->cpu);
 		tfk_set_found(f, "%llu all-zero pages before later pages with events", (unsigned long long)w->zero_mid);
 	}
-	for (size_t code = 0; code < TFK_FAULT_COUNT; code++) {
-		uint32_t max = td->ctx->limits->max_per_place;
-		if (w->per_code[code] > max) {
-			struct tfk_finding *f = tfk_emit(td->ctx, TFK_CORE_FINDINGS_SUPPRESSED, w->suppressed_at[code], 0);
-			tfk_set_path(f, "%scpu%u", w->buffer, w->cpu);
-			tfk_set_found(f, "%u more %s findings", w->per_code[code] - max, tfk_fault_get(code)->id);
-		}
-	}
+	tfk_place_end(td->ctx, &w->place, "%scpu%u", w->buffer, w->cpu);
 }
 
 /*
@@ -478,7 +464,7 @@ static void walk_windows(struct td_cpu_walk *w, const struct tfk_cursor *data)
 	const uint32_t ps = w->td->geo.page_size;
 	uint8_t *buf = NULL;
 	if (ps && ps <= TD_READ_WINDOW && data->len >= TD_READ_WINDOW && (ctx->fd >= 0 || ctx->nsources))
-		buf = malloc(TD_READ_WINDOW / ps * ps);
+		buf = tfk_calloc_optional(ctx, TD_READ_WINDOW / ps, ps);
 	if (!buf) {
 		td_cpu_walk_pages(w, data);
 		return;
@@ -612,7 +598,7 @@ void td_walk_range(struct td_check *td, const struct td_walk_range *r)
 bool td_page_valid(struct td_check *td, const struct tfk_cursor *page, uint64_t *ts)
 {
 	struct td_cpu_walk w;
-	memset(&w, 0, offsetof(struct td_cpu_walk, per_code)); /* quiet: the per-code tallies are never read */
+	memset(&w, 0, offsetof(struct td_cpu_walk, place)); /* quiet: the per-code tallies are never read */
 	w.td = td;
 	w.buffer = "";
 	w.quiet = true;

@@ -152,7 +152,7 @@ static void classify(struct slice *s)
 	struct td_check *td = s->td;
 	const uint32_t ps = td->geo.page_size;
 	const uint64_t per_read = TD_READ_WINDOW / ps ? TD_READ_WINDOW / ps : 1;
-	uint8_t *buf = ps <= TD_READ_WINDOW ? malloc(per_read * ps) : NULL;
+	uint8_t *buf = ps <= TD_READ_WINDOW ? tfk_calloc_optional(td->ctx, per_read, ps) : NULL;
 	struct td_behind behind = { NULL, 0 }; /* classified bytes of the mapping */
 	uint64_t prev_ts = 0, read_from = 0, read_to = 0;
 	bool prev_valid = false;
@@ -215,10 +215,12 @@ static bool scan_threaded(struct td_check *td, uint64_t first, uint64_t npages, 
 	const uint32_t ps = td->geo.page_size, max_runs = td->ctx->limits->max_cpus;
 	unsigned nslices = td->ctx->limits->threads < 64 ? td->ctx->limits->threads : 64;
 	uint64_t words = npages / 64 + 1;
-	uint64_t *valid = calloc(words, sizeof(*valid)), *drop = calloc(words, sizeof(*drop));
-	struct slice *slices = calloc(nslices, sizeof(*slices));
-	pthread_t *threads = calloc(nslices, sizeof(*threads));
-	bool *started = calloc(nslices, sizeof(*started));
+	const struct tfk_ctx *ctx = td->ctx;
+	uint64_t *valid = tfk_calloc_optional(ctx, words, sizeof(*valid));
+	uint64_t *drop = tfk_calloc_optional(ctx, words, sizeof(*drop));
+	struct slice *slices = tfk_calloc_optional(ctx, nslices, sizeof(*slices));
+	pthread_t *threads = tfk_calloc_optional(ctx, nslices, sizeof(*threads));
+	bool *started = tfk_calloc_optional(ctx, nslices, sizeof(*started));
 	bool ok = valid && drop && slices && threads && started;
 	/* Slices of whole 64-page words, so that no two threads write one word. */
 	uint64_t per = ok ? (npages / nslices + 63) / 64 * 64 : 0;
@@ -255,7 +257,7 @@ static bool scan_threaded(struct td_check *td, uint64_t first, uint64_t npages, 
 				drop[b->from / 64] |= 1ull << (b->from % 64);
 		}
 		uint64_t cap = npages < max_runs ? npages : max_runs;
-		runs = calloc(cap ? cap : 1, sizeof(*runs));
+		runs = tfk_calloc_optional(ctx, cap ? cap : 1, sizeof(*runs));
 		ok = runs != NULL;
 	}
 	/* Runs, as the one-thread scan makes them: a run ends at an invalid page or a drop. */

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "tracedat.h"
-#include "tracedat_compress.h"
+#include "codec/codec.h"
 #include "tracedat_tokens.h"
 
 static const char *const option_names[TD_OPT_COUNT] = {
@@ -66,10 +66,10 @@ void td_dictionary(td_token_fn emit, void *user)
 		emit_id16(emit, user, "option", option_names[id], id);
 	emit_id16(emit, user, "section", "OPTIONS", 0);
 
-	for (int c = TD_CODEC_NONE; c < TD_CODEC_UNKNOWN; c++) {
+	for (int c = TFK_CODEC_NONE; c < TFK_CODEC_UNKNOWN; c++) {
 		char label[32];
-		snprintf(label, sizeof(label), "codec_%s", td_codec_name((enum td_codec)c));
-		emit_text(emit, user, label, td_codec_name((enum td_codec)c), 1);
+		snprintf(label, sizeof(label), "codec_%s", tfk_codec_name((enum tfk_codec)c));
+		emit_text(emit, user, label, tfk_codec_name((enum tfk_codec)c), 1);
 	}
 	td_header_page_tokens(emit, user);
 }

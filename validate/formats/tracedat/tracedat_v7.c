@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "tracedat.h"
-#include "tracedat_compress.h"
+#include "codec/codec.h"
 #include "tracedat_observe.h"
 #include "tracedat_tokens.h"
 
@@ -128,7 +128,7 @@ static void walk_sections(struct td_check *td, uint64_t at)
 			tfk_set_expected(f, "flags 0 or 1 (compressed)");
 			tfk_set_found(f, "0x%x", s.flags);
 		}
-		if ((s.flags & 1) && td->codec == TD_CODEC_NONE) {
+		if ((s.flags & 1) && td->codec == TFK_CODEC_NONE) {
 			struct tfk_finding *f = bad_header(td, at + 2, 2, &s);
 			tfk_set_expected(f, "no compressed flag in a file with compression \"none\"");
 			tfk_set_found(f, "flags 0x%x", s.flags);
@@ -159,11 +159,11 @@ static bool section_body(struct td_check *td, const struct td_section *s, struct
 	*owned = NULL;
 	*partial = false;
 	tfk_cur_sub(&td->file, s->offset + SECTION_HEADER, s->avail, &raw);
-	if (!(s->flags & 1) || td->codec == TD_CODEC_NONE) {
+	if (!(s->flags & 1) || td->codec == TFK_CODEC_NONE) {
 		*view = raw;
 		return true;
 	}
-	if (td->codec == TD_CODEC_UNKNOWN)
+	if (td->codec == TFK_CODEC_UNKNOWN)
 		return false;
 	uint32_t csize, usize;
 	if (!tfk_cur_u32_at(&raw, 0, &csize) || !tfk_cur_u32_at(&raw, 4, &usize)) {
@@ -190,26 +190,26 @@ static bool section_body(struct td_check *td, const struct td_section *s, struct
 	}
 	/* Large claims are measured first, so memory follows the data, not the header. */
 	size_t got = 0;
-	enum td_decode_status st = TD_DECODE_OK;
+	enum tfk_decode_status st = TFK_DECODE_OK;
 	if (usize > (4u << 20)) {
-		st = td_decoded_size((enum td_codec)td->codec, src, csize, usize, &got);
-		if (st == TD_DECODE_OK && got != usize)
-			st = got < usize ? TD_DECODE_SHORT : TD_DECODE_LONG;
+		st = tfk_decoded_size((enum tfk_codec)td->codec, src, csize, usize, &got);
+		if (st == TFK_DECODE_OK && got != usize)
+			st = got < usize ? TFK_DECODE_SHORT : TFK_DECODE_LONG;
 	}
 	uint8_t *buf = NULL;
-	if (st == TD_DECODE_OK) {
+	if (st == TFK_DECODE_OK) {
 		buf = tfk_calloc(td->ctx, usize ? usize : 1, 1);
 		if (!buf)
 			return false;
-		st = td_decode((enum td_codec)td->codec, src, csize, buf, usize, &got);
+		st = tfk_decode((enum tfk_codec)td->codec, src, csize, buf, usize, &got);
 	}
-	if (st != TD_DECODE_OK) {
+	if (st != TFK_DECODE_OK) {
 		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_COMPRESSION_CORRUPT, s->offset + SECTION_HEADER, 8ull + csize);
 		tfk_set_path(f, "section %s at 0x%llx", td_section_name(s->id), (unsigned long long)s->offset);
-		tfk_set_expected(f, "%s data decoding to %u bytes", td_codec_name((enum td_codec)td->codec), usize);
-		tfk_set_found(f, "%s after %zu bytes", st == TD_DECODE_CORRUPT ? "a decoding error"
-				      : st == TD_DECODE_SHORT ? "the end of the data" : "more data", got);
-		if (!buf || got == 0 || st == TD_DECODE_LONG) {
+		tfk_set_expected(f, "%s data decoding to %u bytes", tfk_codec_name((enum tfk_codec)td->codec), usize);
+		tfk_set_found(f, "%s after %zu bytes", st == TFK_DECODE_CORRUPT ? "a decoding error"
+				      : st == TFK_DECODE_SHORT ? "the end of the data" : "more data", got);
+		if (!buf || got == 0 || st == TFK_DECODE_LONG) {
 			free(buf);
 			return false;
 		}
@@ -244,7 +244,7 @@ static void check_metadata_section(struct td_check *td, struct td_section *s)
 	if (s->checked)
 		return;
 	s->checked = true;
-	if ((s->flags & 1) && td->codec == TD_CODEC_UNKNOWN) {
+	if ((s->flags & 1) && td->codec == TFK_CODEC_UNKNOWN) {
 		unsupported_codec(td, s);
 		return;
 	}
@@ -309,7 +309,7 @@ static uint64_t walk_options_section(struct td_check *td, const struct td_sectio
 	const struct td_section copy = *sec, *s = &copy;
 	struct tfk_cursor body;
 	uint8_t *owned = NULL;
-	if ((s->flags & 1) && td->codec == TD_CODEC_UNKNOWN) {
+	if ((s->flags & 1) && td->codec == TFK_CODEC_UNKNOWN) {
 		unsupported_codec(td, s);
 		return UINT64_MAX;
 	}
@@ -473,8 +473,8 @@ void td_check_v7(struct td_check *td, uint64_t pos)
 		td_truncated(td, pos, name_len + 1, "compression name");
 		return;
 	}
-	td->codec = td_codec_from_name(name, name_len);
-	if (td->codec == TD_CODEC_UNKNOWN) {
+	td->codec = tfk_codec_from_name(name, name_len);
+	if (td->codec == TFK_CODEC_UNKNOWN) {
 		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_COMPRESSION_UNKNOWN, pos, name_len + 1);
 		tfk_set_path(f, "file header");
 		tfk_set_expected(f, "\"none\", \"zstd\" or \"zlib\"");
@@ -492,10 +492,10 @@ void td_check_v7(struct td_check *td, uint64_t pos)
 	}
 	(void)format;
 	td_obs_item(td, TFK_ITEM_FILE, 18, options_at + 8 - 18, 7, "compression", "%s %.*s, first options at 0x%llx",
-		    td_codec_name((enum td_codec)td->codec), (int)ver_len, ver, (unsigned long long)options);
-	td->ctx->report->stats.format = td->codec == TD_CODEC_ZSTD   ? "trace.dat v7 (zstd)"
-					: td->codec == TD_CODEC_ZLIB ? "trace.dat v7 (zlib)"
-					: td->codec == TD_CODEC_NONE ? "trace.dat v7"
+		    tfk_codec_name((enum tfk_codec)td->codec), (int)ver_len, ver, (unsigned long long)options);
+	td->ctx->report->stats.format = td->codec == TFK_CODEC_ZSTD   ? "trace.dat v7 (zstd)"
+					: td->codec == TFK_CODEC_ZLIB ? "trace.dat v7 (zlib)"
+					: td->codec == TFK_CODEC_NONE ? "trace.dat v7"
 								     : "trace.dat v7 (unknown compression)";
 
 	walk_sections(td, c.pos);

@@ -72,5 +72,5 @@ void uf_check_perf(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 	free(pc.ids);
 	tfk_claims_free(&pc.claims);
 	free(pc.zbuf);
-	pf_zstream_free(pc.zs);
+	tfk_zstream_free(pc.zs);
 }

@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The zstd stream of perf record -z (spec 7, errata): one stream for the whole recording,
- * flushed at each COMPRESSED record and never ended. Payloads are decoded in order through
- * one decoder context; an unfinished frame at the end of a payload is the normal case.
+ * A zstd stream decoded piece by piece (zstream.h); perf record -z writes one for the whole
+ * recording (spec 7, errata), a piece in each COMPRESSED record.
  */
 #include <zstd.h>
 
-#include "perf.h"
+#include "zstream.h"
 
-void *pf_zstream_new(void)
+void *tfk_zstream_new(void)
 {
 	ZSTD_DCtx *d = ZSTD_createDCtx();
 	if (d)
@@ -16,37 +15,37 @@ void *pf_zstream_new(void)
 	return d;
 }
 
-void pf_zstream_reset(void *zs)
+void tfk_zstream_reset(void *zs)
 {
 	if (zs)
 		ZSTD_DCtx_reset(zs, ZSTD_reset_session_only);
 }
 
-void pf_zstream_free(void *zs)
+void tfk_zstream_free(void *zs)
 {
 	ZSTD_freeDCtx(zs);
 }
 
-bool pf_zstream_is_frame_start(const uint8_t *src, size_t n)
+bool tfk_zstream_is_frame_start(const uint8_t *src, size_t n)
 {
 	return n >= 4 && src[0] == 0x28 && src[1] == 0xb5 && src[2] == 0x2f && src[3] == 0xfd;
 }
 
-enum pf_zs_status pf_zstream_decode(void *zs, const uint8_t *src, size_t n, size_t *used, uint8_t *dst, size_t cap,
+enum tfk_zs_status tfk_zstream_decode(void *zs, const uint8_t *src, size_t n, size_t *used, uint8_t *dst, size_t cap,
 				    size_t *got)
 {
 	ZSTD_inBuffer in = { src, n, *used };
 	ZSTD_outBuffer out = { dst, cap, *got };
-	enum pf_zs_status st = PF_ZS_OK;
+	enum tfk_zs_status st = TFK_ZS_OK;
 	for (;;) {
 		if (out.pos == out.size) {
-			st = PF_ZS_NEED_ROOM; /* the caller grows dst (keeping its bytes) and calls again */
+			st = TFK_ZS_NEED_ROOM; /* the caller grows dst (keeping its bytes) and calls again */
 			break;
 		}
 		size_t before_in = in.pos, before_out = out.pos;
 		size_t rc = ZSTD_decompressStream(zs, &out, &in);
 		if (ZSTD_isError(rc)) {
-			st = PF_ZS_CORRUPT;
+			st = TFK_ZS_CORRUPT;
 			break;
 		}
 		if (in.pos == in.size && out.pos < out.size)
@@ -59,7 +58,7 @@ enum pf_zs_status pf_zstream_decode(void *zs, const uint8_t *src, size_t n, size
 	return st;
 }
 
-bool pf_zstream_more(void *zs, const uint8_t *src, size_t n, size_t *used)
+bool tfk_zstream_more(void *zs, const uint8_t *src, size_t n, size_t *used)
 {
 	uint8_t spare;
 	ZSTD_inBuffer in = { src, n, *used };

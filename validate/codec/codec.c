@@ -4,45 +4,45 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "tracedat_compress.h"
+#include "codec.h"
 
-enum td_codec td_codec_from_name(const char *name, size_t len)
+enum tfk_codec tfk_codec_from_name(const char *name, size_t len)
 {
 	if (len == 4 && memcmp(name, "none", 4) == 0)
-		return TD_CODEC_NONE;
+		return TFK_CODEC_NONE;
 	if (len == 4 && memcmp(name, "zstd", 4) == 0)
-		return TD_CODEC_ZSTD;
+		return TFK_CODEC_ZSTD;
 	if (len == 4 && memcmp(name, "zlib", 4) == 0)
-		return TD_CODEC_ZLIB;
-	return TD_CODEC_UNKNOWN;
+		return TFK_CODEC_ZLIB;
+	return TFK_CODEC_UNKNOWN;
 }
 
-const char *td_codec_name(enum td_codec codec)
+const char *tfk_codec_name(enum tfk_codec codec)
 {
 	switch (codec) {
-	case TD_CODEC_NONE: return "none";
-	case TD_CODEC_ZSTD: return "zstd";
-	case TD_CODEC_ZLIB: return "zlib";
+	case TFK_CODEC_NONE: return "none";
+	case TFK_CODEC_ZSTD: return "zstd";
+	case TFK_CODEC_ZLIB: return "zlib";
 	default: return "unknown";
 	}
 }
 
-static enum td_decode_status decode_zstd(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
+static enum tfk_decode_status decode_zstd(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
 					 size_t *out_len)
 {
 	ZSTD_DCtx *dctx = ZSTD_createDCtx();
 	if (!dctx)
-		return TD_DECODE_CORRUPT;
+		return TFK_DECODE_CORRUPT;
 	/* Refuse frames that ask for a huge window: the chunks trace-cmd writes are small. */
 	ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, 27);
 	ZSTD_inBuffer in = { src, src_len, 0 };
 	ZSTD_outBuffer out = { dst, dst_len, 0 };
-	enum td_decode_status st = TD_DECODE_OK;
+	enum tfk_decode_status st = TFK_DECODE_OK;
 	size_t rc;
 	for (;;) {
 		rc = ZSTD_decompressStream(dctx, &out, &in);
 		if (ZSTD_isError(rc)) {
-			st = TD_DECODE_CORRUPT;
+			st = TFK_DECODE_CORRUPT;
 			break;
 		}
 		if (rc == 0 && in.pos == in.size)
@@ -53,33 +53,33 @@ static enum td_decode_status decode_zstd(const uint8_t *src, size_t src_len, uin
 			ZSTD_outBuffer more = { &spare, 1, 0 };
 			size_t r2 = ZSTD_decompressStream(dctx, &more, &in);
 			if (ZSTD_isError(r2))
-				st = TD_DECODE_CORRUPT;
+				st = TFK_DECODE_CORRUPT;
 			else if (more.pos)
-				st = TD_DECODE_LONG;
+				st = TFK_DECODE_LONG;
 			else if (r2 != 0 || in.pos != in.size)
-				st = TD_DECODE_CORRUPT; /* a frame cut short, or trailing bytes */
+				st = TFK_DECODE_CORRUPT; /* a frame cut short, or trailing bytes */
 			break;
 		}
 		if (in.pos == in.size) {
-			st = TD_DECODE_CORRUPT; /* input ends inside a frame */
+			st = TFK_DECODE_CORRUPT; /* input ends inside a frame */
 			break;
 		}
 	}
 	*out_len = out.pos;
 	ZSTD_freeDCtx(dctx);
-	if (st == TD_DECODE_OK && out.pos < dst_len)
-		st = TD_DECODE_SHORT;
+	if (st == TFK_DECODE_OK && out.pos < dst_len)
+		st = TFK_DECODE_SHORT;
 	return st;
 }
 
-static enum td_decode_status decode_zlib(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
+static enum tfk_decode_status decode_zlib(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
 					 size_t *out_len)
 {
 	z_stream zs;
 	memset(&zs, 0, sizeof(zs));
 	if (inflateInit(&zs) != Z_OK)
-		return TD_DECODE_CORRUPT;
-	enum td_decode_status st = TD_DECODE_OK;
+		return TFK_DECODE_CORRUPT;
+	enum tfk_decode_status st = TFK_DECODE_OK;
 	size_t in_left = src_len, out_left = dst_len;
 	const uint8_t *in = src;
 	uint8_t *out = dst;
@@ -104,42 +104,42 @@ static enum td_decode_status decode_zlib(const uint8_t *src, size_t src_len, uin
 	*out_len = dst_len - out_left;
 	if (rc == Z_STREAM_END) {
 		if (in_left != 0)
-			st = TD_DECODE_CORRUPT;
+			st = TFK_DECODE_CORRUPT;
 		else if (out_left != 0)
-			st = TD_DECODE_SHORT;
+			st = TFK_DECODE_SHORT;
 	} else if (rc == Z_OK || rc == Z_BUF_ERROR) {
-		st = out_left == 0 ? TD_DECODE_LONG : TD_DECODE_CORRUPT;
+		st = out_left == 0 ? TFK_DECODE_LONG : TFK_DECODE_CORRUPT;
 	} else {
-		st = TD_DECODE_CORRUPT;
+		st = TFK_DECODE_CORRUPT;
 	}
 	inflateEnd(&zs);
 	return st;
 }
 
-enum td_decode_status td_decode(enum td_codec codec, const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
+enum tfk_decode_status tfk_decode(enum tfk_codec codec, const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
 				size_t *out_len)
 {
 	*out_len = 0;
 	switch (codec) {
-	case TD_CODEC_ZSTD:
+	case TFK_CODEC_ZSTD:
 		return decode_zstd(src, src_len, dst, dst_len, out_len);
-	case TD_CODEC_ZLIB:
+	case TFK_CODEC_ZLIB:
 		return decode_zlib(src, src_len, dst, dst_len, out_len);
-	case TD_CODEC_NONE: {
+	case TFK_CODEC_NONE: {
 		size_t n = src_len < dst_len ? src_len : dst_len;
 		memcpy(dst, src, n);
 		*out_len = n;
-		return src_len == dst_len ? TD_DECODE_OK : src_len < dst_len ? TD_DECODE_SHORT : TD_DECODE_LONG;
+		return src_len == dst_len ? TFK_DECODE_OK : src_len < dst_len ? TFK_DECODE_SHORT : TFK_DECODE_LONG;
 	}
 	default:
-		return TD_DECODE_CORRUPT;
+		return TFK_DECODE_CORRUPT;
 	}
 }
 
-enum td_decode_status td_decode_chunk(void **state, enum td_codec codec, const uint8_t *src, size_t src_len,
+enum tfk_decode_status tfk_decode_chunk(void **state, enum tfk_codec codec, const uint8_t *src, size_t src_len,
 				      uint8_t *dst, size_t dst_len, size_t *out_len)
 {
-	if (codec == TD_CODEC_ZSTD) {
+	if (codec == TFK_CODEC_ZSTD) {
 		/* A context per call costs more than decoding a 40 KiB chunk: keep one. */
 		if (!*state) {
 			ZSTD_DCtx *dctx = ZSTD_createDCtx();
@@ -151,34 +151,34 @@ enum td_decode_status td_decode_chunk(void **state, enum td_codec codec, const u
 			size_t got = ZSTD_decompressDCtx(*state, dst, dst_len, src, src_len);
 			if (!ZSTD_isError(got)) {
 				*out_len = got;
-				return got == dst_len ? TD_DECODE_OK : TD_DECODE_SHORT;
+				return got == dst_len ? TFK_DECODE_OK : TFK_DECODE_SHORT;
 			}
 		}
 		/* Damaged, cut or too long: the streaming path says which and keeps what decoded. */
 	}
-	return td_decode(codec, src, src_len, dst, dst_len, out_len);
+	return tfk_decode(codec, src, src_len, dst, dst_len, out_len);
 }
 
-void td_decode_state_free(void *state)
+void tfk_decode_state_free(void *state)
 {
 	ZSTD_freeDCtx(state);
 }
 
 #define SCRATCH (64u << 10)
 
-enum td_decode_status td_decoded_size(enum td_codec codec, const uint8_t *src, size_t src_len, size_t limit,
+enum tfk_decode_status tfk_decoded_size(enum tfk_codec codec, const uint8_t *src, size_t src_len, size_t limit,
 				      size_t *size)
 {
 	*size = 0;
-	if (codec == TD_CODEC_NONE) {
+	if (codec == TFK_CODEC_NONE) {
 		*size = src_len;
-		return TD_DECODE_OK;
+		return TFK_DECODE_OK;
 	}
 	uint8_t *scratch = malloc(SCRATCH);
 	if (!scratch)
-		return TD_DECODE_CORRUPT;
-	enum td_decode_status st = TD_DECODE_CORRUPT;
-	if (codec == TD_CODEC_ZSTD) {
+		return TFK_DECODE_CORRUPT;
+	enum tfk_decode_status st = TFK_DECODE_CORRUPT;
+	if (codec == TFK_CODEC_ZSTD) {
 		ZSTD_DCtx *dctx = ZSTD_createDCtx();
 		if (dctx) {
 			ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, 27);
@@ -190,11 +190,11 @@ enum td_decode_status td_decoded_size(enum td_codec codec, const uint8_t *src, s
 					break;
 				*size += out.pos;
 				if (*size > limit) {
-					st = TD_DECODE_LONG;
+					st = TFK_DECODE_LONG;
 					break;
 				}
 				if (rc == 0 && in.pos == in.size) {
-					st = TD_DECODE_OK;
+					st = TFK_DECODE_OK;
 					break;
 				}
 				if (out.pos == 0 && in.pos == in.size)
@@ -202,7 +202,7 @@ enum td_decode_status td_decoded_size(enum td_codec codec, const uint8_t *src, s
 			}
 			ZSTD_freeDCtx(dctx);
 		}
-	} else if (codec == TD_CODEC_ZLIB) {
+	} else if (codec == TFK_CODEC_ZLIB) {
 		z_stream zs;
 		memset(&zs, 0, sizeof(zs));
 		if (inflateInit(&zs) == Z_OK) {
@@ -220,11 +220,11 @@ enum td_decode_status td_decoded_size(enum td_codec codec, const uint8_t *src, s
 				left -= used;
 				*size += made;
 				if (*size > limit) {
-					st = TD_DECODE_LONG;
+					st = TFK_DECODE_LONG;
 					break;
 				}
 				if (rc == Z_STREAM_END) {
-					st = left == 0 ? TD_DECODE_OK : TD_DECODE_CORRUPT;
+					st = left == 0 ? TFK_DECODE_OK : TFK_DECODE_CORRUPT;
 					break;
 				}
 				if (rc != Z_OK || (used == 0 && made == 0))

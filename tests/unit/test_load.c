@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Inputs that are not plain trace files: a trace compressed whole (gzip, xz, zstd) is checked
+ * as what it decompresses to, with the same findings at the same offsets; damaged compression,
+ * pipes (whole, capped, silent) and devices each give their own finding.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <lzma.h>
+#include <pthread.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+#include <cmocka.h>
+
+#include "load.h"
+#include "raised.h"
+#include "tracedat_helpers.h"
+#include "tracefsck/tracefsck.h"
+
+static struct tfk_limits quick(void)
+{
+	struct tfk_limits l = tfk_limits_default();
+	l.parser_timeout_ms = 0;
+	return l;
+}
+
+/* The fixture compressed whole with packing p; *n receives its size. */
+static uint8_t *pack(enum tfk_packing p, const uint8_t *in, size_t len, size_t *n)
+{
+	size_t cap = len + len / 2 + 4096;
+	uint8_t *out = malloc(cap);
+	assert_non_null(out);
+	if (p == TFK_PACKING_ZSTD) {
+		*n = ZSTD_compress(out, cap, in, len, 3);
+		assert_false(ZSTD_isError(*n));
+	} else if (p == TFK_PACKING_XZ) {
+		*n = 0;
+		assert_int_equal(lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, NULL, in, len, out, n, cap), LZMA_OK);
+	} else {
+		z_stream z;
+		memset(&z, 0, sizeof(z));
+		assert_int_equal(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+		z.next_in = (Bytef *)(uintptr_t)in;
+		z.avail_in = (uInt)len;
+		z.next_out = out;
+		z.avail_out = (uInt)cap;
+		assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+		*n = z.total_out;
+		deflateEnd(&z);
+	}
+	return out;
+}
+
+static void save(const char *path, const uint8_t *b, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(b, 1, n, f), n);
+	fclose(f);
+}
+
+static void temp_path(char *path, size_t n, const char *name)
+{
+	const char *tmp = getenv("TMPDIR");
+	snprintf(path, n, "%s/tfk-load-%d-%s", tmp && *tmp ? tmp : "/tmp", (int)getpid(), name);
+}
+
+/* Two reports list the same findings (code, offset, length) in the same order. */
+static void assert_same_findings(const struct tfk_report *a, const struct tfk_report *b, size_t skip_b)
+{
+	assert_int_equal(a->count + skip_b, b->count);
+	for (size_t i = 0; i < a->count; i++) {
+		assert_ptr_equal(a->findings[i].fault, b->findings[i + skip_b].fault);
+		assert_int_equal(a->findings[i].offset, b->findings[i + skip_b].offset);
+		assert_int_equal(a->findings[i].length, b->findings[i + skip_b].length);
+	}
+}
+
+static const char *code(const struct tfk_finding *f)
+{
+	return f->fault->id;
+}
+
+static void test_compressed_traces_check_as_decompressed(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	/* damage one page's commit, so that there is a finding with an offset to compare */
+	tdw_put64(&x->b, x->L.cpu_offset[1] + 8, 1u << 20, false);
+	struct tfk_limits lim = quick();
+	struct tfk_report plain;
+	tfk_check_buffer(x->b.data, x->b.len, &lim, &plain);
+	assert_true(plain.by_severity[TFK_SEV_ERROR] > 0);
+	const enum tfk_packing kinds[] = { TFK_PACKING_GZIP, TFK_PACKING_XZ, TFK_PACKING_ZSTD };
+	for (size_t k = 0; k < 3; k++) {
+		size_t n;
+		uint8_t *z = pack(kinds[k], x->b.data, x->b.len, &n);
+		char path[512];
+		temp_path(path, sizeof(path), tfk_packing_name(kinds[k]));
+		save(path, z, n);
+		struct tfk_report r;
+		tfk_check_file(path, &lim, &r);
+		raised_note(&r);
+		assert_string_equal(code(&r.findings[0]), "core.input.compressed");
+		assert_non_null(strstr(r.findings[0].found, tfk_packing_name(kinds[k])));
+		assert_same_findings(&plain, &r, 1);
+		assert_int_equal(r.stats.events, plain.stats.events);
+		assert_int_equal(r.stats.file_size, x->b.len);
+		tfk_report_free(&r);
+
+		/* cut in two: the damage is reported, and the trace checked as far as it came */
+		save(path, z, n / 2);
+		tfk_check_file(path, &lim, &r);
+		raised_note(&r);
+		assert_string_equal(code(&r.findings[0]), "core.input.compressed");
+		assert_string_equal(code(&r.findings[1]), "core.input.compression-damaged");
+		assert_true(r.stats.file_size < x->b.len);
+		assert_true(r.by_severity[TFK_SEV_ERROR] >= 2); /* the compression, and the trace cut short */
+		assert_int_not_equal(tfk_report_verdict(&r), TFK_VERDICT_CLEAN);
+		tfk_report_free(&r);
+
+		/* decompressing past the cap: a limit, never more memory */
+		struct tfk_limits small = lim;
+		small.max_input_bytes = 4096;
+		save(path, z, n);
+		tfk_check_file(path, &small, &r);
+		raised_note(&r);
+		assert_int_equal(r.stats.file_size, 4096);
+		bool limit = false;
+		for (size_t i = 0; i < r.count; i++)
+			limit |= strcmp(code(&r.findings[i]), "core.limit.reached") == 0 &&
+				 strcmp(r.findings[i].path, "bytes of a decompressed input") == 0;
+		assert_true(limit);
+		tfk_report_free(&r);
+		unlink(path);
+		free(z);
+	}
+	tfk_report_free(&plain);
+	fx_free(x);
+}
+
+struct feed {
+	int fd;
+	const uint8_t *b;
+	size_t n;
+};
+
+static void *feeder(void *arg)
+{
+	struct feed *f = arg;
+	for (size_t done = 0; done < f->n;) {
+		ssize_t w = write(f->fd, f->b + done, f->n - done);
+		if (w <= 0)
+			break;
+		done += (size_t)w;
+	}
+	close(f->fd);
+	return NULL;
+}
+
+/* A trace through a pipe: the same report as from memory; with a cap, a limit. */
+static void test_pipes(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	struct tfk_limits lim = quick();
+	struct tfk_report mem;
+	tfk_check_buffer(x->b.data, x->b.len, &lim, &mem);
+	for (int capped = 0; capped < 2; capped++) {
+		struct tfk_limits l = lim;
+		if (capped)
+			l.max_input_bytes = 8192;
+		int p[2];
+		assert_int_equal(pipe(p), 0);
+		struct feed f = { p[1], x->b.data, x->b.len };
+		pthread_t t;
+		assert_int_equal(pthread_create(&t, NULL, feeder, &f), 0);
+		struct tfk_report r;
+		tfk_check_fd(p[0], &l, NULL, &r);
+		raised_note(&r);
+		close(p[0]); /* the writer may still be blocked on a full pipe: this ends it */
+		pthread_join(t, NULL);
+		if (!capped) {
+			assert_same_findings(&mem, &r, 0);
+			assert_int_equal(r.stats.events, mem.stats.events);
+		} else {
+			assert_int_equal(r.stats.file_size, 8192);
+			assert_true(r.incomplete);
+		}
+		tfk_report_free(&r);
+	}
+	tfk_report_free(&mem);
+	fx_free(x);
+}
+
+/* A writer that holds the pipe open and says nothing: the idle timeout ends the wait. */
+static void test_silent_pipe(void **state)
+{
+	(void)state;
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(write(p[1], "\x17\x08\x44tracing", 10), 10);
+	struct tfk_limits l = quick();
+	l.input_idle_ms = 50;
+	struct tfk_report r;
+	tfk_check_fd(p[0], &l, NULL, &r);
+	raised_note(&r);
+	bool stalled = false;
+	for (size_t i = 0; i < r.count; i++)
+		if (strcmp(code(&r.findings[i]), "core.input.stream-stalled") == 0) {
+			stalled = true;
+			assert_int_equal(r.findings[i].offset, 10);
+		}
+	assert_true(stalled);
+	assert_int_equal(r.stats.file_size, 10);
+	assert_int_not_equal(tfk_report_verdict(&r), TFK_VERDICT_CLEAN);
+	tfk_report_free(&r);
+	close(p[0]);
+	close(p[1]);
+}
+
+static void test_devices_are_not_read(void **state)
+{
+	(void)state;
+	struct tfk_limits l = quick();
+	struct tfk_report r;
+	tfk_check_file("/dev/zero", &l, &r);
+	raised_note(&r);
+	assert_int_equal(r.count, 1);
+	assert_string_equal(code(&r.findings[0]), "core.input.not-a-file");
+	assert_string_equal(r.findings[0].found, "a character device");
+	assert_true(r.not_checked);
+	tfk_report_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_compressed_traces_check_as_decompressed),
+		cmocka_unit_test(test_pipes),
+		cmocka_unit_test(test_silent_pipe),
+		cmocka_unit_test(test_devices_are_not_read),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * An input's bytes, however it comes: a regular file is mapped; a pipe, FIFO or socket is
+ * read (bounded, with an idle timeout, never a hang) into an anonymous memory file; a file
+ * compressed whole (xz, gzip, zstd) is decompressed, streamed and capped, into one. The
+ * check then reads a mapping either way, and is told what happened (load_report).
+ */
+#ifndef TFK_LOAD_H
+#define TFK_LOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "context.h"
+#include "tracefsck/limits.h"
+
+enum tfk_packing { TFK_PACKING_NONE = 0, TFK_PACKING_GZIP, TFK_PACKING_XZ, TFK_PACKING_ZSTD };
+
+enum tfk_load_result {
+	TFK_LOAD_OK = 0,
+	TFK_LOAD_DIRECTORY,   /* a directory: listed and checked as one (check.c) */
+	TFK_LOAD_NOT_A_FILE,  /* a device or another kind of file that holds no trace */
+	TFK_LOAD_ERROR,       /* what and err say which step failed */
+};
+
+struct tfk_loaded {
+	const uint8_t *data;  /* read-only mapping (NULL when empty) */
+	size_t size;
+	int fd;               /* the file or memory file the mapping shows, or -1 */
+	bool owns_fd;         /* fd is ours to close */
+	const char *kind;     /* NOT_A_FILE: "a character device", ... */
+	/* read from a pipe or socket */
+	bool streamed;
+	bool stream_capped;   /* limits.max_input_bytes reached: what followed was not read */
+	bool stream_idle;     /* no byte came for limits.input_idle_ms: what followed was not waited for */
+	/* decompressed */
+	enum tfk_packing packing;
+	uint64_t packed_size;
+	bool unpack_capped;   /* limits.max_input_bytes of decompressed bytes reached */
+	bool unpack_broken;   /* the compressed data is damaged or cut: size bytes came out whole */
+	const char *unpack_error;
+	uint64_t unpack_error_at; /* offset in the compressed input where decoding stopped */
+};
+
+/*
+ * Load what fd holds (the caller keeps fd; with a mapping loaded->fd may be a dup or a memory
+ * file). On TFK_LOAD_ERROR *what names the failed step and *err the errno.
+ */
+enum tfk_load_result tfk_load_fd(int fd, const struct tfk_limits *limits, struct tfk_loaded *loaded,
+				 const char **what, int *err);
+void tfk_unload(struct tfk_loaded *loaded);
+
+/* The packing whose magic begins data, or TFK_PACKING_NONE. */
+enum tfk_packing tfk_packing_of(const uint8_t *data, size_t size);
+const char *tfk_packing_name(enum tfk_packing packing);
+
+/* The findings a load makes (compressed input, damaged compression, caps, idle pipe). */
+void tfk_load_report(struct tfk_ctx *ctx, const struct tfk_loaded *loaded);
+
+#endif
