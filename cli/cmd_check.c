@@ -47,8 +47,11 @@ static void step_summary(const struct tfk_report *r, const char *name)
 	FILE *f = fopen(path, "a");
 	if (!f)
 		return;
-	char safe[256];
-	tfk_sanitize(safe, sizeof(safe), name, strlen(name));
+	char *safe = tfk_sanitize_dup(name, strlen(name));
+	if (!safe) {
+		fclose(f);
+		return;
+	}
 	for (char *p = safe; *p; p++)
 		if (*p == '|' || *p == '`')
 			*p = '_';
@@ -72,6 +75,7 @@ static void step_summary(const struct tfk_report *r, const char *name)
 		fprintf(f, "\n%llu findings in all; the first 200 are listed.\n", (unsigned long long)r->total);
 	fputc('\n', f);
 	fclose(f);
+	free(safe);
 }
 
 /* What one run of check renders, and the exit status it builds up over the files. */
@@ -81,6 +85,7 @@ struct run {
 	const char **files;
 	struct tfk_report *kept; /* --sarif: every report, for one document at the end */
 	struct progress *prog;   /* shown for one file at a time */
+	struct tfk_github_budget budget; /* --github: GitHub's annotation limits are per step, not per file */
 	int status;
 };
 
@@ -100,7 +105,7 @@ static void on_report(void *user, int index, struct tfk_report *report)
 	if (run->json)
 		rc = tfk_sink_jsonl(report, name, &run->opt, cli_write_stdout, NULL);
 	else if (run->github) {
-		rc = tfk_sink_github(report, name, &run->opt, 10, cli_write_stdout, NULL);
+		rc = tfk_sink_github_budgeted(report, name, &run->opt, &run->budget, cli_write_stdout, NULL);
 		step_summary(report, name);
 	} else if (!run->sarif)
 		rc = tfk_sink_text(report, name, &run->opt, cli_write_stdout, NULL);
@@ -274,7 +279,10 @@ int cmd_check(int argc, char **argv)
 		prog.name = files[0];
 		clock_gettime(CLOCK_MONOTONIC, &prog.last);
 	}
+	tfk_github_budget_init(&run.budget, 10);
 	check_pool_run(files, nfiles, jobs, &limits, show_progress ? &obs : NULL, on_report, &run);
+	if (github && tfk_sink_github_close(&run.budget, cli_write_stdout, NULL) != 0)
+		run.status |= EXIT_OPERATIONAL;
 	if (sarif) {
 		const struct tfk_report **ptrs = calloc((size_t)nfiles, sizeof(*ptrs));
 		for (int i = 0; ptrs && i < nfiles; i++)

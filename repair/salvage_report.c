@@ -4,6 +4,7 @@
  * the text report, the JSON and any program embedding the library say the same numbers.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "format.h"
@@ -59,7 +60,7 @@ static void key_name(struct tfk_line *l, const char *name)
 
 int tfk_repair_report_jsonl(const struct tfk_repair_report *rep, const char *name, tfk_write_fn write, void *user)
 {
-	struct tfk_line l;
+	TFK_LINE(l);
 	tfk_line_reset(&l);
 	for (size_t i = 0; i < rep->ncpus; i++) {
 		const struct tfk_salvage_cpu *c = &rep->cpus[i];
@@ -126,7 +127,8 @@ int tfk_repair_report_text(const struct tfk_repair_report *rep, const char *name
 	const struct rp_format *fmt = rp_format_of_report(&rep->before);
 	if (!fmt || !fmt->salvage_text)
 		return 0;
-	char safe[256];
-	tfk_sanitize(safe, sizeof(safe), name, strlen(name));
-	return fmt->salvage_text(rep, safe, write, user);
+	char *safe = tfk_sanitize_dup(name, strlen(name));
+	int rc = safe ? fmt->salvage_text(rep, safe, write, user) : -1;
+	free(safe);
+	return rc;
 }

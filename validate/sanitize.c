@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sanitize.h"
@@ -41,4 +42,16 @@ void tfk_sanitize_text(char *dst, size_t dst_size, const void *src, size_t src_l
 void tfk_sanitize(char *dst, size_t dst_size, const void *src, size_t src_len)
 {
 	tfk_sanitize_text(dst, dst_size, src, src_len, true);
+}
+
+char *tfk_sanitize_dup(const void *src, size_t src_len)
+{
+	/* at most 4 bytes out for each byte in, and the terminator */
+	if (src_len > (SIZE_MAX - 1) / 4)
+		return NULL;
+	size_t n = 4 * src_len + 1;
+	char *dst = malloc(n);
+	if (dst)
+		tfk_sanitize(dst, n, src, src_len);
+	return dst;
 }

@@ -49,10 +49,29 @@ int tfk_sink_github(const struct tfk_report *report, const char *name, const str
 		    unsigned max_per_severity, tfk_write_fn write, void *user);
 
 /*
+ * GitHub keeps at most 10 annotations of each kind per step, however many files a run checks:
+ * one budget for the whole run (a notice kept back for the closing one), the reports of every
+ * file annotated against it, then one closing notice with the count of the rest.
+ */
+struct tfk_github_budget {
+	unsigned cap;         /* annotations of each kind GitHub keeps */
+	unsigned room[3];     /* annotations the budget gives each severity (one notice kept back) */
+	unsigned shown[3];    /* by severity */
+	uint64_t left;        /* findings not annotated */
+};
+void tfk_github_budget_init(struct tfk_github_budget *budget, unsigned cap_per_kind);
+int tfk_sink_github_budgeted(const struct tfk_report *report, const char *name, const struct tfk_sink_options *opt,
+			     struct tfk_github_budget *budget, tfk_write_fn write, void *user);
+/* The closing notice (nothing when every finding was annotated). 0, or -1 when write failed. */
+int tfk_sink_github_close(const struct tfk_github_budget *budget, tfk_write_fn write, void *user);
+
+/*
  * Copy an untrusted byte string into dst as printable ASCII: bytes outside 0x20..0x7e and the
  * backslash become \xNN escapes. Output is NUL-terminated and truncated (with "...") to fit.
  */
 void tfk_sanitize(char *dst, size_t dst_size, const void *src, size_t src_len);
+/* The same escapes, never cut: a new string to free(), or NULL when memory is short. */
+char *tfk_sanitize_dup(const void *src, size_t src_len);
 
 #ifdef __cplusplus
 }

@@ -121,7 +121,7 @@ static bool pf_kept_any(const void *model, struct tfk_repair_report *rep)
 static int pf_salvage_text(const struct tfk_repair_report *rep, const char *safe, tfk_write_fn write, void *user)
 {
 	const struct tfk_salvage_perf *p = &rep->perf;
-	struct tfk_line l;
+	TFK_LINE(l);
 	tfk_line_reset(&l);
 	tfk_line_printf(&l, "%s: salvage: kept %" PRIu64 " sample%s (%" PRIu64 " record%s)", safe, p->samples_kept,
 			p->samples_kept == 1 ? "" : "s", p->records_kept, p->records_kept == 1 ? "" : "s");

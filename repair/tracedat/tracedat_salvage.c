@@ -40,7 +40,7 @@ static void cpu_loss(struct tfk_line *l, const struct tfk_salvage_cpu *c)
 
 int rp_tracedat_salvage_text(const struct tfk_repair_report *rep, const char *safe, tfk_write_fn write, void *user)
 {
-	struct tfk_line l;
+	TFK_LINE(l);
 	tfk_line_reset(&l);
 	struct tfk_salvage_totals t;
 	tfk_salvage_sum(rep, &t);

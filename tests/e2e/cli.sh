@@ -150,7 +150,7 @@ done
 expect 4 "--github with many faults" "$bin" check --github "$work/many.dat"
 n=$(grep -c '^::error ' "$work/out")
 [ "$n" = 10 ] && echo "ok: github annotations capped at 10 errors" || { echo "FAIL: $n error annotations"; fail=1; }
-has '^::notice file=.*title=tracefsck::[0-9]* more findings not annotated' "github: closing line counts the rest"
+has '^::notice title=tracefsck::[0-9]* more findings not annotated' "github: one closing notice for the run counts the rest"
 expect 16 "--json with --sarif" "$bin" check --json --sarif "$work/clean.dat"
 
 # describe
@@ -218,4 +218,25 @@ rm -f "$dir/outside" "$dir/inside"
 mkdir -p "$work/not-a-trace" && echo hello > "$work/not-a-trace/readme"
 expect 8 "a directory no format claims" "$bin" check "$work/not-a-trace"
 grep -q "not a trace directory of a format this build knows" "$work/out" && echo "ok: says no format claims it" || { echo "FAIL: unclaimed directory message"; cat "$work/out"; fail=1; }
+
+# GitHub keeps 10 annotations of each kind per step: the cap is the run's, not each file's,
+# and the closing notice counts what the files beyond it held.
+for i in 1 2 3; do cp "$work/damaged.dat" "$work/gh$i.dat"; done
+expect 4 "--github over three damaged files" "$bin" check --github "$work/gh1.dat" "$work/gh2.dat" "$work/gh3.dat"
+n=$(grep -c '^::error ' "$work/out")
+[ "$n" = 10 ] && echo "ok: 10 error annotations for the whole run" || { echo "FAIL: $n error annotations, expected 10"; fail=1; }
+has '^::notice title=tracefsck::2 more findings not annotated' "one closing notice counts the other 2"
+[ "$(grep -c '^::notice' "$work/out")" = 1 ] && echo "ok: one notice" || { echo "FAIL: notices"; fail=1; }
+
+# A name longer than any buffer is never cut: JSON, SARIF, GitHub and text name the file itself.
+long=$work/$(printf 'n%.0s' $(seq 1 200))/$(printf 'm%.0s' $(seq 1 200))/$(printf 'k%.0s' $(seq 1 200)).dat
+mkdir -p "$(dirname "$long")" && cp "$work/damaged.dat" "$long"
+expect 4 "a 600-byte name, JSON" "$bin" check --json "$long"
+has "\"file\":\"$long\"" "JSON names the whole file"
+expect 4 "a 600-byte name, SARIF" "$bin" check --sarif "$long"
+has "\"uri\":\"file://$long\"" "SARIF's URI is the whole name"
+expect 4 "a 600-byte name, GitHub" "$bin" check --github "$long"
+has "^::error file=$long," "GitHub names the whole file"
+expect 4 "a 600-byte name, text" "$bin" check "$long"
+has "^$long: corrupt" "text names the whole file"
 exit $fail

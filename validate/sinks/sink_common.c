@@ -1,39 +1,81 @@
 /* SPDX-License-Identifier: MIT */
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sink_common.h"
 
+void tfk_free_string(char **s)
+{
+	free(*s);
+	*s = NULL;
+}
+
+void tfk_line_free(struct tfk_line *l)
+{
+	if (l->buf && l->buf != l->small)
+		free(l->buf);
+	l->buf = l->small;
+	l->cap = sizeof(l->small);
+}
+
 void tfk_line_reset(struct tfk_line *l)
 {
+	/* a line on the heap is freed by flush or TFK_LINE's cleanup, never here: buf may be stack garbage */
+	l->buf = l->small;
+	l->cap = sizeof(l->small);
 	l->len = 0;
 	l->truncated = 0;
 	l->buf[0] = '\0';
 }
 
+/* Room for need more bytes and a NUL; false (the line truncated) when memory is short. */
+static bool grow(struct tfk_line *l, size_t need)
+{
+	if (l->truncated)
+		return false;
+	if (l->len + need < l->cap)
+		return true;
+	size_t cap = l->cap;
+	while (cap <= l->len + need) {
+		if (cap > SIZE_MAX / 2) {
+			l->truncated = 1;
+			return false;
+		}
+		cap *= 2;
+	}
+	char *p = l->buf == l->small ? malloc(cap) : realloc(l->buf, cap);
+	if (!p) {
+		l->truncated = 1;
+		return false;
+	}
+	if (l->buf == l->small)
+		memcpy(p, l->small, l->len + 1);
+	l->buf = p;
+	l->cap = cap;
+	return true;
+}
+
 void tfk_line_printf(struct tfk_line *l, const char *fmt, ...)
 {
 	va_list ap;
-	size_t room = sizeof(l->buf) - l->len;
 	va_start(ap, fmt);
-	int n = vsnprintf(l->buf + l->len, room, fmt, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	if (n < 0)
+	if (n < 0 || !grow(l, (size_t)n))
 		return;
-	if ((size_t)n >= room) {
-		l->len = sizeof(l->buf) - 1;
-		l->truncated = 1;
-	} else {
-		l->len += (size_t)n;
-	}
+	va_start(ap, fmt);
+	vsnprintf(l->buf + l->len, l->cap - l->len, fmt, ap);
+	va_end(ap);
+	l->len += (size_t)n;
 }
 
 static void put(struct tfk_line *l, const char *s, size_t n)
 {
-	if (l->len + n >= sizeof(l->buf)) {
-		l->truncated = 1;
+	if (!grow(l, n))
 		return;
-	}
 	memcpy(l->buf + l->len, s, n);
 	l->len += n;
 	l->buf[l->len] = '\0';
@@ -65,15 +107,14 @@ void tfk_line_json_str(struct tfk_line *l, const char *s, size_t n)
 
 size_t tfk_line_name_len(const char *name)
 {
-	size_t n = strlen(name);
-	return n > 512 ? 512 : n;
+	return strlen(name);
 }
 
 int tfk_line_flush(struct tfk_line *l, tfk_write_fn write, void *user)
 {
-	if (l->truncated && l->len > 0)
-		l->buf[l->len - 1] = '\n';
-	int rc = write(user, l->buf, l->len);
+	/* a line memory cut short is not written: half a JSON object is worse than none */
+	int rc = l->truncated ? -1 : write(user, l->buf, l->len);
+	tfk_line_free(l);
 	tfk_line_reset(l);
 	return rc;
 }

@@ -31,25 +31,32 @@ static void escaped(struct tfk_line *l, const char *s, size_t n, bool property)
 	}
 }
 
-int tfk_sink_github(const struct tfk_report *r, const char *name, const struct tfk_sink_options *opt,
-		    unsigned max_per_severity, tfk_write_fn write, void *user)
+void tfk_github_budget_init(struct tfk_github_budget *b, unsigned cap)
 {
-	struct tfk_line l;
+	memset(b, 0, sizeof(*b));
+	b->cap = cap;
+	b->room[TFK_SEV_ERROR] = b->room[TFK_SEV_WARNING] = cap;
+	/* notices keep one place back: the closing notice must not be the one GitHub drops */
+	b->room[TFK_SEV_NOTE] = cap > 0 ? cap - 1 : 0;
+}
+
+int tfk_sink_github_budgeted(const struct tfk_report *r, const char *name, const struct tfk_sink_options *opt,
+			     struct tfk_github_budget *b, tfk_write_fn write, void *user)
+{
+	TFK_LINE(l);
 	enum tfk_severity min = opt ? opt->min_severity : TFK_SEV_NOTE;
-	unsigned shown[3] = { 0, 0, 0 };
-	uint64_t left = 0;
-	size_t name_len = strlen(name) < 512 ? strlen(name) : 512;
+	size_t name_len = strlen(name);
 
 	tfk_line_reset(&l);
 	for (size_t i = 0; i < r->count; i++) {
 		const struct tfk_finding *f = &r->findings[i];
 		if (f->severity < min)
 			continue;
-		if (shown[f->severity] >= max_per_severity) {
-			left++;
+		if (b->shown[f->severity] >= b->room[f->severity]) {
+			b->left++;
 			continue;
 		}
-		shown[f->severity]++;
+		b->shown[f->severity]++;
 		const char *cmd = f->severity == TFK_SEV_ERROR ? "error" : f->severity == TFK_SEV_WARNING ? "warning" : "notice";
 		tfk_line_printf(&l, "::%s file=", cmd);
 		escaped(&l, name, name_len, true);
@@ -71,19 +78,43 @@ int tfk_sink_github(const struct tfk_report *r, const char *name, const struct t
 		escaped(&l, where, strlen(where), false);
 		escaped(&l, msg, n > 0 ? (size_t)n : 0, false);
 		tfk_line_printf(&l, "\n");
-		if (l.truncated || tfk_line_flush(&l, write, user))
+		if (tfk_line_flush(&l, write, user))
 			return -1;
 	}
 	/* Findings counted but not kept (limits) count as not annotated too. */
-	left += r->total - (uint64_t)r->count;
-	if (left) {
-		tfk_line_printf(&l, "::notice file=");
-		escaped(&l, name, name_len, true);
-		tfk_line_printf(&l, ",title=tracefsck::%" PRIu64 " more findings not annotated (GitHub shows at most %u "
-				"annotations of each kind per step); run tracefsck check for all of them\n",
-				left, max_per_severity);
-		if (l.truncated || tfk_line_flush(&l, write, user))
-			return -1;
-	}
+	b->left += r->total - (uint64_t)r->count;
 	return 0;
+}
+
+int tfk_sink_github_close(const struct tfk_github_budget *b, tfk_write_fn write, void *user)
+{
+	if (!b->left)
+		return 0;
+	TFK_LINE(l);
+	tfk_line_reset(&l);
+	tfk_line_printf(&l, "::notice title=tracefsck::%" PRIu64 " more findings not annotated (GitHub shows at most %u "
+			"annotations of each kind per step); run tracefsck check for all of them\n",
+			b->left, b->cap);
+	return tfk_line_flush(&l, write, user);
+}
+
+int tfk_sink_github(const struct tfk_report *r, const char *name, const struct tfk_sink_options *opt,
+		    unsigned max_per_severity, tfk_write_fn write, void *user)
+{
+	struct tfk_github_budget b;
+	tfk_github_budget_init(&b, max_per_severity);
+	/* one file: its own budget, max_per_severity of each kind, and a closing notice naming it */
+	b.room[TFK_SEV_NOTE] = max_per_severity;
+	if (tfk_sink_github_budgeted(r, name, opt, &b, write, user))
+		return -1;
+	if (!b.left)
+		return 0;
+	TFK_LINE(l);
+	tfk_line_reset(&l);
+	tfk_line_printf(&l, "::notice file=");
+	escaped(&l, name, strlen(name), true);
+	tfk_line_printf(&l, ",title=tracefsck::%" PRIu64 " more findings not annotated (GitHub shows at most %u "
+			"annotations of each kind per step); run tracefsck check for all of them\n",
+			b.left, max_per_severity);
+	return tfk_line_flush(&l, write, user);
 }

@@ -62,7 +62,7 @@ void tfk_line_json_summary(struct tfk_line *l, const struct tfk_report *r, const
 int tfk_sink_jsonl(const struct tfk_report *r, const char *name, const struct tfk_sink_options *opt,
 		   tfk_write_fn write, void *user)
 {
-	struct tfk_line l;
+	TFK_LINE(l);
 	enum tfk_severity min = opt ? opt->min_severity : TFK_SEV_NOTE;
 	size_t name_len = tfk_line_name_len(name);
 

@@ -69,7 +69,7 @@ static void finding_line(struct tfk_line *l, const struct tfk_finding *f, const 
 int tfk_sink_map(const struct tfk_report *r, const struct tfk_item *items, size_t nitems, const char *name, bool json,
 		 tfk_write_fn write, void *user)
 {
-	struct tfk_line l;
+	TFK_LINE(l);
 	int rc = 0;
 	tfk_line_reset(&l);
 	bool *shown = calloc(r->count ? r->count : 1, sizeof(*shown));

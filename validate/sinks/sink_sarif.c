@@ -60,12 +60,10 @@ static void rule_name(const char *id, char *out, size_t n)
 static void uri(struct tfk_line *l, const char *name)
 {
 	static const char hex[] = "0123456789ABCDEF";
-	char buf[512 * 3 + 16];
-	size_t k = 0, n = strlen(name) < 512 ? strlen(name) : 512;
-	if (name[0] == '/') {
-		memcpy(buf, "file://", 7);
-		k = 7;
-	}
+	char buf[256 * 3]; /* encoded a piece at a time: the name is never cut */
+	size_t k = 0, n = strlen(name);
+	/* percent-encoded bytes need no JSON escape: the literal is written as it is */
+	tfk_line_printf(l, "\"%s", name[0] == '/' ? "file://" : "");
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)name[i];
 		bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
@@ -77,14 +75,18 @@ static void uri(struct tfk_line *l, const char *name)
 			buf[k++] = hex[c >> 4];
 			buf[k++] = hex[c & 15];
 		}
+		if (k + 3 > sizeof(buf) || i + 1 == n) {
+			tfk_line_printf(l, "%.*s", (int)k, buf);
+			k = 0;
+		}
 	}
-	tfk_line_json_str(l, buf, k);
+	tfk_line_printf(l, "\"");
 }
 
 int tfk_sink_sarif(const struct tfk_report *const *reports, const char *const *names, size_t n,
 		   tfk_write_fn write, void *user)
 {
-	struct tfk_line l;
+	TFK_LINE(l);
 	size_t ncat;
 	const struct tfk_fault *cat = tfk_catalog(&ncat);
 	tfk_line_reset(&l);

@@ -13,11 +13,12 @@ static void plural(struct tfk_line *l, uint64_t n, const char *what)
 int tfk_sink_text(const struct tfk_report *r, const char *name, const struct tfk_sink_options *opt,
 		  tfk_write_fn write, void *user)
 {
-	struct tfk_line l;
-	char safe_name[256];
+	TFK_LINE(l);
+	TFK_OWNED_STRING(safe_name, tfk_sanitize_dup(name, strlen(name)));
 	enum tfk_severity min = opt ? opt->min_severity : TFK_SEV_NOTE;
 
-	tfk_sanitize(safe_name, sizeof(safe_name), name, strlen(name));
+	if (!safe_name)
+		return -1;
 	tfk_line_reset(&l);
 	for (size_t i = 0; i < r->count; i++) {
 		const struct tfk_finding *f = &r->findings[i];
