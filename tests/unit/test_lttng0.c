@@ -508,7 +508,7 @@ static void expect_repaired(struct fx *x, uint64_t events, uint64_t blocks_dropp
 	free(out);
 }
 
-__attribute__((unused)) static void test_repair_cut(void **state)
+static void test_repair_cut(void **state)
 {
 	(void)state;
 	for (unsigned m = 0; m < 4; m++) {
@@ -527,7 +527,7 @@ __attribute__((unused)) static void test_repair_cut(void **state)
 	}
 }
 
-__attribute__((unused)) static void test_repair_damaged(void **state)
+static void test_repair_damaged(void **state)
 {
 	(void)state;
 	for (uint8_t layout = 1; layout <= 2; layout++) {
@@ -555,6 +555,60 @@ __attribute__((unused)) static void test_repair_damaged(void **state)
 		expect_repaired(&x, x.L.events[0] + x.L.events[2], 2);
 		done(&x);
 	}
+}
+
+struct text {
+	char buf[2048];
+	size_t len;
+};
+
+static int collect(void *user, const char *bytes, size_t len)
+{
+	struct text *t = user;
+	if (len >= sizeof(t->buf) - t->len)
+		return -1;
+	memcpy(t->buf + t->len, bytes, len);
+	t->len += len;
+	t->buf[t->len] = '\0';
+	return 0;
+}
+
+/* The salvage report says what was kept and lost, in blocks and events. */
+static void test_repair_salvage_text(void **state)
+{
+	(void)state;
+	struct fx x;
+	struct l0fx_spec s = l0fx_default(1);
+	s.blocks = 4;
+	make(&x, s);
+	memset(x.buf + x.L.block_off[1] + 40, 0, 4);
+	x.len = x.L.data_end[3] - 1;
+	struct tfk_repair_report rep;
+	uint8_t *out;
+	size_t len;
+	tfk_repair_buffer(x.buf, x.len, NULL, &out, &len, &rep);
+	assert_int_equal(rep.outcome, TFK_REPAIR_DONE);
+	struct text t = { "", 0 };
+	assert_int_equal(tfk_repair_report_text(&rep, "cpu_0", collect, &t), 0);
+	char want[512];
+	snprintf(want, sizeof(want),
+		 "cpu_0: salvage: kept 2 blocks whole and 1 block up to the last whole event (%llu events); dropped 1 "
+		 "damaged block or run of garbage (0 events walked in them); the events after the damage in a clipped "
+		 "block are unknown; %llu bytes of the last block missing from the file, which was cut short (events "
+		 "there unknown)\n",
+		 (unsigned long long)(x.L.total_events - x.L.events[1] - 1),
+		 (unsigned long long)(x.L.block_off[3] + s.block_size - x.len));
+	assert_string_equal(t.buf, want);
+	free(out);
+	tfk_repair_report_free(&rep);
+	/* A clean file has nothing to repair; a damaged first header is not a legacy trace at all. */
+	x.len = x.L.block_off[3] + s.block_size;
+	memcpy(x.buf + x.L.block_off[1] + 40, x.buf + 40, 4);
+	tfk_repair_buffer(x.buf, x.len, NULL, &out, &len, &rep);
+	assert_int_equal(rep.outcome, TFK_REPAIR_NOTHING_TO_DO);
+	tfk_repair_report_free(&rep);
+	free(out);
+	done(&x);
 }
 
 /* ---- fuzz seeds ---------------------------------------------------------------------- */
@@ -612,6 +666,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_dir_2008),
 		cmocka_unit_test(test_dir_ltf2),
+		cmocka_unit_test(test_repair_cut),
+		cmocka_unit_test(test_repair_damaged),
+		cmocka_unit_test(test_repair_salvage_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
