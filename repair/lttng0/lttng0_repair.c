@@ -114,6 +114,15 @@ static bool l0_lay_out(const void *model, const uint8_t *in, size_t size, struct
 				       "limit), so no repaired copy could be proven";
 		return false;
 	}
+	size_t keep = 0;
+	for (size_t i = 0; i < m->n; i++)
+		keep += kept(&m->blocks[i]);
+	if (!keep) {
+		/* An empty file is no tracefile: there is nothing a reader could be given. */
+		rep->outcome = TFK_REPAIR_UNSUPPORTED;
+		rep->reason = "no block of the tracefile has a header that can be trusted";
+		return false;
+	}
 	for (size_t i = 0; i < m->n; i++) {
 		const struct tfk_lttng0_block *b = &m->blocks[i];
 		if (b->offset > size || b->present > size - b->offset)

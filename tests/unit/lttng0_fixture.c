@@ -59,6 +59,13 @@ static unsigned ev_size(const struct l0fx_spec *s, uint64_t g)
 	return s->layout == 1 ? (unsigned)(g * 3 % 13) : (unsigned)(g * 5 % 21);
 }
 
+void l0fx_event(const struct l0fx_spec *s, uint64_t g, uint16_t *id, uint32_t *size, uint64_t *tsc)
+{
+	*id = (uint16_t)(s->layout == 1 ? 1 + g % 7 : 100 + g % 5);
+	*size = ev_size(s, g);
+	*tsc = ev_tsc(g);
+}
+
 /* One event of global number g at block-relative pos; its end, or 0 when it does not fit. */
 static size_t put_event(const struct l0fx_spec *s, uint8_t *blk, size_t pos, uint64_t g, bool first, size_t *start)
 {
@@ -199,6 +206,7 @@ int l0fx_write(const struct l0fx_spec *s, uint8_t **out, size_t *len, struct l0f
 			L->events[b]++;
 		}
 		L->block_off[b] = (size_t)b * s->block_size;
+		L->first_event[b] = first_g;
 		L->data_end[b] = (size_t)b * s->block_size + pos;
 		put_header(s, blk, ev_tsc(first_g) - 50, ev_tsc(g ? g - 1 : 0) + 50, pos, b);
 		L->total_events += L->events[b];

@@ -34,6 +34,7 @@ struct l0fx_layout {
 	size_t last_off[L0FX_MAX_BLOCKS];    /* file offset of the block's last event */
 	size_t data_end[L0FX_MAX_BLOCKS];    /* file offset where the block's events end */
 	unsigned events[L0FX_MAX_BLOCKS];
+	uint64_t first_event[L0FX_MAX_BLOCKS]; /* number of the block's first event in the file */
 	uint64_t total_events;
 };
 
@@ -42,6 +43,9 @@ struct l0fx_spec l0fx_default(uint8_t layout);
 
 /* Write the tracefile into *out (free() it). 0, or -1 on a bad spec or no memory. */
 int l0fx_write(const struct l0fx_spec *s, uint8_t **out, size_t *len, struct l0fx_layout *L);
+
+/* What the writer puts in event number g of the file: its id, payload size and cycle count. */
+void l0fx_event(const struct l0fx_spec *s, uint64_t g, uint16_t *id, uint32_t *size, uint64_t *tsc);
 
 /* A number of width bytes at p in the spec's byte order (for mutations). */
 void l0fx_put(uint8_t *p, uint64_t v, unsigned width, bool big_endian);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "lttng0_decode.h"
 #include "lttng0_fixture.h"
 #include "raised.h"
 #include "tracefsck/check.h"
@@ -105,6 +106,40 @@ static void put(struct fx *x, size_t at, uint64_t v, unsigned width)
 	l0fx_put(x->buf + at, v, width, x->s.big_endian);
 }
 
+/*
+ * The oracle without a reader: the test decoder (from the 2008 document, not the checker) reads
+ * exactly the events the writer put in the file, in order, but those numbered [a1, b1) and
+ * [a2, b2): every id, size, timestamp and payload byte.
+ */
+static void expect_events(const uint8_t *p, size_t len, const struct fx *x, uint64_t a1, uint64_t b1, uint64_t a2,
+			  uint64_t b2)
+{
+	static struct l0dec_event ev[4096];
+	long n = l0dec_decode(p, len, x->s.layout, x->s.big_endian, ev, 4096);
+	assert_true(n >= 0);
+	size_t i = 0;
+	for (uint64_t g = 0; g < x->L.total_events; g++) {
+		if ((g >= a1 && g < b1) || (g >= a2 && g < b2))
+			continue;
+		assert_true(i < (size_t)n);
+		uint16_t id;
+		uint32_t size;
+		uint64_t tsc;
+		l0fx_event(&x->s, g, &id, &size, &tsc);
+		const struct l0dec_event *e = &ev[i++];
+		assert_int_equal(e->id, id);
+		assert_int_equal(e->size, size);
+		if (x->s.layout == 1 && x->s.heartbeat)
+			tsc &= 0xFFFFFFFFu;
+		if (x->s.layout == 2 && e->tsc < (1u << 27))
+			tsc &= 0x7FFFFFF;
+		assert_int_equal(e->tsc, tsc);
+		for (uint32_t k = 0; k < size; k++)
+			assert_int_equal(e->payload[k], (uint8_t)(g + k));
+	}
+	assert_int_equal(i, (size_t)n);
+}
+
 /* ---- pristine ------------------------------------------------------------------------ */
 
 static void test_pristine_2008(void **state)
@@ -122,6 +157,7 @@ static void test_pristine_2008(void **state)
 		make(&x, s);
 		check(&x);
 		expect_clean(&x.rep, x.L.total_events);
+		expect_events(x.buf, x.len, &x, 0, 0, 0, 0);
 		assert_true(x.L.total_events > 4 * 20);
 		assert_string_equal(x.rep.stats.format, s.big_endian ? "LTTng 0.x 2008 (big-endian)" : "LTTng 0.x 2008");
 		done(&x);
@@ -142,6 +178,7 @@ static void test_pristine_ltf2(void **state)
 		make(&x, s);
 		check(&x);
 		expect_clean(&x.rep, x.L.total_events);
+		expect_events(x.buf, x.len, &x, 0, 0, 0, 0);
 		assert_int_equal(x.L.total_events, 300);
 		assert_string_equal(x.rep.stats.format, s.big_endian ? "LTTng 0.x LTF 2.x (big-endian)" : "LTTng 0.x LTF 2.x");
 		assert_int_equal(x.rep.stats.events_lost, 4);
@@ -480,7 +517,8 @@ static void test_dir_ltf2(void **state)
 
 /* ---- repair -------------------------------------------------------------------------- */
 
-static void expect_repaired(struct fx *x, uint64_t events, uint64_t blocks_dropped)
+static void expect_repaired_as(struct fx *x, uint64_t events, uint64_t blocks_dropped, uint64_t a1, uint64_t b1,
+			       uint64_t a2, uint64_t b2)
 {
 	struct tfk_repair_report rep;
 	uint8_t *out;
@@ -497,6 +535,7 @@ static void expect_repaired(struct fx *x, uint64_t events, uint64_t blocks_dropp
 	assert_int_equal(rep.ncpus, 1);
 	assert_int_equal(rep.cpus[0].events_kept, events);
 	assert_int_equal(rep.cpus[0].pages_dropped, blocks_dropped);
+	expect_events(out, len, x, a1, b1, a2, b2);
 	struct tfk_repair_report twice;
 	uint8_t *out2;
 	size_t len2;
@@ -506,6 +545,12 @@ static void expect_repaired(struct fx *x, uint64_t events, uint64_t blocks_dropp
 	free(out2);
 	tfk_repair_report_free(&rep);
 	free(out);
+}
+
+/* Repaired keeping every event but [a1, b1). */
+static void expect_repaired(struct fx *x, uint64_t events, uint64_t blocks_dropped, uint64_t a1, uint64_t b1)
+{
+	expect_repaired_as(x, events, blocks_dropped, a1, b1, 0, 0);
 }
 
 static void test_repair_cut(void **state)
@@ -519,10 +564,10 @@ static void test_repair_cut(void **state)
 		s.events = 30;
 		make(&x, s);
 		x.len = x.L.data_end[2] - 1;
-		expect_repaired(&x, x.L.total_events - 1, 0);
+		expect_repaired(&x, x.L.total_events - 1, 0, x.L.total_events - 1, x.L.total_events);
 		/* Cut in the last block's header: the block is lost. */
 		x.len = x.L.block_off[2] + 20;
-		expect_repaired(&x, x.L.events[0] + x.L.events[1], 1);
+		expect_repaired(&x, x.L.events[0] + x.L.events[1], 1, x.L.first_event[2], x.L.total_events);
 		done(&x);
 	}
 }
@@ -537,7 +582,7 @@ static void test_repair_damaged(void **state)
 		make(&x, s);
 		/* Garbage over block 1's header: dropped, the others kept whole. */
 		memset(x.buf + x.L.block_off[1], 0xA5, 80);
-		expect_repaired(&x, x.L.total_events - x.L.events[1], 1);
+		expect_repaired(&x, x.L.total_events - x.L.events[1], 1, x.L.first_event[1], x.L.first_event[2]);
 		done(&x);
 		/* An event overrun in block 2: the block is kept up to its last whole event. */
 		make(&x, s);
@@ -546,13 +591,14 @@ static void test_repair_damaged(void **state)
 			put(&x, x.L.block_off[2] + 32, s.block_size - fill, 4);
 		else
 			put(&x, x.L.block_off[2] + 52, fill, 4);
-		expect_repaired(&x, x.L.total_events - 1, 0);
+		expect_repaired(&x, x.L.total_events - 1, 0, x.L.first_event[3] - 1, x.L.first_event[3]);
 		done(&x);
 		/* A varying header and an impossible fill: both blocks dropped. */
 		make(&x, s);
 		put(&x, x.L.block_off[1] + (layout == 1 ? 93 : 24), 3, 8);
 		put(&x, x.L.block_off[3] + (layout == 1 ? 32 : 52), 99999, 4);
-		expect_repaired(&x, x.L.events[0] + x.L.events[2], 2);
+		expect_repaired_as(&x, x.L.events[0] + x.L.events[2], 2, x.L.first_event[1], x.L.first_event[2],
+				   x.L.first_event[3], x.L.total_events);
 		done(&x);
 	}
 }
@@ -601,7 +647,13 @@ static void test_repair_salvage_text(void **state)
 	assert_string_equal(t.buf, want);
 	free(out);
 	tfk_repair_report_free(&rep);
-	/* A clean file has nothing to repair; a damaged first header is not a legacy trace at all. */
+	/* Only a cut first header: no block is left to keep, and an empty file is no tracefile. */
+	tfk_repair_buffer(x.buf, 60, NULL, &out, &len, &rep);
+	assert_int_equal(rep.outcome, TFK_REPAIR_UNSUPPORTED);
+	assert_non_null(rep.reason);
+	assert_null(out);
+	tfk_repair_report_free(&rep);
+	/* A clean file has nothing to repair. */
 	x.len = x.L.block_off[3] + s.block_size;
 	memcpy(x.buf + x.L.block_off[1] + 40, x.buf + 40, 4);
 	tfk_repair_buffer(x.buf, x.len, NULL, &out, &len, &rep);

@@ -249,10 +249,10 @@ void l0_check_tracefile(struct tfk_ctx *ctx, const struct tfk_cursor *file, stru
 			fw.block++;
 			break;
 		}
-		bool be = fw.be;
-		if (l0_detect(file, off, &be) != fw.layout || be != fw.be) {
-			uint32_t m = 0;
-			tfk_cur_u32_at(file, off + mat, &m);
+		uint32_t m = 0;
+		tfk_cur_u32_at(file, off + mat, &m);
+		/* Later blocks keep the tracefile's layout and byte order: only its magic place counts. */
+		if (m != L0_MAGIC) {
 			struct tfk_finding *f = tfk_emit(ctx, TFK_LTTNG0_HEADER_BAD_MAGIC, file->origin + off + mat, 4);
 			tfk_set_path(f, "block %llu magic_number", (unsigned long long)fw.block);
 			tfk_set_expected(f, "0x00D6B7ED at block offset %llu", (unsigned long long)mat);
