@@ -218,6 +218,7 @@ static uint64_t one_block(struct file_walk *fw, uint64_t off)
 	fw->ctx->report->stats.pages++;
 	uint32_t state = !sound ? TFK_LTTNG0_DROP : (w.overrun || step > avail) ? TFK_LTTNG0_CLIP : TFK_LTTNG0_KEEP;
 	model(fw, state, off, step, present, &w);
+	tfk_release(fw->ctx, c->base + off, present); /* the walk never comes back to a block */
 	return step > avail ? c->len : off + step;
 }
 

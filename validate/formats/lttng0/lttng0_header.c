@@ -196,6 +196,15 @@ static const struct field v2_fields[] = {
 	{ 24, 8, "start_time_sec" }, { 32, 8, "start_time_usec" }, { 40, 8, "start_freq" }, { 48, 4, "freq_scale" },
 };
 
+/* A header field of len bytes (1, 4 or 8) held in bytes the cursor lent. */
+static uint64_t field(const uint8_t *p, unsigned len, bool be)
+{
+	uint64_t v = 0;
+	for (unsigned i = 0; i < len; i++)
+		v |= (uint64_t)p[i] << (be ? 8 * (len - 1 - i) : 8 * i);
+	return v;
+}
+
 bool l0_check_same(struct tfk_ctx *ctx, const struct tfk_cursor *c, uint64_t at, struct l0_trace *t, uint64_t block)
 {
 	const struct field *fs = t->layout == 1 ? v1_fields : v2_fields;
@@ -208,9 +217,9 @@ bool l0_check_same(struct tfk_ctx *ctx, const struct tfk_cursor *c, uint64_t at,
 			continue;
 		struct tfk_finding *f = tfk_emit(ctx, TFK_LTTNG0_HEADER_VARIES, c->origin + at + fs[i].at, fs[i].len);
 		tfk_set_path(f, "block %llu trace header %s", (unsigned long long)block, fs[i].name);
-		tfk_set_expected(f, "the value of the trace's first sound block%s%s", *t->ref_member ? " in " : "",
-				 t->ref_member);
-		tfk_set_found(f, "another value");
+		tfk_set_expected(f, "%llu, as the trace's first sound block%s%s", (unsigned long long)field(t->ref + fs[i].at, fs[i].len, t->big_endian),
+				 *t->ref_member ? " in " : "", t->ref_member);
+		tfk_set_found(f, "%llu", (unsigned long long)field(p + fs[i].at, fs[i].len, t->big_endian));
 		return false;
 	}
 	return true;
