@@ -244,6 +244,26 @@ static void test_inconsistent_and_odd(void **state)
 	done(&x);
 }
 
+/* One code's findings in a tracefile are listed up to max_per_place, then counted and summarised. */
+static void test_quota(void **state)
+{
+	(void)state;
+	struct fx x;
+	struct l0fx_spec s = l0fx_default(1);
+	s.block_size = 1000;
+	s.blocks = 16;
+	make(&x, s);
+	struct tfk_limits lim = tfk_limits_default();
+	lim.max_per_place = 2;
+	tfk_check_buffer(x.buf, x.len, &lim, &x.rep);
+	raised_note(&x.rep);
+	assert_int_equal(count(&x.rep, "lttng0.block.odd-size"), 2);
+	assert_int_equal(x.rep.by_severity[TFK_SEV_WARNING], 16);
+	expect_at(&x.rep, "core.findings.suppressed", x.L.block_off[2] + 36);
+	assert_int_equal(x.rep.stats.events, x.L.total_events);
+	done(&x);
+}
+
 static void test_cut(void **state)
 {
 	(void)state;
@@ -711,6 +731,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_bad_magic),
 		cmocka_unit_test(test_bad_size),
 		cmocka_unit_test(test_inconsistent_and_odd),
+		cmocka_unit_test(test_quota),
 		cmocka_unit_test(test_cut),
 		cmocka_unit_test(test_bad_fill),
 		cmocka_unit_test(test_times),

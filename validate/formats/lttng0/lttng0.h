@@ -53,7 +53,14 @@ struct l0_trace {
 	uint8_t ref[L0_V1_HEADER];  /* the reference block's header bytes */
 	const char *ref_member;     /* where it came from ("" for a single file) */
 	uint64_t events;
+	/* Findings of one code in the tracefile being walked: listed up to max_per_place, then counted. */
+	uint32_t per_code[TFK_FAULT_COUNT];
+	uint64_t suppressed_at[TFK_FAULT_COUNT];
 };
+
+/* tfk_emit within the tracefile's quota of findings per code; NULL once it is spent. */
+struct tfk_finding *l0_emit(struct tfk_ctx *ctx, struct l0_trace *t, enum tfk_fault_code code, uint64_t offset,
+			    uint64_t length);
 
 /* The result of walking one block's events. */
 struct l0_walk {
@@ -71,13 +78,13 @@ int l0_detect(const struct tfk_cursor *c, uint64_t at, bool *big_endian);
 void l0_read_header(const struct tfk_cursor *c, uint64_t at, uint8_t layout, struct l0_header *h);
 
 /* Report out-of-range fields of the header at `at`; false when any was. */
-bool l0_check_fields(struct tfk_ctx *ctx, const struct tfk_cursor *c, uint64_t at, uint8_t layout,
+bool l0_check_fields(struct tfk_ctx *ctx, struct l0_trace *t, const struct tfk_cursor *c, uint64_t at, uint8_t layout,
 		     const struct l0_header *h, uint64_t block);
 /* Report a header differing from the trace's reference; false when it does. */
 bool l0_check_same(struct tfk_ctx *ctx, const struct tfk_cursor *c, uint64_t at, struct l0_trace *t, uint64_t block);
 
 /* Walk the events of one block, [first, fill) block-relative, the block being `block_len` bytes here. */
-void l0_walk_events(struct tfk_ctx *ctx, const struct tfk_cursor *c, uint64_t at, uint64_t fill, uint64_t block_len,
+void l0_walk_events(struct tfk_ctx *ctx, struct l0_trace *t, const struct tfk_cursor *c, uint64_t at, uint64_t fill, uint64_t block_len,
 		    const struct l0_params *p, const struct l0_header *h, uint64_t block, struct l0_walk *w);
 
 /* Check one tracefile (the whole view); compact: a 1.x compact tracefile (by its name). */

@@ -10,6 +10,7 @@ enum fit { FIT_OK = 0, FIT_OVERRUN, FIT_CUT };
 
 struct walker {
 	struct tfk_ctx *ctx;
+	struct l0_trace *t;
 	const struct tfk_cursor *c;
 	uint64_t at, fill, avail, block;
 	struct l0_walk *w;
@@ -27,7 +28,7 @@ static uint64_t align_up(uint64_t pos, unsigned a)
 static enum fit fits(struct walker *k, uint64_t pos, uint64_t n, const char *what)
 {
 	if (pos + n > k->fill) {
-		struct tfk_finding *f = tfk_emit(k->ctx, TFK_LTTNG0_EVENT_OVERRUN, k->c->origin + k->at + k->event_start,
+		struct tfk_finding *f = l0_emit(k->ctx, k->t, TFK_LTTNG0_EVENT_OVERRUN, k->c->origin + k->at + k->event_start,
 						 k->fill > k->event_start ? k->fill - k->event_start : 0);
 		tfk_set_path(f, "block %llu event %llu %s", (unsigned long long)k->block,
 			     (unsigned long long)k->w->events, what);
@@ -46,7 +47,7 @@ static enum fit fits(struct walker *k, uint64_t pos, uint64_t n, const char *wha
 
 static void unknown_size(struct walker *k, const char *why)
 {
-	struct tfk_finding *f = tfk_emit(k->ctx, TFK_LTTNG0_EVENT_SIZE_UNKNOWN, k->c->origin + k->at + k->event_start, 0);
+	struct tfk_finding *f = l0_emit(k->ctx, k->t, TFK_LTTNG0_EVENT_SIZE_UNKNOWN, k->c->origin + k->at + k->event_start, 0);
 	tfk_set_path(f, "block %llu event %llu", (unsigned long long)k->block, (unsigned long long)k->w->events);
 	tfk_set_expected(f, "an explicit event size");
 	tfk_set_found(f, "%s", why);
@@ -58,7 +59,7 @@ static void unknown_size(struct walker *k, const char *why)
 static void full_tsc(struct walker *k, const struct l0_params *p, const struct l0_header *h, uint64_t tsc, uint64_t pos)
 {
 	if (p->tsc_bounds && !k->tsc_reported && (tsc < h->tsc_begin || tsc > h->tsc_end || tsc < k->prev_tsc)) {
-		struct tfk_finding *f = tfk_emit(k->ctx, TFK_LTTNG0_EVENT_TSC_OUTSIDE, k->c->origin + k->at + pos, 8);
+		struct tfk_finding *f = l0_emit(k->ctx, k->t, TFK_LTTNG0_EVENT_TSC_OUTSIDE, k->c->origin + k->at + pos, 8);
 		tfk_set_path(f, "block %llu event %llu timestamp", (unsigned long long)k->block,
 			     (unsigned long long)k->w->events);
 		tfk_set_expected(f, "in [%llu, %llu], not below %llu", (unsigned long long)h->tsc_begin,
@@ -152,10 +153,10 @@ static bool v2_event(struct walker *k, const struct l0_params *p, const struct l
 	return true;
 }
 
-void l0_walk_events(struct tfk_ctx *ctx, const struct tfk_cursor *c, uint64_t at, uint64_t fill, uint64_t block_len,
+void l0_walk_events(struct tfk_ctx *ctx, struct l0_trace *t, const struct tfk_cursor *c, uint64_t at, uint64_t fill, uint64_t block_len,
 		    const struct l0_params *p, const struct l0_header *h, uint64_t block, struct l0_walk *w)
 {
-	struct walker k = { ctx, c, at, fill, block_len, block, w, 0, 0, false };
+	struct walker k = { ctx, t, c, at, fill, block_len, block, w, 0, 0, false };
 	uint64_t pos = p->layout == 1 ? L0_V1_HEADER : L0_V2_HEADER;
 	unsigned a = 1;
 	if (p->alignment)

@@ -22,6 +22,32 @@ struct file_walk {
 	uint64_t block;            /* blocks met so far */
 };
 
+struct tfk_finding *l0_emit(struct tfk_ctx *ctx, struct l0_trace *t, enum tfk_fault_code code, uint64_t offset,
+			    uint64_t length)
+{
+	if (t->per_code[code]++ >= ctx->limits->max_per_place) {
+		tfk_count_only(ctx, code);
+		if (t->per_code[code] == ctx->limits->max_per_place + 1)
+			t->suppressed_at[code] = offset;
+		return NULL;
+	}
+	return tfk_emit(ctx, code, offset, length);
+}
+
+/* One summary for each code whose findings in the tracefile went past the quota. */
+static void quota_flush(struct tfk_ctx *ctx, struct l0_trace *t)
+{
+	for (size_t code = 0; code < TFK_FAULT_COUNT; code++) {
+		const uint32_t max = ctx->limits->max_per_place;
+		if (t->per_code[code] > max) {
+			struct tfk_finding *f = tfk_emit(ctx, TFK_CORE_FINDINGS_SUPPRESSED, t->suppressed_at[code], 0);
+			tfk_set_path(f, "tracefile");
+			tfk_set_found(f, "%u more %s findings", t->per_code[code] - max, tfk_fault_get((enum tfk_fault_code)code)->id);
+		}
+		t->per_code[code] = 0;
+	}
+}
+
 static void model(struct file_walk *fw, uint32_t state, uint64_t off, uint64_t size, uint64_t present,
 		  const struct l0_walk *w)
 {
@@ -66,7 +92,7 @@ static uint64_t block_step(struct file_walk *fw, uint64_t off, const struct l0_h
 	const char *name = fw->layout == 1 ? "buf_size" : "sb_size";
 	if (h->size < hdr + 4) {
 		/* §0 / §3.5: LTTV divides by buf_size, loops forever on sb_size 0 */
-		struct tfk_finding *f = tfk_emit(fw->ctx, TFK_LTTNG0_BLOCK_BAD_SIZE, abs, 4);
+		struct tfk_finding *f = l0_emit(fw->ctx, fw->t, TFK_LTTNG0_BLOCK_BAD_SIZE, abs, 4);
 		tfk_set_path(f, "block %llu %s", (unsigned long long)fw->block, name);
 		tfk_set_expected(f, "at least %llu (headers and one event header)", (unsigned long long)(hdr + 4));
 		tfk_set_found(f, "%u", h->size);
@@ -75,13 +101,13 @@ static uint64_t block_step(struct file_walk *fw, uint64_t off, const struct l0_h
 	}
 	bool odd = fw->layout == 1 ? !is_pow2(h->size) : h->size % L0_V2_PAGE != 0;
 	if (odd) {
-		struct tfk_finding *f = tfk_emit(fw->ctx, TFK_LTTNG0_BLOCK_ODD_SIZE, abs, 4);
+		struct tfk_finding *f = l0_emit(fw->ctx, fw->t, TFK_LTTNG0_BLOCK_ODD_SIZE, abs, 4);
 		tfk_set_path(f, "block %llu %s", (unsigned long long)fw->block, name);
 		tfk_set_expected(f, fw->layout == 1 ? "a power of two" : "a multiple of 4096");
 		tfk_set_found(f, "%u", h->size);
 	}
 	if (fw->layout == 1 && fw->block_size && h->size != fw->block_size) {
-		struct tfk_finding *f = tfk_emit(fw->ctx, TFK_LTTNG0_BLOCK_INCONSISTENT, abs, 4);
+		struct tfk_finding *f = l0_emit(fw->ctx, fw->t, TFK_LTTNG0_BLOCK_INCONSISTENT, abs, 4);
 		tfk_set_path(f, "block %llu buf_size", (unsigned long long)fw->block);
 		tfk_set_expected(f, "%u, as the tracefile's first block", fw->block_size);
 		tfk_set_found(f, "%u", h->size);
@@ -97,7 +123,7 @@ static uint64_t block_fill(struct file_walk *fw, uint64_t off, uint64_t step, co
 	const uint64_t hdr = fw->layout == 1 ? L0_V1_HEADER : L0_V2_HEADER;
 	if (fw->layout == 1 ? h->lost_size <= step - hdr : h->data_size >= hdr && h->data_size <= step)
 		return fw->layout == 1 ? step - h->lost_size : h->data_size;
-	struct tfk_finding *f = tfk_emit(fw->ctx, TFK_LTTNG0_BLOCK_BAD_FILL, fw->c->origin + off + (fw->layout == 1 ? 32 : 52), 4);
+	struct tfk_finding *f = l0_emit(fw->ctx, fw->t, TFK_LTTNG0_BLOCK_BAD_FILL, fw->c->origin + off + (fw->layout == 1 ? 32 : 52), 4);
 	tfk_set_path(f, "block %llu %s", (unsigned long long)fw->block, fw->layout == 1 ? "lost_size" : "data_size");
 	if (fw->layout == 1)
 		tfk_set_expected(f, "at most %llu (the block size %llu less its headers)", (unsigned long long)(step - hdr),
@@ -115,14 +141,14 @@ static bool block_times(struct file_walk *fw, uint64_t off, const struct l0_head
 	bool sound = true;
 	const uint64_t abs = fw->c->origin + off;
 	if (h->tsc_end < h->tsc_begin) {
-		struct tfk_finding *f = tfk_emit(fw->ctx, TFK_LTTNG0_BLOCK_TSC_REVERSED, abs + (fw->layout == 1 ? 16 : 8), 8);
+		struct tfk_finding *f = l0_emit(fw->ctx, fw->t, TFK_LTTNG0_BLOCK_TSC_REVERSED, abs + (fw->layout == 1 ? 16 : 8), 8);
 		tfk_set_path(f, "block %llu end cycle count", (unsigned long long)fw->block);
 		tfk_set_expected(f, "at least the begin cycle count %llu", (unsigned long long)h->tsc_begin);
 		tfk_set_found(f, "%llu", (unsigned long long)h->tsc_end);
 		return false;
 	}
 	if (fw->have_prev && h->tsc_begin < fw->prev_end) {
-		struct tfk_finding *f = tfk_emit(fw->ctx, TFK_LTTNG0_BLOCK_TIME_BACKWARDS, abs, 8);
+		struct tfk_finding *f = l0_emit(fw->ctx, fw->t, TFK_LTTNG0_BLOCK_TIME_BACKWARDS, abs, 8);
 		tfk_set_path(f, "block %llu begin cycle count", (unsigned long long)fw->block);
 		tfk_set_expected(f, "at least the previous block's end %llu", (unsigned long long)fw->prev_end);
 		tfk_set_found(f, "%llu", (unsigned long long)h->tsc_begin);
@@ -133,7 +159,7 @@ static bool block_times(struct file_walk *fw, uint64_t off, const struct l0_head
 		for (unsigned i = 0; i < 2; i++) {
 			if (now[i] >= was[i])
 				continue;
-			struct tfk_finding *f = tfk_emit(fw->ctx, TFK_LTTNG0_COUNTERS_DECREASE, abs + 60 + 4 * i, 4);
+			struct tfk_finding *f = l0_emit(fw->ctx, fw->t, TFK_LTTNG0_COUNTERS_DECREASE, abs + 60 + 4 * i, 4);
 			tfk_set_path(f, "block %llu %s", (unsigned long long)fw->block, names[i]);
 			tfk_set_expected(f, "at least %u (cumulative)", was[i]);
 			tfk_set_found(f, "%u", now[i]);
@@ -146,7 +172,7 @@ static bool block_times(struct file_walk *fw, uint64_t off, const struct l0_head
 
 static void cut_block(struct file_walk *fw, uint64_t off, uint64_t want, uint64_t have)
 {
-	struct tfk_finding *f = tfk_emit(fw->ctx, TFK_LTTNG0_BLOCK_CUT, fw->c->origin + off, have);
+	struct tfk_finding *f = l0_emit(fw->ctx, fw->t, TFK_LTTNG0_BLOCK_CUT, fw->c->origin + off, have);
 	tfk_set_path(f, "block %llu", (unsigned long long)fw->block);
 	tfk_set_expected(f, "%llu bytes", (unsigned long long)want);
 	tfk_set_found(f, "%llu bytes before the end of the file", (unsigned long long)have);
@@ -160,7 +186,7 @@ static uint64_t one_block(struct file_walk *fw, uint64_t off)
 	const uint64_t avail = c->len - off;
 	struct l0_header h;
 	l0_read_header(c, off, fw->layout, &h);
-	bool sound = l0_check_fields(fw->ctx, c, off, fw->layout, &h, fw->block);
+	bool sound = l0_check_fields(fw->ctx, fw->t, c, off, fw->layout, &h, fw->block);
 	uint64_t step = block_step(fw, off, &h, &sound);
 	if (!step) {
 		/* No size to go by: the next magic decides where the next block begins. */
@@ -177,7 +203,7 @@ static uint64_t one_block(struct file_walk *fw, uint64_t off)
 	if (fw->t->have_ref) {
 		if (fw->t->big_endian != fw->be || fw->t->layout != fw->layout) {
 			if (fw->block == 0) {
-				struct tfk_finding *f = tfk_emit(fw->ctx, TFK_LTTNG0_HEADER_VARIES, c->origin + off, hdr);
+				struct tfk_finding *f = l0_emit(fw->ctx, fw->t, TFK_LTTNG0_HEADER_VARIES, c->origin + off, hdr);
 				tfk_set_path(f, "block 0 layout and byte order");
 				tfk_set_expected(f, "LTF %u.x, %s-endian, as %s", fw->t->layout, fw->t->big_endian ? "big" : "little",
 						 *fw->t->ref_member ? fw->t->ref_member : "the first tracefile");
@@ -205,7 +231,7 @@ static uint64_t one_block(struct file_walk *fw, uint64_t off)
 	params &= h.alignment == 0 || h.alignment == 1 || h.alignment == 2 || h.alignment == 4 || h.alignment == 8;
 	if (fill && params) {
 		struct l0_params p = { fw->layout, h.arch_size, h.alignment, h.has_heartbeat != 0, fw->compact, times };
-		l0_walk_events(fw->ctx, c, off, fill, present, &p, &h, fw->block, &w);
+		l0_walk_events(fw->ctx, fw->t, c, off, fill, present, &p, &h, fw->block, &w);
 		fw->ctx->report->stats.events += w.events;
 		fw->t->events += w.events;
 	}
@@ -254,7 +280,7 @@ void l0_check_tracefile(struct tfk_ctx *ctx, const struct tfk_cursor *file, stru
 		tfk_cur_u32_at(file, off + mat, &m);
 		/* Later blocks keep the tracefile's layout and byte order: only its magic place counts. */
 		if (m != L0_MAGIC) {
-			struct tfk_finding *f = tfk_emit(ctx, TFK_LTTNG0_HEADER_BAD_MAGIC, file->origin + off + mat, 4);
+			struct tfk_finding *f = l0_emit(ctx, t, TFK_LTTNG0_HEADER_BAD_MAGIC, file->origin + off + mat, 4);
 			tfk_set_path(f, "block %llu magic_number", (unsigned long long)fw.block);
 			tfk_set_expected(f, "0x00D6B7ED at block offset %llu", (unsigned long long)mat);
 			tfk_set_found(f, "0x%08X", m);
@@ -271,4 +297,5 @@ void l0_check_tracefile(struct tfk_ctx *ctx, const struct tfk_cursor *file, stru
 		fw.block++;
 		off = next > off ? next : file->len;
 	}
+	quota_flush(ctx, t);
 }

@@ -105,10 +105,10 @@ void l0_read_header(const struct tfk_cursor *c, uint64_t at, uint8_t layout, str
 	}
 }
 
-static void bad_field(struct tfk_ctx *ctx, uint64_t off, unsigned len, uint64_t block, const char *name,
+static void bad_field(struct tfk_ctx *ctx, struct l0_trace *t, uint64_t off, unsigned len, uint64_t block, const char *name,
 		      const char *expected, uint64_t found)
 {
-	struct tfk_finding *f = tfk_emit(ctx, TFK_LTTNG0_HEADER_BAD_FIELD, off, len);
+	struct tfk_finding *f = l0_emit(ctx, t, TFK_LTTNG0_HEADER_BAD_FIELD, off, len);
 	tfk_set_path(f, "block %llu trace header %s", (unsigned long long)block, name);
 	tfk_set_expected(f, "%s", expected);
 	tfk_set_found(f, "%llu", (unsigned long long)found);
@@ -119,7 +119,7 @@ static bool align_ok(uint8_t a)
 	return a == 0 || a == 1 || a == 2 || a == 4 || a == 8;
 }
 
-bool l0_check_fields(struct tfk_ctx *ctx, const struct tfk_cursor *c, uint64_t at, uint8_t layout,
+bool l0_check_fields(struct tfk_ctx *ctx, struct l0_trace *t, const struct tfk_cursor *c, uint64_t at, uint8_t layout,
 		     const struct l0_header *h, uint64_t block)
 {
 	const uint64_t abs = c->origin + at;
@@ -129,48 +129,48 @@ bool l0_check_fields(struct tfk_ctx *ctx, const struct tfk_cursor *c, uint64_t a
 	const uint64_t o_major = layout == 1 ? 57 : 20, o_minor = o_major + 1;
 	const unsigned want_major = layout, want_minor = layout == 1 ? 0 : 6;
 	if (h->major != want_major) {
-		struct tfk_finding *f = tfk_emit(ctx, TFK_LTTNG0_HEADER_BAD_VERSION, abs + o_major, 2);
+		struct tfk_finding *f = l0_emit(ctx, t, TFK_LTTNG0_HEADER_BAD_VERSION, abs + o_major, 2);
 		tfk_set_path(f, "block %llu trace header version", (unsigned long long)block);
 		tfk_set_expected(f, "%u.x (magic at offset %u)", want_major, layout == 1 ? L0_V1_MAGIC_AT : L0_V2_MAGIC_AT);
 		tfk_set_found(f, "%u.%u", h->major, h->minor);
 		ok = false;
 	} else if (h->minor != want_minor) {
-		struct tfk_finding *f = tfk_emit(ctx, TFK_LTTNG0_HEADER_OTHER_MINOR, abs + o_minor, 1);
+		struct tfk_finding *f = l0_emit(ctx, t, TFK_LTTNG0_HEADER_OTHER_MINOR, abs + o_minor, 1);
 		tfk_set_path(f, "block %llu trace header version", (unsigned long long)block);
 		tfk_set_expected(f, "%u.%u", want_major, want_minor);
 		tfk_set_found(f, "%u.%u", h->major, h->minor);
 	}
 	if (h->arch_size != 4 && h->arch_size != 8) {
-		bad_field(ctx, abs + o_arch, 1, block, "arch_size", "4 or 8", h->arch_size);
+		bad_field(ctx, t, abs + o_arch, 1, block, "arch_size", "4 or 8", h->arch_size);
 		ok = false;
 	}
 	if (!align_ok(h->alignment)) {
-		bad_field(ctx, abs + o_align, 1, block, "alignment", "0, 1, 2, 4 or 8", h->alignment);
+		bad_field(ctx, t, abs + o_align, 1, block, "alignment", "0, 1, 2, 4 or 8", h->alignment);
 		ok = false;
 	}
 	if (h->freq_scale == 0) {
-		bad_field(ctx, abs + o_scale, 4, block, "freq_scale", "non-zero (event times divide by it)", 0);
+		bad_field(ctx, t, abs + o_scale, 4, block, "freq_scale", "non-zero (event times divide by it)", 0);
 		ok = false;
 	}
 	if (h->start_freq == 0) {
-		bad_field(ctx, abs + o_freq, 8, block, "start_freq", "non-zero (event times divide by it)", 0);
+		bad_field(ctx, t, abs + o_freq, 8, block, "start_freq", "non-zero (event times divide by it)", 0);
 		ok = false;
 	}
 	if (layout == 1) {
 		if (h->flight_recorder > 1) {
-			bad_field(ctx, abs + 59, 1, block, "flight_recorder", "0 or 1", h->flight_recorder);
+			bad_field(ctx, t, abs + 59, 1, block, "flight_recorder", "0 or 1", h->flight_recorder);
 			ok = false;
 		}
 		if (h->has_heartbeat > 1) {
-			bad_field(ctx, abs + 60, 1, block, "has_heartbeat", "0 or 1", h->has_heartbeat);
+			bad_field(ctx, t, abs + 60, 1, block, "has_heartbeat", "0 or 1", h->has_heartbeat);
 			ok = false;
 		}
 		if (h->tscbits < 1 || h->tscbits > 32) {
-			bad_field(ctx, abs + 63, 1, block, "tscbits", "1..32", h->tscbits);
+			bad_field(ctx, t, abs + 63, 1, block, "tscbits", "1..32", h->tscbits);
 			ok = false;
 		}
 		if (h->compact_data_shift < 1 || h->compact_data_shift > 32) {
-			bad_field(ctx, abs + 64, 1, block, "compact_data_shift", "1..32", h->compact_data_shift);
+			bad_field(ctx, t, abs + 64, 1, block, "compact_data_shift", "1..32", h->compact_data_shift);
 			ok = false;
 		}
 	}
@@ -215,7 +215,7 @@ bool l0_check_same(struct tfk_ctx *ctx, const struct tfk_cursor *c, uint64_t at,
 	for (size_t i = 0; i < n; i++) {
 		if (memcmp(p + fs[i].at, t->ref + fs[i].at, fs[i].len) == 0)
 			continue;
-		struct tfk_finding *f = tfk_emit(ctx, TFK_LTTNG0_HEADER_VARIES, c->origin + at + fs[i].at, fs[i].len);
+		struct tfk_finding *f = l0_emit(ctx, t, TFK_LTTNG0_HEADER_VARIES, c->origin + at + fs[i].at, fs[i].len);
 		tfk_set_path(f, "block %llu trace header %s", (unsigned long long)block, fs[i].name);
 		tfk_set_expected(f, "%llu, as the trace's first sound block%s%s", (unsigned long long)field(t->ref + fs[i].at, fs[i].len, t->big_endian),
 				 *t->ref_member ? " in " : "", t->ref_member);
