@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A decoder of legacy LTTng tracefiles for the tests' oracle, written from the 2008 format
+ * document (spec/seeds/lttng-trace-format-2008.txt) and the spec's §3.3 for LTF 2.6, apart
+ * from the checker: it walks every block and returns the events it holds.
+ */
+#ifndef TFK_LTTNG0_DECODE_H
+#define TFK_LTTNG0_DECODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct l0dec_event {
+	unsigned block;
+	uint16_t id;
+	uint32_t size;
+	uint64_t tsc;           /* as recorded: 32 (heartbeat), 27 (LTF 2.6 compact word) or 64 bits */
+	const uint8_t *payload;
+};
+
+/* Decode every event; their number, or -1 when a block cannot be decoded. */
+long l0dec_decode(const uint8_t *p, size_t len, uint8_t layout, bool big_endian, struct l0dec_event *ev, size_t max);
+
+#endif

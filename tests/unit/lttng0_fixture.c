@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The legacy LTTng tracefile writer of the tests. Byte layouts, with the spec section each
+ * comes from:
+ *  - 2008 block header, 40 bytes (§3.2; the 2008 document's "block start/end header"):
+ *    begin {cycle_count u64, freq u64}, end {cycle_count u64, freq u64}, lost_size u32,
+ *    buf_size u32.
+ *  - 2008 trace header at block offset 40, 69 bytes packed (§3.2 table, code struct
+ *    ltt_trace_header_1_0; the 2008 document instead ends with start_time {u32 sec, u32 nsec},
+ *    which would make it 61 bytes: the spec's table is followed).
+ *  - 2008 event header (§3.2): aligned to min(alignment, arch_size) when alignment is on, then
+ *    u32 (heartbeat) or u64 timestamp, u16 event_id (the document's u8 facility, u8 event), u16
+ *    event_size; the payload aligned to arch_size when alignment is on. Compact tracefiles: one
+ *    u32 {compact data, event id, TSC bits} per event, no size and no payload (our reading).
+ *  - LTF 2.6 sub-buffer header, 68 bytes (§3.3 ltt_subbuffer_header_2_6).
+ *  - LTF 2.6 event (§3.3): u32 {5-bit id << 27 | 27-bit TSC}, aligned to 4 when alignment is
+ *    on; escape 30: u16 id, u16 size (0xFFFF: a u32 size follows); escape 29: the same, then a
+ *    u64 TSC aligned to 8 (when alignment is on: our reading). The payload follows at once.
+ * Positions are aligned relative to the block's start (sub-buffers were page aligned).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lttng0_fixture.h"
+
+#define MAGIC 0x00D6B7EDu
+#define BASE_TSC 5000000ull
+#define TSC_STEP 1000ull
+
+void l0fx_put(uint8_t *p, uint64_t v, unsigned width, bool be)
+{
+	for (unsigned i = 0; i < width; i++)
+		p[i] = (uint8_t)(v >> (be ? 8 * (width - 1 - i) : 8 * i));
+}
+
+struct l0fx_spec l0fx_default(uint8_t layout)
+{
+	struct l0fx_spec s = { 0 };
+	s.layout = layout;
+	s.arch_size = 8;
+	s.block_size = layout == 1 ? 1024 : 4096;
+	s.blocks = 3;
+	s.events = 8;
+	return s;
+}
+
+static size_t align_up(size_t pos, unsigned a)
+{
+	return a <= 1 ? pos : (pos + a - 1) / a * a;
+}
+
+static uint64_t ev_tsc(uint64_t g)
+{
+	return BASE_TSC + 100 + TSC_STEP * g;
+}
+
+static unsigned ev_size(const struct l0fx_spec *s, uint64_t g)
+{
+	return s->layout == 1 ? (unsigned)(g * 3 % 13) : (unsigned)(g * 5 % 21);
+}
+
+void l0fx_event(const struct l0fx_spec *s, uint64_t g, uint16_t *id, uint32_t *size, uint64_t *tsc)
+{
+	*id = (uint16_t)(s->layout == 1 ? 1 + g % 7 : 100 + g % 5);
+	*size = ev_size(s, g);
+	*tsc = ev_tsc(g);
+}
+
+/* One event of global number g at block-relative pos; its end, or 0 when it does not fit. */
+static size_t put_event(const struct l0fx_spec *s, uint8_t *blk, size_t pos, uint64_t g, bool first, size_t *start)
+{
+	const bool be = s->big_endian;
+	const uint64_t tsc = ev_tsc(g);
+	const unsigned size = ev_size(s, g);
+	uint8_t tmp[64];
+	size_t n = 0, at;
+	if (s->layout == 1) {
+		if (s->compact) {
+			at = align_up(pos, s->alignment ? 4 : 1);
+			/* tscbits 24, compact_data_shift 29: data 3 bits | id 5 bits | 24 TSC bits */
+			uint32_t word = (uint32_t)(g % 8) << 29 | (uint32_t)(1 + g % 30) << 24 | (uint32_t)(tsc & 0xFFFFFF);
+			l0fx_put(tmp, word, 4, be);
+			n = 4;
+		} else {
+			unsigned a = s->alignment ? (s->alignment < s->arch_size ? s->alignment : s->arch_size) : 1;
+			at = align_up(pos, a);
+			unsigned ts = s->heartbeat ? 4 : 8;
+			l0fx_put(tmp, s->heartbeat ? (tsc & 0xFFFFFFFFu) : tsc, ts, be);
+			l0fx_put(tmp + ts, 1 + g % 7, 2, be);
+			l0fx_put(tmp + ts + 2, s->unknown_sizes ? 0xFFFF : size, 2, be);
+			n = ts + 4;
+			size_t payload = s->alignment ? align_up(at + n, s->arch_size) - at : n;
+			memset(tmp + n, 0, payload - n);
+			n = payload;
+			if (!s->unknown_sizes) {
+				for (unsigned k = 0; k < size; k++)
+					tmp[n + k] = (uint8_t)(g + k);
+				n += size;
+			}
+		}
+	} else {
+		at = align_up(pos, s->alignment ? 4 : 1);
+		unsigned id5 = s->unknown_sizes ? (unsigned)(g % 29) : first ? 29 : 30;
+		l0fx_put(tmp, (uint32_t)id5 << 27 | (uint32_t)(tsc & 0x7FFFFFF), 4, be);
+		n = 4;
+		if (!s->unknown_sizes) {
+			l0fx_put(tmp + n, 100 + g % 5, 2, be);
+			l0fx_put(tmp + n + 2, s->big_sizes ? 0xFFFF : size, 2, be);
+			n += 4;
+			if (s->big_sizes) {
+				l0fx_put(tmp + n, size, 4, be);
+				n += 4;
+			}
+			if (id5 == 29) {
+				size_t t = s->alignment ? align_up(at + n, 8) - at : n;
+				memset(tmp + n, 0, t - n);
+				n = t;
+				l0fx_put(tmp + n, tsc, 8, be);
+				n += 8;
+			}
+			for (unsigned k = 0; k < size; k++)
+				tmp[n + k] = (uint8_t)(g + k);
+			n += size;
+		}
+	}
+	if (at + n > s->block_size)
+		return 0;
+	memcpy(blk + at, tmp, n);
+	*start = at;
+	return at + n;
+}
+
+static void put_header(const struct l0fx_spec *s, uint8_t *blk, uint64_t begin, uint64_t end, size_t used, unsigned b)
+{
+	const bool be = s->big_endian;
+	const uint64_t start_sec = s->start_time ? s->start_time : 1212364800; /* 2008-06-02 */
+	if (s->layout == 1) {
+		l0fx_put(blk + 0, begin, 8, be);
+		l0fx_put(blk + 8, 2000000000, 8, be);
+		l0fx_put(blk + 16, end, 8, be);
+		l0fx_put(blk + 24, 2000000000, 8, be);
+		l0fx_put(blk + 32, s->block_size - used, 4, be);
+		l0fx_put(blk + 36, s->block_size, 4, be);
+		uint8_t *h = blk + 40;
+		l0fx_put(h + 0, MAGIC, 4, be);
+		l0fx_put(h + 4, s->arch_size == 8 ? 8 : 1, 4, be); /* x86_64 or i386 */
+		l0fx_put(h + 8, 0, 4, be);
+		l0fx_put(h + 12, 0, 4, be);
+		h[16] = s->arch_size;
+		h[17] = 1;
+		h[18] = 0;
+		h[19] = 0;
+		h[20] = s->heartbeat;
+		h[21] = s->alignment;
+		h[22] = 0;
+		h[23] = 24;
+		h[24] = 29;
+		l0fx_put(h + 25, 1, 4, be);
+		l0fx_put(h + 29, 2000000000, 8, be);
+		l0fx_put(h + 37, BASE_TSC, 8, be);
+		l0fx_put(h + 45, 0, 8, be);
+		l0fx_put(h + 53, start_sec, 8, be);
+		l0fx_put(h + 61, 0, 8, be);
+	} else {
+		l0fx_put(blk + 0, begin, 8, be);
+		l0fx_put(blk + 8, end, 8, be);
+		l0fx_put(blk + 16, MAGIC, 4, be);
+		blk[20] = 2;
+		blk[21] = 6;
+		blk[22] = s->arch_size;
+		blk[23] = s->alignment;
+		l0fx_put(blk + 24, start_sec, 8, be);
+		l0fx_put(blk + 32, 0, 8, be);
+		l0fx_put(blk + 40, 2000000000, 8, be);
+		l0fx_put(blk + 48, 1, 4, be);
+		l0fx_put(blk + 52, used, 4, be);
+		l0fx_put(blk + 56, s->block_size, 4, be);
+		l0fx_put(blk + 60, 2 * b, 4, be); /* cumulative events_lost */
+		l0fx_put(blk + 64, 0, 4, be);
+	}
+}
+
+int l0fx_write(const struct l0fx_spec *s, uint8_t **out, size_t *len, struct l0fx_layout *L)
+{
+	const size_t hdr = s->layout == 1 ? 109 : 68;
+	if ((s->layout != 1 && s->layout != 2) || s->blocks > L0FX_MAX_BLOCKS || s->block_size < hdr + 64)
+		return -1;
+	memset(L, 0, sizeof(*L));
+	uint8_t *buf = calloc(s->blocks ? s->blocks : 1, s->block_size);
+	if (!buf)
+		return -1;
+	uint64_t g = 0;
+	for (unsigned b = 0; b < s->blocks; b++) {
+		uint8_t *blk = buf + (size_t)b * s->block_size;
+		size_t pos = hdr, start = 0;
+		uint64_t first_g = g;
+		for (unsigned j = 0; j < s->events; j++) {
+			size_t end = put_event(s, blk, pos, g, j == 0, &start);
+			if (!end)
+				break;
+			if (j == 0)
+				L->event_off[b] = (size_t)b * s->block_size + start;
+			L->last_off[b] = (size_t)b * s->block_size + start;
+			pos = end;
+			g++;
+			L->events[b]++;
+		}
+		L->block_off[b] = (size_t)b * s->block_size;
+		L->first_event[b] = first_g;
+		L->data_end[b] = (size_t)b * s->block_size + pos;
+		put_header(s, blk, ev_tsc(first_g) - 50, ev_tsc(g ? g - 1 : 0) + 50, pos, b);
+		L->total_events += L->events[b];
+	}
+	*out = buf;
+	*len = (size_t)s->blocks * s->block_size;
+	return 0;
+}

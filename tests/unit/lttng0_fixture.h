@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Legacy LTTng 0.x tracefiles for the tests, written from the spec (other-formats.md §3.2 and
+ * §3.3) and the 2008 format document (spec/seeds/lttng-trace-format-2008.txt): several blocks
+ * of events, either layout, either byte order. No real recording or reader exists any more.
+ */
+#ifndef TFK_LTTNG0_FIXTURE_H
+#define TFK_LTTNG0_FIXTURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define L0FX_MAX_BLOCKS 16
+
+struct l0fx_spec {
+	uint8_t layout;          /* 1: the 2008 layout (LTF 1.0); 2: LTF 2.6 sub-buffers */
+	bool big_endian;
+	uint8_t arch_size;       /* 4 or 8 */
+	uint8_t alignment;       /* 0 (packed) or 1, 2, 4, 8 */
+	bool heartbeat;          /* 1.x: 32-bit event timestamps (else 64-bit) */
+	bool compact;            /* 1.x: a compact tracefile (one u32 per event) */
+	uint32_t block_size;     /* every block's size */
+	unsigned blocks;         /* at most L0FX_MAX_BLOCKS */
+	unsigned events;         /* per block, as many as fit */
+	bool unknown_sizes;      /* 1.x: event_size 0xFFFF; 2.x: compact 5-bit ids (sizes from formats) */
+	bool big_sizes;          /* 2.x: every size through the 0xFFFF escape and its u32 */
+	uint64_t start_time;     /* start_time_sec (trace-wide; 0: a default) */
+};
+
+struct l0fx_layout {
+	size_t block_off[L0FX_MAX_BLOCKS];
+	size_t event_off[L0FX_MAX_BLOCKS];   /* file offset of the block's first event */
+	size_t last_off[L0FX_MAX_BLOCKS];    /* file offset of the block's last event */
+	size_t data_end[L0FX_MAX_BLOCKS];    /* file offset where the block's events end */
+	unsigned events[L0FX_MAX_BLOCKS];
+	uint64_t first_event[L0FX_MAX_BLOCKS]; /* number of the block's first event in the file */
+	uint64_t total_events;
+};
+
+/* A default spec for a layout: 3 blocks, 8 events each, little-endian, arch 8, no alignment. */
+struct l0fx_spec l0fx_default(uint8_t layout);
+
+/* Write the tracefile into *out (free() it). 0, or -1 on a bad spec or no memory. */
+int l0fx_write(const struct l0fx_spec *s, uint8_t **out, size_t *len, struct l0fx_layout *L);
+
+/* What the writer puts in event number g of the file: its id, payload size and cycle count. */
+void l0fx_event(const struct l0fx_spec *s, uint64_t g, uint16_t *id, uint32_t *size, uint64_t *tsc);
+
+/* A number of width bytes at p in the spec's byte order (for mutations). */
+void l0fx_put(uint8_t *p, uint64_t v, unsigned width, bool big_endian);
+
+#endif

@@ -1,0 +1,747 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Legacy LTTng 0.x tracefiles, made by the fixture writer (lttng0_fixture.c): every layout and
+ * byte order checks clean with its exact event count; each code is raised at its offset by one
+ * mutation; trace directories are checked member by member; repair keeps the whole blocks and
+ * the whole events and re-checks clean. With --corpus DIR, writes the fuzzing seeds instead.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "lttng0_decode.h"
+#include "lttng0_fixture.h"
+#include "raised.h"
+#include "tracefsck/check.h"
+#include "tracefsck/repair.h"
+
+struct fx {
+	struct l0fx_spec s;
+	struct l0fx_layout L;
+	uint8_t *buf;
+	size_t len;
+	struct tfk_report rep;
+};
+
+static void make(struct fx *x, struct l0fx_spec s)
+{
+	memset(x, 0, sizeof(*x));
+	x->s = s;
+	assert_int_equal(l0fx_write(&s, &x->buf, &x->len, &x->L), 0);
+}
+
+static void dump(const struct tfk_report *r)
+{
+	for (size_t i = 0; i < r->count; i++) {
+		const struct tfk_finding *f = &r->findings[i];
+		print_message("  %s [%s] @%llu %s: expected %s, found %s\n", f->fault->id, f->member,
+			      (unsigned long long)f->offset, f->path, f->expected, f->found);
+	}
+}
+
+static void check(struct fx *x)
+{
+	tfk_report_free(&x->rep);
+	tfk_check_buffer(x->buf, x->len, NULL, &x->rep);
+	raised_note(&x->rep);
+}
+
+static void done(struct fx *x)
+{
+	tfk_report_free(&x->rep);
+	free(x->buf);
+}
+
+static size_t count(const struct tfk_report *r, const char *code)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->count; i++)
+		n += strcmp(r->findings[i].fault->id, code) == 0;
+	return n;
+}
+
+static void expect_at(const struct tfk_report *r, const char *code, uint64_t offset)
+{
+	for (size_t i = 0; i < r->count; i++) {
+		const struct tfk_finding *f = &r->findings[i];
+		if (strcmp(f->fault->id, code) == 0 && f->has_offset && f->offset == offset)
+			return;
+	}
+	dump(r);
+	fail_msg("no %s at %llu", code, (unsigned long long)offset);
+}
+
+static void expect_clean(const struct tfk_report *r, uint64_t events)
+{
+	if (tfk_report_verdict(r) != TFK_VERDICT_CLEAN || r->count) {
+		dump(r);
+		fail_msg("not clean: %zu findings", r->count);
+	}
+	assert_int_equal(r->stats.events, events);
+}
+
+/* The one fault of the mutation, at its offset, and the events still walked. */
+static void expect_only(struct fx *x, const char *code, uint64_t offset, uint64_t events)
+{
+	check(x);
+	expect_at(&x->rep, code, offset);
+	for (size_t i = 0; i < x->rep.count; i++)
+		if (strcmp(x->rep.findings[i].fault->id, code) != 0) {
+			dump(&x->rep);
+			fail_msg("%s besides %s", x->rep.findings[i].fault->id, code);
+		}
+	assert_int_equal(x->rep.stats.events, events);
+}
+
+static void put(struct fx *x, size_t at, uint64_t v, unsigned width)
+{
+	assert_true(at + width <= x->len);
+	l0fx_put(x->buf + at, v, width, x->s.big_endian);
+}
+
+/*
+ * The oracle without a reader: the test decoder (from the 2008 document, not the checker) reads
+ * exactly the events the writer put in the file, in order, but those numbered [a1, b1) and
+ * [a2, b2): every id, size, timestamp and payload byte.
+ */
+static void expect_events(const uint8_t *p, size_t len, const struct fx *x, uint64_t a1, uint64_t b1, uint64_t a2,
+			  uint64_t b2)
+{
+	static struct l0dec_event ev[4096];
+	long n = l0dec_decode(p, len, x->s.layout, x->s.big_endian, ev, 4096);
+	assert_true(n >= 0);
+	size_t i = 0;
+	for (uint64_t g = 0; g < x->L.total_events; g++) {
+		if ((g >= a1 && g < b1) || (g >= a2 && g < b2))
+			continue;
+		assert_true(i < (size_t)n);
+		uint16_t id;
+		uint32_t size;
+		uint64_t tsc;
+		l0fx_event(&x->s, g, &id, &size, &tsc);
+		const struct l0dec_event *e = &ev[i++];
+		assert_int_equal(e->id, id);
+		assert_int_equal(e->size, size);
+		if (x->s.layout == 1 && x->s.heartbeat)
+			tsc &= 0xFFFFFFFFu;
+		if (x->s.layout == 2 && e->tsc < (1u << 27))
+			tsc &= 0x7FFFFFF;
+		assert_int_equal(e->tsc, tsc);
+		for (uint32_t k = 0; k < size; k++)
+			assert_int_equal(e->payload[k], (uint8_t)(g + k));
+	}
+	assert_int_equal(i, (size_t)n);
+}
+
+/* ---- pristine ------------------------------------------------------------------------ */
+
+static void test_pristine_2008(void **state)
+{
+	(void)state;
+	for (unsigned m = 0; m < 8; m++) {
+		struct l0fx_spec s = l0fx_default(1);
+		s.big_endian = m & 1;
+		s.heartbeat = (m >> 1) & 1;
+		s.alignment = (m & 4) ? 8 : 0;
+		s.arch_size = (m == 6) ? 4 : 8;
+		s.blocks = 4;
+		s.events = 40;
+		struct fx x;
+		make(&x, s);
+		check(&x);
+		expect_clean(&x.rep, x.L.total_events);
+		expect_events(x.buf, x.len, &x, 0, 0, 0, 0);
+		assert_true(x.L.total_events > 4 * 20);
+		assert_string_equal(x.rep.stats.format, s.big_endian ? "LTTng 0.x 2008 (big-endian)" : "LTTng 0.x 2008");
+		done(&x);
+	}
+}
+
+static void test_pristine_ltf2(void **state)
+{
+	(void)state;
+	for (unsigned m = 0; m < 8; m++) {
+		struct l0fx_spec s = l0fx_default(2);
+		s.big_endian = m & 1;
+		s.big_sizes = (m >> 1) & 1;
+		s.alignment = (m & 4) ? 8 : 0;
+		s.arch_size = (m == 6) ? 4 : 8;
+		s.events = 100;
+		struct fx x;
+		make(&x, s);
+		check(&x);
+		expect_clean(&x.rep, x.L.total_events);
+		expect_events(x.buf, x.len, &x, 0, 0, 0, 0);
+		assert_int_equal(x.L.total_events, 300);
+		assert_string_equal(x.rep.stats.format, s.big_endian ? "LTTng 0.x LTF 2.x (big-endian)" : "LTTng 0.x LTF 2.x");
+		assert_int_equal(x.rep.stats.events_lost, 4);
+		done(&x);
+	}
+}
+
+/* ---- block faults -------------------------------------------------------------------- */
+
+static void test_bad_magic(void **state)
+{
+	(void)state;
+	for (uint8_t layout = 1; layout <= 2; layout++) {
+		struct fx x;
+		struct l0fx_spec s = l0fx_default(layout);
+		s.big_endian = layout == 2;
+		make(&x, s);
+		size_t mat = layout == 1 ? 40 : 16;
+		put(&x, x.L.block_off[1] + mat, 0x12345678, 4);
+		expect_only(&x, "lttng0.header.bad-magic", x.L.block_off[1] + mat, x.L.total_events - x.L.events[1]);
+		done(&x);
+	}
+}
+
+static void test_bad_size(void **state)
+{
+	(void)state;
+	/* sb_size 0 (LTTV loops forever): the walk goes on at the next magic. */
+	struct fx x;
+	make(&x, l0fx_default(2));
+	put(&x, x.L.block_off[1] + 56, 0, 4);
+	expect_only(&x, "lttng0.block.bad-size", x.L.block_off[1] + 56, x.L.total_events - x.L.events[1]);
+	done(&x);
+	/* buf_size 0 in the first 2008 block (LTTV divides by it). */
+	make(&x, l0fx_default(1));
+	put(&x, 36, 0, 4);
+	expect_only(&x, "lttng0.block.bad-size", 36, x.L.total_events - x.L.events[0]);
+	done(&x);
+}
+
+static void test_inconsistent_and_odd(void **state)
+{
+	(void)state;
+	struct fx x;
+	make(&x, l0fx_default(1));
+	put(&x, x.L.block_off[1] + 36, 2048, 4);
+	expect_only(&x, "lttng0.block.inconsistent", x.L.block_off[1] + 36, x.L.total_events);
+	done(&x);
+	struct l0fx_spec s = l0fx_default(1);
+	s.block_size = 1000;
+	make(&x, s);
+	check(&x);
+	assert_int_equal(count(&x.rep, "lttng0.block.odd-size"), 3);
+	expect_at(&x.rep, "lttng0.block.odd-size", x.L.block_off[2] + 36);
+	assert_int_equal(tfk_report_verdict(&x.rep), TFK_VERDICT_CLEAN);
+	done(&x);
+	s = l0fx_default(2);
+	s.block_size = 3000;
+	make(&x, s);
+	check(&x);
+	assert_int_equal(count(&x.rep, "lttng0.block.odd-size"), 3);
+	expect_at(&x.rep, "lttng0.block.odd-size", x.L.block_off[1] + 56);
+	done(&x);
+}
+
+/* One code's findings in a tracefile are listed up to max_per_place, then counted and summarised. */
+static void test_quota(void **state)
+{
+	(void)state;
+	struct fx x;
+	struct l0fx_spec s = l0fx_default(1);
+	s.block_size = 1000;
+	s.blocks = 16;
+	make(&x, s);
+	struct tfk_limits lim = tfk_limits_default();
+	lim.max_per_place = 2;
+	tfk_check_buffer(x.buf, x.len, &lim, &x.rep);
+	raised_note(&x.rep);
+	assert_int_equal(count(&x.rep, "lttng0.block.odd-size"), 2);
+	assert_int_equal(x.rep.by_severity[TFK_SEV_WARNING], 16);
+	expect_at(&x.rep, "core.findings.suppressed", x.L.block_off[2] + 36);
+	assert_int_equal(x.rep.stats.events, x.L.total_events);
+	done(&x);
+}
+
+static void test_cut(void **state)
+{
+	(void)state;
+	for (uint8_t layout = 1; layout <= 2; layout++) {
+		struct fx x;
+		struct l0fx_spec s = l0fx_default(layout);
+		s.events = 30;
+		make(&x, s);
+		/* Cut inside block 2, just after its third event's start: two events of it stay whole. */
+		size_t cut = x.L.block_off[2] + (layout == 1 ? 109 : 68);
+		x.len = x.L.data_end[2] - 1; /* the last event of block 2 loses its last byte */
+		expect_only(&x, "lttng0.block.cut", x.L.block_off[2], x.L.total_events - 1);
+		x.len = cut - 5; /* the header itself is cut */
+		expect_only(&x, "lttng0.block.cut", x.L.block_off[2], x.L.events[0] + x.L.events[1]);
+		done(&x);
+	}
+}
+
+static void test_bad_fill(void **state)
+{
+	(void)state;
+	struct fx x;
+	make(&x, l0fx_default(1));
+	put(&x, x.L.block_off[1] + 32, 5000, 4);
+	expect_only(&x, "lttng0.block.bad-fill", x.L.block_off[1] + 32, x.L.total_events - x.L.events[1]);
+	done(&x);
+	/* data_size > sb_size: LTTV's g_assert(data_size <= size) aborts. */
+	make(&x, l0fx_default(2));
+	put(&x, x.L.block_off[0] + 52, 5000, 4);
+	expect_only(&x, "lttng0.block.bad-fill", 52, x.L.total_events - x.L.events[0]);
+	done(&x);
+}
+
+static void test_times(void **state)
+{
+	(void)state;
+	for (uint8_t layout = 1; layout <= 2; layout++) {
+		struct fx x;
+		make(&x, l0fx_default(layout));
+		size_t end_at = layout == 1 ? 16 : 8;
+		put(&x, x.L.block_off[1] + end_at, 1, 8);
+		expect_only(&x, "lttng0.block.tsc-reversed", x.L.block_off[1] + end_at, x.L.total_events);
+		done(&x);
+		make(&x, l0fx_default(layout));
+		put(&x, x.L.block_off[2], 10, 8);
+		expect_only(&x, "lttng0.block.time-backwards", x.L.block_off[2], x.L.total_events);
+		assert_int_equal(tfk_report_verdict(&x.rep), TFK_VERDICT_CLEAN);
+		done(&x);
+	}
+	/* LTF 2.x counters are cumulative. */
+	struct fx x;
+	make(&x, l0fx_default(2));
+	put(&x, x.L.block_off[2] + 60, 0, 4);
+	put(&x, x.L.block_off[2] + 64, 0, 4);
+	put(&x, x.L.block_off[1] + 64, 7, 4);
+	check(&x);
+	expect_at(&x.rep, "lttng0.counters.decrease", x.L.block_off[2] + 60);
+	expect_at(&x.rep, "lttng0.counters.decrease", x.L.block_off[2] + 64);
+	assert_int_equal(count(&x.rep, "lttng0.counters.decrease"), 2);
+	done(&x);
+}
+
+static void test_header_fields(void **state)
+{
+	(void)state;
+	for (uint8_t layout = 1; layout <= 2; layout++) {
+		struct fx x;
+		struct l0fx_spec s = l0fx_default(layout);
+		s.big_endian = true;
+		const size_t arch = layout == 1 ? 56 : 22, major = layout == 1 ? 57 : 20, sec = layout == 1 ? 93 : 24;
+		const size_t freq = layout == 1 ? 69 : 40;
+		make(&x, s);
+		x.buf[x.L.block_off[1] + arch] = 3;
+		expect_only(&x, "lttng0.header.bad-field", x.L.block_off[1] + arch, x.L.total_events - x.L.events[1]);
+		done(&x);
+		make(&x, s);
+		put(&x, x.L.block_off[2] + freq, 0, 8);
+		expect_only(&x, "lttng0.header.bad-field", x.L.block_off[2] + freq, x.L.total_events);
+		done(&x);
+		make(&x, s);
+		x.buf[x.L.block_off[1] + major] = 7;
+		expect_only(&x, "lttng0.header.bad-version", x.L.block_off[1] + major, x.L.total_events);
+		done(&x);
+		make(&x, s);
+		for (unsigned b = 0; b < 3; b++)
+			x.buf[x.L.block_off[b] + major + 1] = 5;
+		check(&x);
+		assert_int_equal(count(&x.rep, "lttng0.header.other-minor"), 3);
+		expect_at(&x.rep, "lttng0.header.other-minor", x.L.block_off[1] + major + 1);
+		assert_int_equal(tfk_report_verdict(&x.rep), TFK_VERDICT_CLEAN);
+		done(&x);
+		make(&x, s);
+		put(&x, x.L.block_off[1] + sec, 1, 8);
+		expect_only(&x, "lttng0.header.varies", x.L.block_off[1] + sec, x.L.total_events);
+		done(&x);
+	}
+	/* 2008 only: heartbeat, tscbits */
+	struct fx x;
+	make(&x, l0fx_default(1));
+	x.buf[x.L.block_off[2] + 63] = 40;
+	expect_only(&x, "lttng0.header.bad-field", x.L.block_off[2] + 63, x.L.total_events);
+	done(&x);
+}
+
+static void test_events(void **state)
+{
+	(void)state;
+	for (uint8_t layout = 1; layout <= 2; layout++) {
+		struct fx x;
+		struct l0fx_spec s = l0fx_default(layout);
+		s.alignment = 8;
+		make(&x, s);
+		/* The data ends 3 bytes into block 0's last event: its header crosses the fill limit. */
+		size_t fill = x.L.last_off[0] + 3 - x.L.block_off[0];
+		if (layout == 1)
+			put(&x, 32, s.block_size - fill, 4);
+		else
+			put(&x, 52, fill, 4);
+		expect_only(&x, "lttng0.event.overrun", x.L.last_off[0], x.L.total_events - 1);
+		done(&x);
+		/* Sizes left to the formats: the walk stops at the first such event. */
+		s = l0fx_default(layout);
+		s.unknown_sizes = true;
+		make(&x, s);
+		check(&x);
+		expect_at(&x.rep, "lttng0.event.size-unknown", x.L.event_off[1]);
+		assert_int_equal(count(&x.rep, "lttng0.event.size-unknown"), 3);
+		assert_int_equal(tfk_report_verdict(&x.rep), TFK_VERDICT_INCOMPLETE);
+		assert_int_equal(x.rep.stats.events, 0);
+		done(&x);
+	}
+	/* A full TSC outside its block (2008 without heartbeat). */
+	struct fx x;
+	make(&x, l0fx_default(1));
+	put(&x, x.L.event_off[1], 1, 8);
+	expect_only(&x, "lttng0.event.tsc-outside", x.L.event_off[1], x.L.total_events);
+	done(&x);
+	/* And in the LTF 2.x escape 29 (after id, size: 8 bytes in, unaligned). */
+	make(&x, l0fx_default(2));
+	put(&x, x.L.event_off[2] + 8, 1, 8);
+	expect_only(&x, "lttng0.event.tsc-outside", x.L.event_off[2] + 8, x.L.total_events);
+	done(&x);
+}
+
+/* ---- directories ----------------------------------------------------------------------- */
+
+struct dir {
+	char path[512];
+};
+
+static void dir_make(struct dir *d)
+{
+	const char *tmp = getenv("TMPDIR");
+	snprintf(d->path, sizeof(d->path), "%s/tfk-lttng0-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	assert_non_null(mkdtemp(d->path));
+	char sub[600];
+	snprintf(sub, sizeof(sub), "%s/control", d->path);
+	assert_int_equal(mkdir(sub, 0755), 0);
+}
+
+static void dir_put(struct dir *d, const char *name, const uint8_t *p, size_t n)
+{
+	char path[800];
+	snprintf(path, sizeof(path), "%s/%s", d->path, name);
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(p, 1, n, f), n);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void dir_free(struct dir *d)
+{
+	char cmd[700];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", d->path);
+	assert_int_equal(system(cmd), 0);
+}
+
+static uint64_t dir_fx(struct dir *d, const char *name, struct l0fx_spec s)
+{
+	struct fx x;
+	make(&x, s);
+	dir_put(d, name, x.buf, x.len);
+	uint64_t n = x.L.total_events;
+	done(&x);
+	return n;
+}
+
+static const struct tfk_finding *member_finding(const struct tfk_report *r, const char *code, const char *member)
+{
+	for (size_t i = 0; i < r->count; i++)
+		if (strcmp(r->findings[i].fault->id, code) == 0 && strcmp(r->findings[i].member, member) == 0)
+			return &r->findings[i];
+	dump(r);
+	fail_msg("no %s in %s", code, member);
+	return NULL;
+}
+
+static void test_dir_2008(void **state)
+{
+	(void)state;
+	struct dir d;
+	dir_make(&d);
+	struct l0fx_spec s = l0fx_default(1);
+	s.heartbeat = true;
+	s.big_endian = true;
+	uint64_t n = dir_fx(&d, "cpu_0", s) + dir_fx(&d, "cpu_2", s);
+	s.blocks = 1;
+	n += dir_fx(&d, "control/facilities_0", s) + dir_fx(&d, "control/processes_0", s);
+	struct l0fx_spec c = s;
+	c.compact = true;
+	c.blocks = 2;
+	n += dir_fx(&d, "compact_0", c);
+	struct tfk_report r;
+	tfk_check_file(d.path, NULL, &r);
+	raised_note(&r);
+	expect_clean(&r, n);
+	assert_string_equal(r.stats.format, "LTTng 0.x trace directory");
+	assert_int_equal(r.stats.cpus, 2);
+	tfk_report_free(&r);
+	/* A tracefile of another trace (other start time), an empty channel, no facilities. */
+	s.start_time = 1;
+	s.blocks = 2;
+	dir_fx(&d, "cpu_2", s);
+	dir_put(&d, "control/facilities_0", (const uint8_t *)"", 0);
+	tfk_check_file(d.path, NULL, &r);
+	raised_note(&r);
+	const struct tfk_finding *f = member_finding(&r, "lttng0.header.varies", "cpu_2");
+	assert_int_equal(f->offset, 93);
+	member_finding(&r, "lttng0.file.empty", "control/facilities_0");
+	tfk_report_free(&r);
+	dir_free(&d);
+}
+
+static void test_dir_ltf2(void **state)
+{
+	(void)state;
+	struct dir d;
+	dir_make(&d);
+	struct l0fx_spec s = l0fx_default(2);
+	uint64_t n = dir_fx(&d, "kernel_0", s) + dir_fx(&d, "metadata_0", s);
+	struct tfk_report r;
+	tfk_check_file(d.path, NULL, &r);
+	raised_note(&r);
+	expect_clean(&r, n);
+	tfk_report_free(&r);
+	/* Only metadata: no tracefile of data; a big-endian one beside little-endian ones. */
+	char path[800];
+	snprintf(path, sizeof(path), "%s/kernel_0", d.path);
+	assert_int_equal(unlink(path), 0);
+	s.big_endian = true;
+	dir_fx(&d, "control/metadata_1", s);
+	tfk_check_file(d.path, NULL, &r);
+	raised_note(&r);
+	member_finding(&r, "lttng0.dir.no-tracefile", "");
+	const struct tfk_finding *f = member_finding(&r, "lttng0.header.varies", "metadata_0"); /* the listing is sorted: control/ first */
+	assert_int_equal(f->offset, 0);
+	tfk_report_free(&r);
+	/* cpu_0 and control/ without facilities or metadata. */
+	snprintf(path, sizeof(path), "%s/metadata_0", d.path);
+	assert_int_equal(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/control/metadata_1", d.path);
+	assert_int_equal(unlink(path), 0);
+	dir_fx(&d, "cpu_0", l0fx_default(2));
+	tfk_check_file(d.path, NULL, &r);
+	raised_note(&r);
+	member_finding(&r, "lttng0.dir.no-metadata", "");
+	assert_int_equal(tfk_report_verdict(&r), TFK_VERDICT_CLEAN);
+	tfk_report_free(&r);
+	dir_free(&d);
+}
+
+/* ---- repair -------------------------------------------------------------------------- */
+
+static void expect_repaired_as(struct fx *x, uint64_t events, uint64_t blocks_dropped, uint64_t a1, uint64_t b1,
+			       uint64_t a2, uint64_t b2)
+{
+	struct tfk_repair_report rep;
+	uint8_t *out;
+	size_t len;
+	tfk_repair_buffer(x->buf, x->len, NULL, &out, &len, &rep);
+	raised_note(&rep.before);
+	if (rep.outcome != TFK_REPAIR_DONE) {
+		dump(&rep.before);
+		dump(&rep.after);
+		fail_msg("outcome %d", rep.outcome);
+	}
+	expect_clean(&rep.after, events);
+	assert_int_equal(len % x->s.block_size, 0);
+	assert_int_equal(rep.ncpus, 1);
+	assert_int_equal(rep.cpus[0].events_kept, events);
+	assert_int_equal(rep.cpus[0].pages_dropped, blocks_dropped);
+	expect_events(out, len, x, a1, b1, a2, b2);
+	struct tfk_repair_report twice;
+	uint8_t *out2;
+	size_t len2;
+	tfk_repair_buffer(out, len, NULL, &out2, &len2, &twice);
+	assert_int_equal(twice.outcome, TFK_REPAIR_NOTHING_TO_DO);
+	tfk_repair_report_free(&twice);
+	free(out2);
+	tfk_repair_report_free(&rep);
+	free(out);
+}
+
+/* Repaired keeping every event but [a1, b1). */
+static void expect_repaired(struct fx *x, uint64_t events, uint64_t blocks_dropped, uint64_t a1, uint64_t b1)
+{
+	expect_repaired_as(x, events, blocks_dropped, a1, b1, 0, 0);
+}
+
+static void test_repair_cut(void **state)
+{
+	(void)state;
+	for (unsigned m = 0; m < 4; m++) {
+		struct fx x;
+		struct l0fx_spec s = l0fx_default(m & 1 ? 2 : 1);
+		s.big_endian = m & 2;
+		s.alignment = m & 2 ? 8 : 0;
+		s.events = 30;
+		make(&x, s);
+		x.len = x.L.data_end[2] - 1;
+		expect_repaired(&x, x.L.total_events - 1, 0, x.L.total_events - 1, x.L.total_events);
+		/* Cut in the last block's header: the block is lost. */
+		x.len = x.L.block_off[2] + 20;
+		expect_repaired(&x, x.L.events[0] + x.L.events[1], 1, x.L.first_event[2], x.L.total_events);
+		done(&x);
+	}
+}
+
+static void test_repair_damaged(void **state)
+{
+	(void)state;
+	for (uint8_t layout = 1; layout <= 2; layout++) {
+		struct fx x;
+		struct l0fx_spec s = l0fx_default(layout);
+		s.blocks = 4;
+		make(&x, s);
+		/* Garbage over block 1's header: dropped, the others kept whole. */
+		memset(x.buf + x.L.block_off[1], 0xA5, 80);
+		expect_repaired(&x, x.L.total_events - x.L.events[1], 1, x.L.first_event[1], x.L.first_event[2]);
+		done(&x);
+		/* An event overrun in block 2: the block is kept up to its last whole event. */
+		make(&x, s);
+		size_t fill = x.L.last_off[2] + 3 - x.L.block_off[2];
+		if (layout == 1)
+			put(&x, x.L.block_off[2] + 32, s.block_size - fill, 4);
+		else
+			put(&x, x.L.block_off[2] + 52, fill, 4);
+		expect_repaired(&x, x.L.total_events - 1, 0, x.L.first_event[3] - 1, x.L.first_event[3]);
+		done(&x);
+		/* A varying header and an impossible fill: both blocks dropped. */
+		make(&x, s);
+		put(&x, x.L.block_off[1] + (layout == 1 ? 93 : 24), 3, 8);
+		put(&x, x.L.block_off[3] + (layout == 1 ? 32 : 52), 99999, 4);
+		expect_repaired_as(&x, x.L.events[0] + x.L.events[2], 2, x.L.first_event[1], x.L.first_event[2],
+				   x.L.first_event[3], x.L.total_events);
+		done(&x);
+	}
+}
+
+struct text {
+	char buf[2048];
+	size_t len;
+};
+
+static int collect(void *user, const char *bytes, size_t len)
+{
+	struct text *t = user;
+	if (len >= sizeof(t->buf) - t->len)
+		return -1;
+	memcpy(t->buf + t->len, bytes, len);
+	t->len += len;
+	t->buf[t->len] = '\0';
+	return 0;
+}
+
+/* The salvage report says what was kept and lost, in blocks and events. */
+static void test_repair_salvage_text(void **state)
+{
+	(void)state;
+	struct fx x;
+	struct l0fx_spec s = l0fx_default(1);
+	s.blocks = 4;
+	make(&x, s);
+	memset(x.buf + x.L.block_off[1] + 40, 0, 4);
+	x.len = x.L.data_end[3] - 1;
+	struct tfk_repair_report rep;
+	uint8_t *out;
+	size_t len;
+	tfk_repair_buffer(x.buf, x.len, NULL, &out, &len, &rep);
+	assert_int_equal(rep.outcome, TFK_REPAIR_DONE);
+	struct text t = { "", 0 };
+	assert_int_equal(tfk_repair_report_text(&rep, "cpu_0", collect, &t), 0);
+	char want[512];
+	snprintf(want, sizeof(want),
+		 "cpu_0: salvage: kept 2 blocks whole and 1 block up to the last whole event (%llu events); dropped 1 "
+		 "damaged block or run of garbage (0 events walked in them); the events after the damage in a clipped "
+		 "block are unknown; %llu bytes of the last block missing from the file, which was cut short (events "
+		 "there unknown)\n",
+		 (unsigned long long)(x.L.total_events - x.L.events[1] - 1),
+		 (unsigned long long)(x.L.block_off[3] + s.block_size - x.len));
+	assert_string_equal(t.buf, want);
+	free(out);
+	tfk_repair_report_free(&rep);
+	/* Only a cut first header: no block is left to keep, and an empty file is no tracefile. */
+	tfk_repair_buffer(x.buf, 60, NULL, &out, &len, &rep);
+	assert_int_equal(rep.outcome, TFK_REPAIR_UNSUPPORTED);
+	assert_non_null(rep.reason);
+	assert_null(out);
+	tfk_repair_report_free(&rep);
+	/* A clean file has nothing to repair. */
+	x.len = x.L.block_off[3] + s.block_size;
+	memcpy(x.buf + x.L.block_off[1] + 40, x.buf + 40, 4);
+	tfk_repair_buffer(x.buf, x.len, NULL, &out, &len, &rep);
+	assert_int_equal(rep.outcome, TFK_REPAIR_NOTHING_TO_DO);
+	tfk_repair_report_free(&rep);
+	free(out);
+	done(&x);
+}
+
+/* ---- fuzz seeds ---------------------------------------------------------------------- */
+
+static int write_corpus(const char *dir)
+{
+	static const struct {
+		const char *name;
+		uint8_t layout;
+		bool be, hb;
+		uint8_t align;
+	} seeds[] = {
+		{ "seed-lttng0-2008-le", 1, false, false, 0 },
+		{ "seed-lttng0-2008-be-heartbeat-align8", 1, true, true, 8 },
+		{ "seed-lttng0-ltf26-le-align8", 2, false, false, 8 },
+		{ "seed-lttng0-ltf26-be", 2, true, false, 0 },
+	};
+	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		struct l0fx_spec s = l0fx_default(seeds[i].layout);
+		s.big_endian = seeds[i].be;
+		s.heartbeat = seeds[i].hb;
+		s.alignment = seeds[i].align;
+		s.blocks = 2;
+		s.block_size = seeds[i].layout == 1 ? 512 : 4096;
+		s.events = 6;
+		struct l0fx_layout L;
+		uint8_t *buf;
+		size_t len;
+		if (l0fx_write(&s, &buf, &len, &L) != 0)
+			return 1;
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/%s", dir, seeds[i].name);
+		FILE *f = fopen(path, "wb");
+		if (!f || fwrite(buf, 1, len, f) != len || fclose(f) != 0)
+			return 1;
+		free(buf);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && strcmp(argv[1], "--corpus") == 0)
+		return write_corpus(argv[2]);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pristine_2008),
+		cmocka_unit_test(test_pristine_ltf2),
+		cmocka_unit_test(test_bad_magic),
+		cmocka_unit_test(test_bad_size),
+		cmocka_unit_test(test_inconsistent_and_odd),
+		cmocka_unit_test(test_quota),
+		cmocka_unit_test(test_cut),
+		cmocka_unit_test(test_bad_fill),
+		cmocka_unit_test(test_times),
+		cmocka_unit_test(test_header_fields),
+		cmocka_unit_test(test_events),
+		cmocka_unit_test(test_dir_2008),
+		cmocka_unit_test(test_dir_ltf2),
+		cmocka_unit_test(test_repair_cut),
+		cmocka_unit_test(test_repair_damaged),
+		cmocka_unit_test(test_repair_salvage_text),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

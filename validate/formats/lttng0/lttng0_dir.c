@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A legacy LTTng trace directory (spec §3.1; the 2008 document's tree): cpu_N tracefiles (gaps
+ * after hotplug are normal), control/ channels (facilities_N, processes_N, ...; LTF 2.x
+ * metadata_N) and, in LTF 2.x, named channels beside them. Every tracefile is checked as a
+ * member; the trace header must be the same in all of them.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "lttng0.h"
+
+static bool digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+static bool starts(const char *s, const char *p)
+{
+	return strncmp(s, p, strlen(p)) == 0;
+}
+
+/* cpu_N and flight-cpu_N: the per-CPU tracefiles. */
+static bool cpu_name(const char *name)
+{
+	if (starts(name, "flight-"))
+		name += 7;
+	return starts(name, "cpu_") && digits(name + 4);
+}
+
+static const char *base_name(const char *name)
+{
+	const char *s = strrchr(name, '/');
+	return s ? s + 1 : name;
+}
+
+/* Does the member begin with a block header (magic at 16 or 40, either order)? */
+static bool has_magic(const struct tfk_input *in, const struct tfk_member *m)
+{
+	struct tfk_member_map map;
+	if (m->kind != TFK_MEMBER_FILE || m->size < L0_V2_HEADER || tfk_member_open(in, m, &map) != 0)
+		return false;
+	struct tfk_cursor c = tfk_cur_make(map.data, map.size, 0, false);
+	bool be;
+	bool yes = l0_detect(&c, 0, &be) != 0;
+	tfk_member_close(&map);
+	return yes;
+}
+
+/* Which members are tracefiles: 1 a per-CPU one, 2 another channel, 0 none. */
+static int tracefile_kind(const struct tfk_input *in, const struct tfk_member *m, bool probe)
+{
+	if (m->kind != TFK_MEMBER_FILE)
+		return 0;
+	const char *slash = strchr(m->name, '/');
+	if (!slash)
+		return cpu_name(m->name) ? 1 : starts(m->name, "compact") || (probe && has_magic(in, m)) ? 2 : 0;
+	return starts(m->name, "control/") && !strchr(slash + 1, '/') ? 2 : 0;
+}
+
+int l0_sniff_dir(const struct tfk_input *in)
+{
+	bool cpu = false, control = false;
+	unsigned probed = 0;
+	for (size_t i = 0; i < in->n; i++) {
+		const struct tfk_member *m = &in->members[i];
+		if (m->kind == TFK_MEMBER_DIR && strcmp(m->name, "control") == 0)
+			control = true;
+		int kind = tracefile_kind(in, m, false);
+		cpu |= kind == 1;
+		/* A few tracefiles (and top-level files, for LTF 2.x channel names) are enough to be sure. */
+		if (probed < 8 && m->kind == TFK_MEMBER_FILE && (kind || !strchr(m->name, '/'))) {
+			probed++;
+			if (has_magic(in, m))
+				return 100;
+		}
+	}
+	return cpu && control ? 45 : 0;
+}
+
+static void io_error(struct tfk_ctx *ctx, const char *name, int err)
+{
+	struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, name, NULL);
+	struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_CORE_INPUT_IO_ERROR);
+	tfk_set_path(f, "LTTng 0.x tracefile");
+	tfk_set_found(f, "%s", strerror(err));
+	ctx->report->incomplete = true;
+	tfk_ctx_return(ctx, was);
+}
+
+static void one_member(struct tfk_ctx *ctx, const struct tfk_input *in, const struct tfk_member *m, struct l0_trace *t)
+{
+	if (m->size == 0) {
+		struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, m->name, NULL);
+		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_LTTNG0_FILE_EMPTY);
+		tfk_set_path(f, "tracefile");
+		tfk_set_found(f, "0 bytes");
+		tfk_ctx_return(ctx, was);
+		return;
+	}
+	struct tfk_member_map map;
+	if (tfk_member_open(in, m, &map) != 0) {
+		io_error(ctx, m->name, errno);
+		return;
+	}
+	struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, m->name, &map);
+	struct tfk_cursor c = tfk_cur_make(map.data, map.size, 0, false);
+	l0_check_tracefile(ctx, &c, t, starts(base_name(m->name), "compact"));
+	if (!t->ref_member[0] && t->have_ref)
+		t->ref_member = m->name;
+	tfk_ctx_return(ctx, was);
+	tfk_member_close(&map);
+}
+
+void l0_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
+{
+	struct l0_trace t = { 0 };
+	t.ref_member = "";
+	ctx->report->stats.format = "LTTng 0.x trace directory";
+	ctx->report->stats.file_size = in->total_size;
+	bool data = false, meta = false;
+	uint32_t cpus = 0;
+	for (size_t i = 0; i < in->n; i++) {
+		const struct tfk_member *m = &in->members[i];
+		int kind = tracefile_kind(in, m, true);
+		if (!kind)
+			continue;
+		const char *b = base_name(m->name);
+		meta |= starts(b, "facilities_") || starts(b, "metadata_");
+		data |= !strchr(m->name, '/') && !starts(b, "metadata_");
+		cpus += kind == 1;
+		one_member(ctx, in, m, &t);
+	}
+	ctx->report->stats.cpus = cpus;
+	if (!data) {
+		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_LTTNG0_DIR_NO_TRACEFILE);
+		tfk_set_path(f, "trace directory");
+		tfk_set_expected(f, "cpu_0, cpu_1, ... (one tracefile per CPU)");
+		tfk_set_found(f, "none");
+	}
+	if (!meta) {
+		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_LTTNG0_DIR_NO_METADATA);
+		tfk_set_path(f, "trace directory");
+		tfk_set_expected(f, "control/facilities_N (2008) or metadata_N (LTF 2.x)");
+		tfk_set_found(f, "none");
+	}
+}
