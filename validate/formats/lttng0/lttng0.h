@@ -54,8 +54,7 @@ struct l0_trace {
 	const char *ref_member;     /* where it came from ("" for a single file) */
 	uint64_t events;
 	/* Findings of one code in the tracefile being walked: listed up to max_per_place, then counted. */
-	uint32_t per_code[TFK_FAULT_COUNT];
-	uint64_t suppressed_at[TFK_FAULT_COUNT];
+	struct tfk_place place;
 };
 
 /* tfk_emit within the tracefile's quota of findings per code; NULL once it is spent. */

@@ -23,6 +23,7 @@ static int l0_sniff(const struct tfk_cursor *file)
 static void l0_check(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 {
 	struct l0_trace t = { 0 };
+	tfk_place_begin(&t.place);
 	t.ref_member = "";
 	bool be = false;
 	int layout = l0_detect(file, 0, &be);

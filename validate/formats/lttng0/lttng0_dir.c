@@ -120,6 +120,7 @@ static void one_member(struct tfk_ctx *ctx, const struct tfk_input *in, const st
 void l0_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 {
 	struct l0_trace t = { 0 };
+	tfk_place_begin(&t.place);
 	t.ref_member = "";
 	ctx->report->stats.format = "LTTng 0.x trace directory";
 	ctx->report->stats.file_size = in->total_size;

@@ -25,27 +25,14 @@ struct file_walk {
 struct tfk_finding *l0_emit(struct tfk_ctx *ctx, struct l0_trace *t, enum tfk_fault_code code, uint64_t offset,
 			    uint64_t length)
 {
-	if (t->per_code[code]++ >= ctx->limits->max_per_place) {
-		tfk_count_only(ctx, code);
-		if (t->per_code[code] == ctx->limits->max_per_place + 1)
-			t->suppressed_at[code] = offset;
-		return NULL;
-	}
-	return tfk_emit(ctx, code, offset, length);
+	return tfk_emit_in(ctx, &t->place, code, offset, length);
 }
 
-/* One summary for each code whose findings in the tracefile went past the quota. */
+/* One summary for each code whose findings in the tracefile went past the quota; the next starts afresh. */
 static void quota_flush(struct tfk_ctx *ctx, struct l0_trace *t)
 {
-	for (size_t code = 0; code < TFK_FAULT_COUNT; code++) {
-		const uint32_t max = ctx->limits->max_per_place;
-		if (t->per_code[code] > max) {
-			struct tfk_finding *f = tfk_emit(ctx, TFK_CORE_FINDINGS_SUPPRESSED, t->suppressed_at[code], 0);
-			tfk_set_path(f, "tracefile");
-			tfk_set_found(f, "%u more %s findings", t->per_code[code] - max, tfk_fault_get((enum tfk_fault_code)code)->id);
-		}
-		t->per_code[code] = 0;
-	}
+	tfk_place_end(ctx, &t->place, "tracefile");
+	tfk_place_begin(&t->place);
 }
 
 static void model(struct file_walk *fw, uint32_t state, uint64_t off, uint64_t size, uint64_t present,
