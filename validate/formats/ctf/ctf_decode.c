@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Decoding fields through the type model: alignment from the packet start, integers of any
+ * width and byte order, strings ending inside the content, arrays, sequences sized by an
+ * earlier field, variants selected by an enumeration tag. Integer fields are remembered (by
+ * scope and dotted path) for the sequence lengths and variant tags that name them; fields
+ * mapped to a clock move the stream's clock forward (CTF 1.8 section 8).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ctf.h"
+
+static const struct {
+	const char *prefix;
+	enum ctf_scope scope;
+} absolute[] = {
+	{ "trace.packet.header.", CTF_SC_PACKET_HEADER },   { "stream.packet.context.", CTF_SC_PACKET_CONTEXT },
+	{ "stream.event.header.", CTF_SC_EVENT_HEADER },    { "stream.event.context.", CTF_SC_STREAM_EVENT_CONTEXT },
+	{ "event.context.", CTF_SC_EVENT_CONTEXT },         { "event.fields.", CTF_SC_EVENT_FIELDS },
+};
+
+void ctf_values_drop(struct ctf_decoder *d, enum ctf_scope from)
+{
+	while (d->nvalues && d->values[d->nvalues - 1].scope >= from)
+		d->nvalues--;
+}
+
+static const struct ctf_value *find_value(const struct ctf_decoder *d, enum ctf_scope scope, const char *path)
+{
+	for (size_t i = d->nvalues; i-- > 0;)
+		if (d->values[i].scope == scope && strcmp(d->values[i].path, path) == 0)
+			return &d->values[i];
+	return NULL;
+}
+
+bool ctf_value_get(const struct ctf_decoder *d, enum ctf_scope scope, const char *path, uint64_t *v)
+{
+	const struct ctf_value *x = find_value(d, scope, path);
+	if (x)
+		*v = x->v;
+	return x != NULL;
+}
+
+/* A length or tag named from inside `prefix` of `scope`: relative names look outward. */
+static const struct ctf_value *resolve(const struct ctf_decoder *d, enum ctf_scope scope, const char *prefix,
+				       const char *name)
+{
+	for (size_t i = 0; i < sizeof(absolute) / sizeof(absolute[0]); i++) {
+		size_t n = strlen(absolute[i].prefix);
+		if (strncmp(name, absolute[i].prefix, n) == 0)
+			return find_value(d, absolute[i].scope, name + n);
+	}
+	char buf[192];
+	size_t plen = strlen(prefix);
+	for (;;) {
+		if (plen)
+			snprintf(buf, sizeof(buf), "%.*s.%s", (int)plen, prefix, name);
+		else
+			snprintf(buf, sizeof(buf), "%s", name);
+		const struct ctf_value *v = find_value(d, scope, buf);
+		if (v)
+			return v;
+		if (!plen)
+			break;
+		while (plen && prefix[plen - 1] != '.')
+			plen--;
+		if (plen)
+			plen--;
+	}
+	for (int s = (int)scope - 1; s >= 0; s--) {
+		const struct ctf_value *v = find_value(d, (enum ctf_scope)s, name);
+		if (v)
+			return v;
+	}
+	return NULL;
+}
+
+static bool order_be(const struct ctf_decoder *d, const struct ctf_type *t)
+{
+	return t->order == CTF_BO_DEFAULT ? d->meta->big_endian : t->order == CTF_BO_BE;
+}
+
+static void update_clock(struct ctf_decoder *d, uint64_t v, unsigned size)
+{
+	if (size >= 64 || !d->clock_set) {
+		d->clock = v;
+		d->clock_set = true;
+		return;
+	}
+	uint64_t mask = (1ull << size) - 1;
+	uint64_t low = d->clock & mask;
+	if (v < low)
+		d->clock += 1ull << size;
+	d->clock = (d->clock & ~mask) | v;
+}
+
+static bool enum_maps(const struct ctf_type *t, uint64_t v, const char **label)
+{
+	for (size_t i = 0; i < t->nranges; i++) {
+		const struct ctf_range *r = &t->ranges[i];
+		bool in = t->is_signed ? ((int64_t)v >= r->lo && (int64_t)v <= r->hi)
+				       : (v >= (uint64_t)r->lo && v <= (uint64_t)r->hi);
+		if (in) {
+			*label = r->label;
+			return true;
+		}
+	}
+	return false;
+}
+
+static enum ctf_dec_status fail(struct ctf_decoder *d, enum ctf_dec_status s, const char *what)
+{
+	d->fail_at = d->bits.pos;
+	d->fail_what = what;
+	return s;
+}
+
+static void remember(struct ctf_decoder *d, enum ctf_scope scope, const char *path, uint64_t v,
+		     const struct ctf_type *t)
+{
+	size_t i = d->nvalues;
+	if (i == CTF_MAX_VALUES)
+		return; /* lookups beyond fall back to "not found" */
+	snprintf(d->paths[i], sizeof(d->paths[i]), "%s", path);
+	d->values[i].scope = scope;
+	d->values[i].path = d->paths[i];
+	d->values[i].v = v;
+	d->values[i].type = t;
+	d->nvalues++;
+}
+
+static enum ctf_dec_status decode(struct ctf_decoder *d, enum ctf_scope scope, const struct ctf_type *t,
+				  const char *path, bool in_array, unsigned depth);
+
+static enum ctf_dec_status decode_int(struct ctf_decoder *d, enum ctf_scope scope, const struct ctf_type *t,
+				      const char *path, bool in_array)
+{
+	if (!ctf_bits_align(&d->bits, t->align))
+		return fail(d, CTF_DEC_OVERRUN, path);
+	uint64_t v;
+	if (!ctf_bits_read(&d->bits, t->size, order_be(d, t), &v))
+		return fail(d, CTF_DEC_OVERRUN, path);
+	if (t->is_signed && t->size < 64 && (v >> (t->size - 1)) & 1)
+		v |= ~0ull << t->size;
+	if (t->clock && !(scope == CTF_SC_PACKET_CONTEXT && !strcmp(path, "timestamp_end")))
+		update_clock(d, t->is_signed && t->size < 64 ? v & ((1ull << t->size) - 1) : v, t->size);
+	if (t->kind == CTF_ENUM) {
+		const char *label;
+		if (!enum_maps(t, v, &label) && d->unmapped_enum_at == UINT64_MAX)
+			d->unmapped_enum_at = d->bits.pos - t->size;
+	}
+	if (!in_array)
+		remember(d, scope, path, v, t);
+	return CTF_DEC_OK;
+}
+
+static enum ctf_dec_status decode_string(struct ctf_decoder *d, const char *path)
+{
+	if (!ctf_bits_align(&d->bits, 8))
+		return fail(d, CTF_DEC_OVERRUN, path);
+	uint64_t at = d->bits.pos / 8, end = d->bits.limit / 8;
+	const uint8_t *p;
+	if (at > end || !tfk_cur_bytes_at(d->bits.c, at, end - at, &p))
+		return fail(d, CTF_DEC_OVERRUN, path);
+	const uint8_t *nul = memchr(p, 0, end - at);
+	if (!nul)
+		return fail(d, CTF_DEC_BAD_STRING, path);
+	d->bits.pos = (at + (uint64_t)(nul - p) + 1) * 8;
+	return CTF_DEC_OK;
+}
+
+static bool name_matches(const char *option, const char *label)
+{
+	if (!strcmp(option, label))
+		return true;
+	if (option[0] == '_' && !strcmp(option + 1, label))
+		return true;
+	if (label[0] == '_' && !strcmp(label + 1, option))
+		return true;
+	return false;
+}
+
+static enum ctf_dec_status decode_variant(struct ctf_decoder *d, enum ctf_scope scope, const struct ctf_type *t,
+					  const char *path, unsigned depth)
+{
+	char prefix[160];
+	snprintf(prefix, sizeof(prefix), "%s", path);
+	char *dot = strrchr(prefix, '.');
+	if (dot)
+		*dot = 0;
+	else
+		prefix[0] = 0;
+	const struct ctf_value *tag = t->tag ? resolve(d, scope, prefix, t->tag) : NULL;
+	if (!tag || tag->type->kind != CTF_ENUM)
+		return fail(d, CTF_DEC_VARIANT, path);
+	const char *label;
+	if (!enum_maps(tag->type, tag->v, &label))
+		return fail(d, CTF_DEC_VARIANT, path);
+	const struct ctf_field *opt = NULL;
+	for (size_t i = 0; i < t->nfields && !opt; i++)
+		if (!strcmp(t->fields[i].name, label))
+			opt = &t->fields[i];
+	for (size_t i = 0; i < t->nfields && !opt; i++)
+		if (name_matches(t->fields[i].name, label))
+			opt = &t->fields[i];
+	if (!opt)
+		return fail(d, CTF_DEC_VARIANT, path);
+	char sub[160];
+	snprintf(sub, sizeof(sub), "%s.%s", path, opt->name);
+	return decode(d, scope, opt->type, sub, false, depth + 1);
+}
+
+static enum ctf_dec_status decode_array(struct ctf_decoder *d, enum ctf_scope scope, const struct ctf_type *t,
+					const char *path, uint64_t n, unsigned depth)
+{
+	const struct ctf_type *e = t->elem;
+	if (!e)
+		return CTF_DEC_OK;
+	if (!ctf_bits_align(&d->bits, e->align))
+		return fail(d, CTF_DEC_OVERRUN, path);
+	/* Byte integers (uuids, text): the whole run at once. */
+	if ((e->kind == CTF_INT) && e->size == 8 && e->align == 8 && !e->clock) {
+		if (n > (d->bits.limit - d->bits.pos) / 8)
+			return fail(d, t->kind == CTF_SEQ ? CTF_DEC_SEQ : CTF_DEC_OVERRUN, path);
+		if (scope == CTF_SC_PACKET_HEADER && n == 16 && !strcmp(path, "uuid"))
+			d->uuid_at = d->bits.pos;
+		d->bits.pos += n * 8;
+		return CTF_DEC_OK;
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t before = d->bits.pos;
+		enum ctf_dec_status s = decode(d, scope, e, path, true, depth + 1);
+		if (s != CTF_DEC_OK)
+			return s == CTF_DEC_OVERRUN && t->kind == CTF_SEQ ? fail(d, CTF_DEC_SEQ, path) : s;
+		if (d->bits.pos == before && i > 0)
+			break; /* elements of no bits: nothing more to read */
+	}
+	return CTF_DEC_OK;
+}
+
+static enum ctf_dec_status decode(struct ctf_decoder *d, enum ctf_scope scope, const struct ctf_type *t,
+				  const char *path, bool in_array, unsigned depth)
+{
+	if (!t)
+		return CTF_DEC_OK;
+	if (depth > CTF_MAX_DECODE_DEPTH)
+		return fail(d, CTF_DEC_DEPTH, path);
+	switch (t->kind) {
+	case CTF_INT:
+	case CTF_ENUM:
+		return decode_int(d, scope, t, path, in_array);
+	case CTF_FLOAT: {
+		uint64_t v;
+		if (!ctf_bits_align(&d->bits, t->align) || !ctf_bits_read(&d->bits, t->size, order_be(d, t), &v))
+			return fail(d, CTF_DEC_OVERRUN, path);
+		return CTF_DEC_OK;
+	}
+	case CTF_STRING:
+		return decode_string(d, path);
+	case CTF_STRUCT: {
+		if (!ctf_bits_align(&d->bits, t->align))
+			return fail(d, CTF_DEC_OVERRUN, path);
+		for (size_t i = 0; i < t->nfields; i++) {
+			char sub[160];
+			if (path[0])
+				snprintf(sub, sizeof(sub), "%s.%s", path, t->fields[i].name);
+			else
+				snprintf(sub, sizeof(sub), "%s", t->fields[i].name);
+			enum ctf_dec_status s = decode(d, scope, t->fields[i].type, sub, in_array, depth + 1);
+			if (s != CTF_DEC_OK)
+				return s;
+		}
+		return CTF_DEC_OK;
+	}
+	case CTF_VARIANT:
+		return decode_variant(d, scope, t, path, depth);
+	case CTF_ARRAY:
+		return decode_array(d, scope, t, path, t->length, depth);
+	case CTF_SEQ: {
+		char prefix[160];
+		snprintf(prefix, sizeof(prefix), "%s", path);
+		char *dot = strrchr(prefix, '.');
+		if (dot)
+			*dot = 0;
+		else
+			prefix[0] = 0;
+		const struct ctf_value *len = t->length_name ? resolve(d, scope, prefix, t->length_name) : NULL;
+		if (!len || len->type->is_signed)
+			return fail(d, CTF_DEC_SEQ, path);
+		return decode_array(d, scope, t, path, len->v, depth);
+	}
+	}
+	return CTF_DEC_OK;
+}
+
+enum ctf_dec_status ctf_decode_scope(struct ctf_decoder *d, enum ctf_scope scope, const struct ctf_type *t)
+{
+	ctf_values_drop(d, scope);
+	return decode(d, scope, t, "", false, 0);
+}
