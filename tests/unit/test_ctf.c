@@ -606,6 +606,36 @@ static void test_event_zero_length(void **state)
 	expect_at("ctf.event.zero-length", STREAM, EV0);
 }
 
+static void test_event_time_outside_packet(void **state)
+{
+	(void)state;
+	patch_u64(STREAM, EV0 + EVSZ + 4, 1150); /* packet 0 ends at 1100 */
+	check_dir();
+	expect_at("ctf.event.time-outside-packet", STREAM, EV0 + EVSZ);
+	assert_int_equal(rep.by_severity[TFK_SEV_ERROR], 0);
+	/* lttng-ust before 2.11 wrote such events: babeltrace2 corrects them, and so do we. */
+	static char text[8192];
+	const char *m = metadata_text(true, NULL);
+	const char *env = strstr(m, "env {");
+	snprintf(text, sizeof(text), "%.*senv { tracer_name = \"lttng-ust\"; tracer_major = 2; tracer_minor = 10; };%s",
+		 (int)(env - m), m, strstr(env, "};") + 2);
+	write_member("metadata", text, strlen(text));
+	check_dir();
+	expect_clean(NPKT * 2);
+}
+
+static void test_stream_class_change(void **state)
+{
+	(void)state;
+	const char *text = metadata_text(true, "stream { id = 1; };\n");
+	write_member("metadata", text, strlen(text));
+	check_dir();
+	expect_clean(NPKT * 2);
+	patch_u32(STREAM, PKT + 20, 1);
+	check_dir();
+	expect_at("ctf.stream.class-change", STREAM, PKT);
+}
+
 /* ---- index and directory ---- */
 
 static void test_index_bad_header(void **state)
@@ -694,6 +724,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_event_enum_unmapped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_event_time_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_event_zero_length, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_event_time_outside_packet, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stream_class_change, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_bad_header, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_mismatch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_missing, setup, teardown),

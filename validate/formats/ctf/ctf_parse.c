@@ -45,8 +45,10 @@ void ctf_syntax(struct ctf_parser *p, const struct ctf_token *t, const char *wha
 		return;
 	p->err = true;
 	p->syntax_errors++;
-	if (p->syntax_errors > MAX_SYNTAX_REPORTS)
+	if (p->syntax_errors > MAX_SYNTAX_REPORTS) {
+		tfk_count_only(p->ctx, TFK_CTF_METADATA_SYNTAX);
 		return;
+	}
 	struct tfk_finding *f = tfk_emit(p->ctx, TFK_CTF_METADATA_SYNTAX, ctf_text_file_offset(p->text, t->at),
 					 t->len ? t->len : 1);
 	tfk_set_path(f, "metadata line %u, column %u", t->line, t->col);
@@ -62,8 +64,10 @@ void ctf_syntax(struct ctf_parser *p, const struct ctf_token *t, const char *wha
 void ctf_semantic(struct ctf_parser *p, const struct ctf_token *t, const char *what, const char *found)
 {
 	p->semantic_errors++;
-	if (p->semantic_errors > MAX_SYNTAX_REPORTS)
+	if (p->semantic_errors > MAX_SYNTAX_REPORTS) {
+		tfk_count_only(p->ctx, TFK_CTF_METADATA_SEMANTIC);
 		return;
+	}
 	struct tfk_finding *f = tfk_emit(p->ctx, TFK_CTF_METADATA_SEMANTIC, ctf_text_file_offset(p->text, t ? t->at : 0),
 					 t && t->len ? t->len : 1);
 	if (t)

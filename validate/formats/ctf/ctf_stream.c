@@ -20,8 +20,31 @@ struct walk {
 	uint64_t index;      /* packet number */
 	bool have_prev;
 	struct ctf_packet_info prev;
-	unsigned enum_reports;
+	unsigned enum_reports, outside_reports;
+	bool quirk_after_end, quirk_before_begin;
 };
+
+static bool version_below(const struct ctf_meta *m, int64_t major, int64_t minor, int64_t patch)
+{
+	if (m->tracer_major != major)
+		return m->tracer_major < major;
+	if (m->tracer_minor != minor)
+		return m->tracer_minor < minor;
+	return m->tracer_patch < patch;
+}
+
+/* The tracer bugs babeltrace2 corrects (fs.c fix_packet_index_tracer_bugs, spec 4.4). */
+static void tracer_quirks(struct walk *w)
+{
+	const struct ctf_meta *m = w->meta;
+	if (!strcmp(m->tracer_name, "lttng-ust"))
+		w->quirk_after_end = version_below(m, 2, 11, 0);
+	else if (!strcmp(m->tracer_name, "lttng-modules"))
+		w->quirk_after_end = version_below(m, 2, 9, 13) ||
+				     (m->tracer_major == 2 && m->tracer_minor == 10 && m->tracer_patch < 10);
+	else if (!strcmp(m->tracer_name, "barectf"))
+		w->quirk_before_begin = version_below(m, 2, 3, 1);
+}
 
 static struct tfk_finding *pkt_fault(struct walk *w, enum tfk_fault_code code, uint64_t bit, uint64_t len,
 				     const char *field)
@@ -71,7 +94,25 @@ static void dec_fault(struct walk *w, enum ctf_dec_status s, uint64_t event_inde
 		      (unsigned long long)d->bits.limit);
 }
 
-static void walk_events(struct walk *w, const struct ctf_stream_class *sc, uint64_t stream_id)
+static void time_outside(struct walk *w, const struct ctf_packet_info *pi, uint64_t start, uint64_t n, uint64_t ts)
+{
+	bool before = pi->has_ts_begin && ts < pi->ts_begin && !w->quirk_before_begin;
+	bool after = pi->has_ts_end && pi->ts_end != 0 && ts > pi->ts_end && !w->quirk_after_end;
+	if (!before && !after)
+		return;
+	if (w->outside_reports++ >= MAX_ENUM_REPORTS) {
+		tfk_count_only(w->ctx, TFK_CTF_EVENT_TIME_OUTSIDE_PACKET);
+		return;
+	}
+	struct tfk_finding *f = tfk_emit(w->ctx, TFK_CTF_EVENT_TIME_OUTSIDE_PACKET, w->off + start / 8, 1);
+	tfk_set_path(f, "packet %llu event %llu", (unsigned long long)w->index, (unsigned long long)n);
+	tfk_set_expected(f, "a timestamp in [%llu, %llu]", (unsigned long long)pi->ts_begin,
+			 (unsigned long long)pi->ts_end);
+	tfk_set_found(f, "%llu", (unsigned long long)ts);
+}
+
+static void walk_events(struct walk *w, const struct ctf_stream_class *sc, uint64_t stream_id,
+			const struct ctf_packet_info *pi)
 {
 	struct ctf_decoder *d = w->d;
 	uint64_t n = 0;
@@ -124,6 +165,7 @@ static void walk_events(struct walk *w, const struct ctf_stream_class *sc, uint6
 			}
 			prev_ts = d->clock;
 			have_prev_ts = true;
+			time_outside(w, pi, start, n, d->clock);
 		}
 		if (d->unmapped_enum_at != UINT64_MAX) {
 			if (w->enum_reports++ < MAX_ENUM_REPORTS) {
@@ -167,6 +209,10 @@ static void order_checks(struct walk *w, const struct ctf_packet_info *pi)
 		struct tfk_finding *f = pkt_fault(w, TFK_CTF_PACKET_TIME_ORDER, 0, 1, "context");
 		tfk_set_expected(f, "timestamp_begin of at least the previous packet's, %llu", (unsigned long long)pv->ts_begin);
 		tfk_set_found(f, "%llu", (unsigned long long)pi->ts_begin);
+	} else if (pi->has_ts_end && pv->has_ts_end && pi->ts_end != 0 && pv->ts_end != 0 && pi->ts_end < pv->ts_end) {
+		struct tfk_finding *f = pkt_fault(w, TFK_CTF_PACKET_TIME_ORDER, 0, 1, "context");
+		tfk_set_expected(f, "timestamp_end of at least the previous packet's, %llu", (unsigned long long)pv->ts_end);
+		tfk_set_found(f, "%llu", (unsigned long long)pi->ts_end);
 	}
 	if (pi->has_seq && pv->has_seq) {
 		/* An equal number is let through: babeltrace's own lttng-ust 2.10 test trace repeats 0. */
@@ -238,6 +284,12 @@ static bool walk_packet(struct walk *w, const struct tfk_cursor *file, struct ct
 		tfk_set_found(f, "%llu", (unsigned long long)stream_id);
 		return false;
 	}
+	if (w->have_prev && w->prev.stream_id != stream_id) {
+		struct tfk_finding *f = pkt_fault(w, TFK_CTF_STREAM_CLASS_CHANGE, 0, 1, "header stream_id");
+		tfk_set_expected(f, "stream %llu, the class of the file's first packet", (unsigned long long)w->prev.stream_id);
+		tfk_set_found(f, "%llu", (unsigned long long)stream_id);
+		return false;
+	}
 	pi.stream_id = stream_id;
 	pi.has_instance = ctf_value_get(d, CTF_SC_PACKET_HEADER, "stream_instance_id", &pi.instance_id);
 	uint64_t header_bits = d->bits.pos;
@@ -274,7 +326,7 @@ static bool walk_packet(struct walk *w, const struct tfk_cursor *file, struct ct
 	}
 	order_checks(w, &pi);
 	d->bits.limit = pi.content_size;
-	walk_events(w, sc, stream_id);
+	walk_events(w, sc, stream_id, &pi);
 	if (tfk_grow(w->ctx, (void **)&res->packets, &res->cap, res->npackets + 1, sizeof(*res->packets)))
 		res->packets[res->npackets++] = pi;
 	w->prev = pi;
@@ -293,7 +345,11 @@ void ctf_check_stream(struct tfk_ctx *ctx, const struct ctf_meta *meta, const st
 	}
 	d->ctx = ctx;
 	d->meta = meta;
-	struct walk w = { ctx, meta, d, 0, 0, false, { 0 }, 0 };
+	struct walk w = { 0 };
+	w.ctx = ctx;
+	w.meta = meta;
+	w.d = d;
+	tracer_quirks(&w);
 	while (w.off < file->len) {
 		if (w.off > 0 && all_zero(file, w.off)) {
 			struct tfk_finding *f = tfk_emit(ctx, TFK_CTF_PACKET_TRAILING, w.off, file->len - w.off);
