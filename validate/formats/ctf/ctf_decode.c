@@ -42,6 +42,8 @@ bool ctf_value_get(const struct ctf_decoder *d, enum ctf_scope scope, const char
 	return x != NULL;
 }
 
+static void join(char *out, size_t cap, const char *path, const char *name);
+
 /* A length or tag named from inside `prefix` of `scope`: relative names look outward. */
 static const struct ctf_value *resolve(const struct ctf_decoder *d, enum ctf_scope scope, const char *prefix,
 				       const char *name)
@@ -54,10 +56,11 @@ static const struct ctf_value *resolve(const struct ctf_decoder *d, enum ctf_sco
 	char buf[192];
 	size_t plen = strlen(prefix);
 	for (;;) {
-		if (plen)
-			snprintf(buf, sizeof(buf), "%.*s.%s", (int)plen, prefix, name);
-		else
-			snprintf(buf, sizeof(buf), "%s", name);
+		char head[192];
+		size_t h = plen < sizeof(head) - 1 ? plen : sizeof(head) - 1;
+		memcpy(head, prefix, h);
+		head[h] = 0;
+		join(buf, sizeof(buf), head, name);
 		const struct ctf_value *v = find_value(d, scope, buf);
 		if (v)
 			return v;
@@ -109,6 +112,34 @@ static bool enum_maps(const struct ctf_type *t, uint64_t v, const char **label)
 	return false;
 }
 
+/* out = path "." name (or name alone), cut to the buffer. */
+static void join(char *out, size_t cap, const char *path, const char *name)
+{
+	size_t a = strlen(path), b = strlen(name), n = 0;
+	if (a) {
+		if (a > cap - 2)
+			a = cap - 2;
+		memcpy(out, path, a);
+		out[a] = '.';
+		n = a + 1;
+	}
+	if (b > cap - 1 - n)
+		b = cap - 1 - n;
+	memcpy(out + n, name, b);
+	out[n + b] = 0;
+}
+
+/* out = path without its last component. */
+static void parent_of(char *out, size_t cap, const char *path)
+{
+	const char *dot = strrchr(path, '.');
+	size_t n = dot ? (size_t)(dot - path) : 0;
+	if (n > cap - 1)
+		n = cap - 1;
+	memcpy(out, path, n);
+	out[n] = 0;
+}
+
 static enum ctf_dec_status fail(struct ctf_decoder *d, enum ctf_dec_status s, const char *what)
 {
 	d->fail_at = d->bits.pos;
@@ -122,7 +153,11 @@ static void remember(struct ctf_decoder *d, enum ctf_scope scope, const char *pa
 	size_t i = d->nvalues;
 	if (i == CTF_MAX_VALUES)
 		return; /* lookups beyond fall back to "not found" */
-	snprintf(d->paths[i], sizeof(d->paths[i]), "%s", path);
+	size_t n = strlen(path);
+	if (n >= sizeof(d->paths[i]))
+		n = sizeof(d->paths[i]) - 1;
+	memcpy(d->paths[i], path, n);
+	d->paths[i][n] = 0;
 	d->values[i].scope = scope;
 	d->values[i].path = d->paths[i];
 	d->values[i].v = v;
@@ -185,12 +220,7 @@ static enum ctf_dec_status decode_variant(struct ctf_decoder *d, enum ctf_scope 
 					  const char *path, unsigned depth)
 {
 	char prefix[160];
-	snprintf(prefix, sizeof(prefix), "%s", path);
-	char *dot = strrchr(prefix, '.');
-	if (dot)
-		*dot = 0;
-	else
-		prefix[0] = 0;
+	parent_of(prefix, sizeof(prefix), path);
 	const struct ctf_value *tag = t->tag ? resolve(d, scope, prefix, t->tag) : NULL;
 	if (!tag || tag->type->kind != CTF_ENUM)
 		return fail(d, CTF_DEC_VARIANT, path);
@@ -207,7 +237,7 @@ static enum ctf_dec_status decode_variant(struct ctf_decoder *d, enum ctf_scope 
 	if (!opt)
 		return fail(d, CTF_DEC_VARIANT, path);
 	char sub[160];
-	snprintf(sub, sizeof(sub), "%s.%s", path, opt->name);
+	join(sub, sizeof(sub), path, opt->name);
 	return decode(d, scope, opt->type, sub, false, depth + 1);
 }
 
@@ -263,10 +293,7 @@ static enum ctf_dec_status decode(struct ctf_decoder *d, enum ctf_scope scope, c
 			return fail(d, CTF_DEC_OVERRUN, path);
 		for (size_t i = 0; i < t->nfields; i++) {
 			char sub[160];
-			if (path[0])
-				snprintf(sub, sizeof(sub), "%s.%s", path, t->fields[i].name);
-			else
-				snprintf(sub, sizeof(sub), "%s", t->fields[i].name);
+			join(sub, sizeof(sub), path, t->fields[i].name);
 			enum ctf_dec_status s = decode(d, scope, t->fields[i].type, sub, in_array, depth + 1);
 			if (s != CTF_DEC_OK)
 				return s;
@@ -279,12 +306,7 @@ static enum ctf_dec_status decode(struct ctf_decoder *d, enum ctf_scope scope, c
 		return decode_array(d, scope, t, path, t->length, depth);
 	case CTF_SEQ: {
 		char prefix[160];
-		snprintf(prefix, sizeof(prefix), "%s", path);
-		char *dot = strrchr(prefix, '.');
-		if (dot)
-			*dot = 0;
-		else
-			prefix[0] = 0;
+		parent_of(prefix, sizeof(prefix), path);
 		const struct ctf_value *len = t->length_name ? resolve(d, scope, prefix, t->length_name) : NULL;
 		if (!len || len->type->is_signed)
 			return fail(d, CTF_DEC_SEQ, path);
