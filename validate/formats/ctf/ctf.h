@@ -135,7 +135,7 @@ struct ctf_decoder {
 	const struct ctf_meta *meta;
 	struct ctf_bits bits;
 	struct ctf_value values[CTF_MAX_VALUES];
-	char paths[CTF_MAX_VALUES][96];
+	char paths[CTF_MAX_VALUES][128];
 	size_t nvalues;
 	/* What the walk watches while decoding. */
 	uint64_t clock;        /* the stream's clock, rebuilt from every clock-mapped field */
@@ -149,6 +149,8 @@ struct ctf_decoder {
 enum ctf_dec_status ctf_decode_scope(struct ctf_decoder *d, enum ctf_scope scope, const struct ctf_type *t);
 /* The last remembered value of a field of that scope (dotted path), or false. */
 bool ctf_value_get(const struct ctf_decoder *d, enum ctf_scope scope, const char *path, uint64_t *v);
+/* Its declared width in bits, or 0. */
+unsigned ctf_value_bits(const struct ctf_decoder *d, enum ctf_scope scope, const char *path);
 /* Forget the values of scopes from `from` on. */
 void ctf_values_drop(struct ctf_decoder *d, enum ctf_scope from);
 
@@ -156,6 +158,7 @@ void ctf_values_drop(struct ctf_decoder *d, enum ctf_scope from);
 struct ctf_packet_info {
 	uint64_t offset, packet_size, content_size, ts_begin, ts_end, discarded, stream_id, instance_id, seq;
 	bool has_ts_begin, has_ts_end, has_discarded, has_instance, has_seq;
+	unsigned discarded_bits; /* width of events_discarded: it may wrap there */
 };
 struct ctf_stream_result {
 	struct ctf_packet_info *packets;

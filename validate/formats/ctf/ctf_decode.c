@@ -44,6 +44,12 @@ bool ctf_value_get(const struct ctf_decoder *d, enum ctf_scope scope, const char
 
 static void join(char *out, size_t cap, const char *path, const char *name);
 
+unsigned ctf_value_bits(const struct ctf_decoder *d, enum ctf_scope scope, const char *path)
+{
+	const struct ctf_value *x = find_value(d, scope, path);
+	return x ? x->type->size : 0;
+}
+
 /* A length or tag named from inside `prefix` of `scope`: relative names look outward. */
 static const struct ctf_value *resolve(const struct ctf_decoder *d, enum ctf_scope scope, const char *prefix,
 				       const char *name)

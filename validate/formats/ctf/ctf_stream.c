@@ -227,7 +227,10 @@ static void order_checks(struct walk *w, const struct ctf_packet_info *pi)
 				      (unsigned long long)(pi->seq - pv->seq - 1));
 		}
 	}
-	if (pi->has_discarded && pv->has_discarded && pi->discarded < pv->discarded) {
+	/* A counter narrower than 64 bits may wrap: a drop of more than half its range is a wrap. */
+	bool wrapped = pi->discarded_bits > 0 && pi->discarded_bits < 64 &&
+		       pv->discarded - pi->discarded > (1ull << (pi->discarded_bits - 1));
+	if (pi->has_discarded && pv->has_discarded && pi->discarded < pv->discarded && !wrapped) {
 		struct tfk_finding *f = pkt_fault(w, TFK_CTF_PACKET_DISCARDED_REGRESS, 0, 1, "events_discarded");
 		tfk_set_expected(f, "at least the previous packet's, %llu", (unsigned long long)pv->discarded);
 		tfk_set_found(f, "%llu", (unsigned long long)pi->discarded);
@@ -309,6 +312,7 @@ static bool walk_packet(struct walk *w, const struct tfk_cursor *file, struct ct
 	pi.has_ts_begin = ctf_value_get(d, CTF_SC_PACKET_CONTEXT, "timestamp_begin", &pi.ts_begin);
 	pi.has_ts_end = ctf_value_get(d, CTF_SC_PACKET_CONTEXT, "timestamp_end", &pi.ts_end);
 	pi.has_discarded = ctf_value_get(d, CTF_SC_PACKET_CONTEXT, "events_discarded", &pi.discarded);
+	pi.discarded_bits = ctf_value_bits(d, CTF_SC_PACKET_CONTEXT, "events_discarded");
 	pi.has_seq = ctf_value_get(d, CTF_SC_PACKET_CONTEXT, "packet_seq_num", &pi.seq);
 	if (pi.packet_size == 0 || pi.packet_size % 8 || pi.content_size > pi.packet_size || pi.content_size < ctx_end) {
 		struct tfk_finding *f = pkt_fault(w, TFK_CTF_PACKET_BAD_SIZE, header_bits, 1, "context");
