@@ -666,6 +666,15 @@ static void test_index_missing(void **state)
 	expect_clean(NPKT * 2);
 }
 
+static void test_index_orphan(void **state)
+{
+	(void)state;
+	write_member("index/gone_0.idx", "", 0);
+	check_dir();
+	expect("ctf.index.orphan", "index/gone_0.idx");
+	expect_clean(NPKT * 2);
+}
+
 static void test_empty_stream(void **state)
 {
 	(void)state;
@@ -729,6 +738,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_index_bad_header, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_mismatch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_missing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_index_orphan, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty_stream, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nested_traces, setup, teardown),
 	};

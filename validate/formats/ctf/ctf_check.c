@@ -153,6 +153,26 @@ static void check_trace(struct tfk_ctx *ctx, const struct tfk_input *in, const s
 		check_index_of(ctx, in, dir, dlen, base, &res, m->size, indexed);
 		free(res.packets);
 	}
+	/* Indexes of no stream. */
+	size_t ilen = strlen(idxdir);
+	for (size_t i = 0; indexed && i < in->n; i++) {
+		const struct tfk_member *m = &in->members[i];
+		size_t n = strlen(m->name);
+		if (m->kind != TFK_MEMBER_FILE || n <= ilen + 5 || strncmp(m->name, idxdir, ilen) != 0 ||
+		    m->name[ilen] != '/' || strchr(m->name + ilen + 1, '/') || strcmp(m->name + n - 4, ".idx") != 0)
+			continue;
+		char stream[TFK_MEMBER_NAME_MAX];
+		snprintf(stream, sizeof(stream), "%.*s%.*s", (int)dlen, dir, (int)(n - ilen - 5), m->name + ilen + 1);
+		const struct tfk_member *s = tfk_input_find(in, stream);
+		if (s && s->kind == TFK_MEMBER_FILE)
+			continue;
+		struct tfk_ctx_place w = tfk_ctx_enter_member(ctx, m->name, NULL);
+		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_CTF_INDEX_ORPHAN);
+		tfk_set_path(f, "index");
+		tfk_set_expected(f, "the data stream %s", stream + dlen);
+		tfk_set_found(f, "none");
+		tfk_ctx_return(ctx, w);
+	}
 	ctf_meta_free(meta);
 	free(meta);
 }
