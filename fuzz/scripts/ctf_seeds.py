@@ -27,7 +27,13 @@ trace {
 	byte_order = le;
 	packet.header := struct { uint32_t magic; uint8_t uuid[16]; uint32_t stream_id; };
 };
-env { tracer_name = "test"; };
+env { tracer_name = "test"; hostname = "h"; vpid = -3; };
+typedef uint8_t byte_t, pair_t[2];
+typealias floating_point { exp_dig = 8; mant_dig = 24; byte_order = be; align = 32; } := float;
+enum signed_e : integer { size = 16; signed = true; } { NEG = -5 ... -1, ZERO, "quoted label" = 10, };
+struct aligned_s { byte_t a; pair_t b[3]; float c; string { encoding = UTF8; } d; } align(64);
+variant named_v { byte_t x; struct aligned_s y; };
+callsite { name = "e"; func = "main"; file = "app.c"; line = 12; ip = 0x4005d0; };
 clock { name = c; freq = 1000000000; offset = 0; };
 struct compact_header {
 	enum : uint5_t { compact = 0 ... 30, extended = 31 } id;

@@ -19,6 +19,9 @@
 #include "raised.h"
 #include "tracefsck/check.h"
 
+#ifndef CTF_CORPUS
+#define CTF_CORPUS "corpus/ctf"
+#endif
 #ifndef CTF_SAMPLES
 #define CTF_SAMPLES "../shared/samples/ctf"
 #endif
@@ -346,6 +349,43 @@ static void test_samples_clean(void **state)
 		check_path(p);
 		expect_clean(samples[i].events);
 	}
+}
+
+/* The harness container of corpus/ctf/plain (written by fuzz/scripts/ctf_seeds.py): a second
+ * stream class of compact LTTng-style headers (5-bit id, 27-bit timestamp, then the extended
+ * form), a double, 3-bit big-endian integers, and declarations of most of the TSDL grammar
+ * (typedef, named enum/struct/variant, signed enum ranges, struct align, callsite). babeltrace2
+ * 2.0.4 prints 8 events for it. */
+static void test_corpus_plain_clean(void **state)
+{
+	(void)state;
+	char p[1024];
+	snprintf(p, sizeof(p), "%s/plain", CTF_CORPUS);
+	FILE *f = fopen(p, "rb");
+	if (!f)
+		skip();
+	static uint8_t buf[65536];
+	size_t n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	size_t pos = 0;
+	while (pos < n) {
+		size_t nlen = buf[pos++];
+		char name[80];
+		assert_true(nlen < 64 && pos + nlen + 5 <= n);
+		memcpy(name, buf + pos, nlen);
+		name[nlen] = 0;
+		pos += nlen + 1;
+		uint32_t len = (uint32_t)buf[pos] | (uint32_t)buf[pos + 1] << 8 | (uint32_t)buf[pos + 2] << 16 |
+			       (uint32_t)buf[pos + 3] << 24;
+		pos += 4;
+		assert_true(len <= n - pos);
+		char member[96];
+		snprintf(member, sizeof(member), "%s%s", strstr(name, ".idx") ? "index/" : "", name);
+		write_member(member, buf + pos, len);
+		pos += len;
+	}
+	check_dir();
+	expect_clean(8);
 }
 
 /* ---- metadata ---- */
@@ -707,6 +747,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fixture_clean, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_packetized_clean, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_samples_clean, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_corpus_plain_clean, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_missing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_ctf2, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_signature, setup, teardown),
