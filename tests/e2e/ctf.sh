@@ -105,6 +105,39 @@ reported "$bt"/intersection/3eventsintersectreverse ctf.stream.uuid-mismatch
 for d in "$bt"/fail/* "$bt"/deterministic-ordering/a-corrupted "$bt"/deterministic-ordering/c-corrupted; do
 	reported "$d"
 done
+# Spec 4.7 on a copy of the multi-packet LTTng sample: the babeltrace2 hang and refusals are
+# ordinary faults at the right member and offset, reported within the minute (exit 4, or 12 when
+# the metadata is unusable and the streams could not be checked).
+mutant() { # NAME CODE MEMBER OFFSET: check $m, expect CODE at MEMBER:OFFSET
+	out=$(timeout 60 $wrap "$bin" check --json "$m"); rc=$?
+	if { [ "$rc" != 4 ] && [ "$rc" != 12 ]; } || ! printf '%s\n' "$out" | grep -q "\"member\":\"$3\",\"code\":\"$2\",\"severity\":\"[a-z]*\",\"offset\":$4,"; then
+		echo "FAIL: $1: exit $rc, expected $2 at $3:$4"; printf '%s\n' "$out"; fail=1
+	else
+		echo "ok: $1: $2 at $3:$4"
+	fi
+}
+patch_bytes() { # FILE OFFSET OCTAL-ESCAPES
+	printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+src="$shared/samples/ctf/multipacket-contexts.lttng"
+if [ -d "$src" ]; then
+	t=ust/uid/0/64-bit
+	m="$work/mutant"
+	fresh() { rm -rf "$m" && mkdir -p "$m" && cp -R "$src/." "$m/" && chmod -R u+w "$m"; }
+	fresh; truncate -s 3000 "$m/$t/metadata"
+	mutant "metadata cut inside its packet (babeltrace2 hangs)" ctf.metadata.truncated "$t/metadata" 0
+	fresh; truncate -s 60000 "$m/$t/ch0_0"
+	mutant "stream cut mid-packet (babeltrace2 refuses the trace)" ctf.packet.truncated "$t/ch0_0" 57344
+	fresh; head -c 100 /dev/zero >> "$m/$t/ch0_0"
+	mutant "100 zero bytes appended (babeltrace2 refuses the trace)" ctf.packet.trailing "$t/ch0_0" 86016
+	fresh; patch_bytes "$m/$t/ch0_0" 12292 '\377'
+	mutant "packet 3 of another UUID (babeltrace2 reads it)" ctf.stream.uuid-mismatch "$t/ch0_0" 12292
+	fresh; patch_bytes "$m/$t/ch0_0" 20544 '\062'
+	mutant "packet_seq_num 50 in packet 5 (babeltrace2 prints a wrapped count)" ctf.packet.seq-regress "$t/ch0_0" 24576
+	fresh; patch_bytes "$m/$t/ch0_0" 8192 '\0\0\0\0'
+	mutant "a zeroed packet magic" ctf.stream.bad-magic "$t/ch0_0" 8192
+	rm -rf "$m"
+fi
 if [ "$ran" = 0 ]; then
 	echo "no CTF traces under $shared"; exit 77
 fi

@@ -169,7 +169,9 @@ void ctf_check_metadata(struct tfk_ctx *ctx, const struct tfk_cursor *file, stru
 		packetized = true;
 		bool layout_ok = true;
 		read_packets(ctx, file, m_be == CTF_META_MAGIC, &pc, uuid, &layout_ok);
-		if (!layout_ok) {
+		if (!layout_ok || pc.n == 0) {
+			/* No whole packet of text: nothing to parse (the packets were reported). */
+			ctx->report->incomplete = true;
 			free(pc.text);
 			free(pc.ptext);
 			free(pc.pfile);
