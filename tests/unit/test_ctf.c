@@ -442,6 +442,13 @@ static void test_metadata_syntax_nesting(void **state)
 	write_member("metadata", text, strlen(text));
 	check_dir();
 	expect("ctf.metadata.syntax", "metadata");
+	/* Enumerations of enumerations nest too. */
+	n = (size_t)snprintf(text, sizeof(text), "/* CTF 1.8 */\ntypealias ");
+	for (int i = 0; i < 1000; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "enum : ");
+	write_member("metadata", text, strlen(text));
+	check_dir();
+	expect("ctf.metadata.syntax", "metadata");
 }
 
 static void test_metadata_semantic(void **state)

@@ -680,10 +680,25 @@ static struct ctf_type *parse_named(struct ctf_parser *p, bool declarator_follow
 	return t;
 }
 
+static struct ctf_type *parse_type_inner(struct ctf_parser *p, bool declarator_follows);
+
+/* Every nested type goes through here: the nesting is bounded whatever the text. */
 static struct ctf_type *parse_type(struct ctf_parser *p, bool declarator_follows)
 {
 	if (p->err)
 		return NULL;
+	if (++p->type_depth > CTF_MAX_DEPTH) {
+		ctf_syntax(p, &p->tok, "types nested at most 32 deep");
+		p->type_depth--;
+		return NULL;
+	}
+	struct ctf_type *t = parse_type_inner(p, declarator_follows);
+	p->type_depth--;
+	return t;
+}
+
+static struct ctf_type *parse_type_inner(struct ctf_parser *p, bool declarator_follows)
+{
 	while (ctf_tok_is(&p->tok, "const"))
 		advance(p);
 	if (ctf_tok_is(&p->tok, "integer"))
@@ -1046,6 +1061,7 @@ void ctf_parse_tsdl(struct tfk_ctx *ctx, const struct ctf_text *text, struct ctf
 		size_t before = p->lx.pos;
 		p->err = false;
 		p->depth = 0;
+		p->type_depth = 0;
 		p->braces = 0;
 		p->nopen = 0;
 		top_statement(p);

@@ -45,6 +45,7 @@ struct ctf_parser {
 	size_t npush;
 	uint64_t ntokens;
 	unsigned depth;
+	unsigned type_depth;  /* parse_type calls in progress */
 	unsigned braces;      /* '{' consumed and not yet closed */
 	bool err, any_syntax, oom, undefined;
 	unsigned syntax_errors, semantic_errors, unknown_attributes;
