@@ -161,13 +161,24 @@ struct ctf_packet_info {
 	unsigned discarded_bits; /* width of events_discarded: it may wrap there */
 };
 struct ctf_stream_result {
-	struct ctf_packet_info *packets;
-	size_t npackets, cap;
+	uint64_t npackets;
 	bool walked_whole;   /* every packet decoded up to the end of the file */
 };
+/* An LTTng index beside the stream (member name and mapping given), checked as it is walked. */
+struct ctf_index {
+	const char *member;
+	const struct tfk_member_map *map;
+	struct tfk_cursor c;
+	uint64_t n, sum;
+	uint32_t elen;
+	bool v11, usable;
+	unsigned reports;
+};
+bool ctf_index_open(struct tfk_ctx *ctx, struct ctf_index *ix);
+void ctf_index_packet(struct tfk_ctx *ctx, struct ctf_index *ix, uint64_t i, const struct ctf_packet_info *p);
+void ctf_index_finish(struct tfk_ctx *ctx, struct ctf_index *ix, const struct ctf_stream_result *res,
+		      uint64_t stream_size);
 void ctf_check_stream(struct tfk_ctx *ctx, const struct ctf_meta *meta, const struct tfk_cursor *file,
-		      struct ctf_stream_result *res);
-void ctf_check_index(struct tfk_ctx *ctx, const struct tfk_cursor *file, const struct ctf_stream_result *res,
-		     uint64_t stream_size);
+		      struct ctf_stream_result *res, struct ctf_index *ix);
 
 #endif

@@ -67,32 +67,25 @@ static bool open_member(struct tfk_ctx *ctx, const struct tfk_input *in, const s
 	return false;
 }
 
-static void check_index_of(struct tfk_ctx *ctx, const struct tfk_input *in, const char *dir, size_t dlen,
-			   const char *stream, const struct ctf_stream_result *res, uint64_t stream_size, bool indexed)
+/* index/<stream>.idx beside the stream: NULL when there is none (noted when the trace is indexed). */
+static const struct tfk_member *index_of(struct tfk_ctx *ctx, const struct tfk_input *in, const char *dir, size_t dlen,
+					  const char *stream, bool indexed)
 {
 	char name[TFK_MEMBER_NAME_MAX];
 	int n = snprintf(name, sizeof(name), "%.*sindex/%s.idx", (int)dlen, dir, stream);
 	if (n < 0 || (size_t)n >= sizeof(name))
-		return;
+		return NULL;
 	const struct tfk_member *m = tfk_input_find(in, name);
-	if (!m || m->kind != TFK_MEMBER_FILE) {
-		if (indexed) {
-			struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, name, NULL);
-			struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_CTF_INDEX_MISSING);
-			tfk_set_path(f, "index of stream %s", stream);
-			tfk_set_found(f, "none");
-			tfk_ctx_return(ctx, was);
-		}
-		return;
+	if (m && m->kind == TFK_MEMBER_FILE)
+		return m;
+	if (indexed) {
+		struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, name, NULL);
+		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_CTF_INDEX_MISSING);
+		tfk_set_path(f, "index of stream %s", stream);
+		tfk_set_found(f, "none");
+		tfk_ctx_return(ctx, was);
 	}
-	struct tfk_member_map map;
-	if (!open_member(ctx, in, m, &map))
-		return;
-	struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, m->name, &map);
-	struct tfk_cursor c = tfk_cur_make(map.data, map.size, 0, true);
-	ctf_check_index(ctx, &c, res, stream_size);
-	tfk_ctx_return(ctx, was);
-	tfk_member_close(&map);
+	return NULL;
 }
 
 static void check_trace(struct tfk_ctx *ctx, const struct tfk_input *in, const struct tfk_member *meta_member)
@@ -144,14 +137,25 @@ static void check_trace(struct tfk_ctx *ctx, const struct tfk_input *in, const s
 		struct tfk_member_map sm;
 		if (!open_member(ctx, in, m, &sm))
 			continue;
+		struct ctf_index ix = { 0 }, *ixp = NULL;
+		struct tfk_member_map im_map;
+		const struct tfk_member *im_member = index_of(ctx, in, dir, dlen, base, indexed);
+		if (im_member && open_member(ctx, in, im_member, &im_map)) {
+			ix.member = im_member->name;
+			ix.map = &im_map;
+			ixp = &ix;
+			ctf_index_open(ctx, &ix);
+		}
 		struct ctf_stream_result res = { 0 };
 		struct tfk_ctx_place w = tfk_ctx_enter_member(ctx, m->name, &sm);
 		struct tfk_cursor sc = tfk_cur_make(sm.data, sm.size, 0, meta->big_endian);
-		ctf_check_stream(ctx, meta, &sc, &res);
+		ctf_check_stream(ctx, meta, &sc, &res, ixp);
 		tfk_ctx_return(ctx, w);
+		if (ixp) {
+			ctf_index_finish(ctx, &ix, &res, m->size);
+			tfk_member_close(&im_map);
+		}
 		tfk_member_close(&sm);
-		check_index_of(ctx, in, dir, dlen, base, &res, m->size, indexed);
-		free(res.packets);
 	}
 	/* Indexes of no stream. */
 	size_t ilen = strlen(idxdir);

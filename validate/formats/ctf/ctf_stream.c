@@ -22,6 +22,7 @@ struct walk {
 	struct ctf_packet_info prev;
 	unsigned enum_reports, outside_reports;
 	bool quirk_after_end, quirk_before_begin;
+	struct ctf_index *ix; /* compared packet by packet, or NULL */
 };
 
 static bool version_below(const struct ctf_meta *m, int64_t major, int64_t minor, int64_t patch)
@@ -87,8 +88,11 @@ static void dec_fault(struct walk *w, enum ctf_dec_status s, uint64_t event_inde
 		expected = "types nested at most 64 deep";
 	}
 	struct tfk_finding *f = tfk_emit(w->ctx, code, w->off + d->fail_at / 8, 1);
-	tfk_set_path(f, "packet %llu event %llu %s %s", (unsigned long long)w->index, (unsigned long long)event_index,
-		     scope, d->fail_what ? d->fail_what : "");
+	if (event_index == UINT64_MAX)
+		tfk_set_path(f, "packet %llu %s %s", (unsigned long long)w->index, scope, d->fail_what ? d->fail_what : "");
+	else
+		tfk_set_path(f, "packet %llu event %llu %s %s", (unsigned long long)w->index,
+			     (unsigned long long)event_index, scope, d->fail_what ? d->fail_what : "");
 	tfk_set_expected(f, "%s", expected);
 	tfk_set_found(f, "bit %llu of the packet, content ends at bit %llu", (unsigned long long)d->fail_at,
 		      (unsigned long long)d->bits.limit);
@@ -254,8 +258,13 @@ static bool walk_packet(struct walk *w, const struct tfk_cursor *file, struct ct
 	d->nvalues = 0;
 	struct ctf_packet_info pi = { 0 };
 	pi.offset = w->off;
-	enum ctf_dec_status s;
-	if (m->packet_header && (s = ctf_decode_scope(d, CTF_SC_PACKET_HEADER, m->packet_header)) != CTF_DEC_OK) {
+	enum ctf_dec_status s = CTF_DEC_OK;
+	if (m->packet_header && (s = ctf_decode_scope(d, CTF_SC_PACKET_HEADER, m->packet_header)) != CTF_DEC_OK &&
+	    s != CTF_DEC_OVERRUN) {
+		dec_fault(w, s, UINT64_MAX, "header");
+		return false;
+	}
+	if (s == CTF_DEC_OVERRUN) {
 		struct tfk_finding *f = pkt_fault(w, TFK_CTF_PACKET_TRUNCATED, 0, left, "header");
 		tfk_set_expected(f, "a whole packet header");
 		tfk_set_found(f, "%llu bytes before the end of the file", (unsigned long long)left);
@@ -296,7 +305,12 @@ static bool walk_packet(struct walk *w, const struct tfk_cursor *file, struct ct
 	pi.stream_id = stream_id;
 	pi.has_instance = ctf_value_get(d, CTF_SC_PACKET_HEADER, "stream_instance_id", &pi.instance_id);
 	uint64_t header_bits = d->bits.pos;
-	if (sc->packet_context && (s = ctf_decode_scope(d, CTF_SC_PACKET_CONTEXT, sc->packet_context)) != CTF_DEC_OK) {
+	if (sc->packet_context && (s = ctf_decode_scope(d, CTF_SC_PACKET_CONTEXT, sc->packet_context)) != CTF_DEC_OK &&
+	    s != CTF_DEC_OVERRUN) {
+		dec_fault(w, s, UINT64_MAX, "context");
+		return false;
+	}
+	if (s == CTF_DEC_OVERRUN) {
 		struct tfk_finding *f = pkt_fault(w, TFK_CTF_PACKET_TRUNCATED, header_bits, left - header_bits / 8, "context");
 		tfk_set_expected(f, "a whole packet context");
 		tfk_set_found(f, "%llu bytes before the end of the file", (unsigned long long)left);
@@ -331,8 +345,8 @@ static bool walk_packet(struct walk *w, const struct tfk_cursor *file, struct ct
 	order_checks(w, &pi);
 	d->bits.limit = pi.content_size;
 	walk_events(w, sc, stream_id, &pi);
-	if (tfk_grow(w->ctx, (void **)&res->packets, &res->cap, res->npackets + 1, sizeof(*res->packets)))
-		res->packets[res->npackets++] = pi;
+	ctf_index_packet(w->ctx, w->ix, w->index, &pi);
+	res->npackets++;
 	w->prev = pi;
 	w->have_prev = true;
 	w->off += pi.packet_size / 8;
@@ -340,7 +354,7 @@ static bool walk_packet(struct walk *w, const struct tfk_cursor *file, struct ct
 }
 
 void ctf_check_stream(struct tfk_ctx *ctx, const struct ctf_meta *meta, const struct tfk_cursor *file,
-		      struct ctf_stream_result *res)
+		      struct ctf_stream_result *res, struct ctf_index *ix)
 {
 	struct ctf_decoder *d = tfk_calloc(ctx, 1, sizeof(*d));
 	if (!d) {
@@ -353,6 +367,7 @@ void ctf_check_stream(struct tfk_ctx *ctx, const struct ctf_meta *meta, const st
 	w.ctx = ctx;
 	w.meta = meta;
 	w.d = d;
+	w.ix = ix;
 	tracer_quirks(&w);
 	while (w.off < file->len) {
 		if (w.off > 0 && all_zero(file, w.off)) {
