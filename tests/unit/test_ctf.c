@@ -683,6 +683,61 @@ static void test_stream_class_change(void **state)
 	expect_at("ctf.stream.class-change", STREAM, PKT);
 }
 
+/* LTTng's compact event header: a 5-bit id (31: extended) and a 27-bit timestamp whose wrap
+ * the reader rebuilds from the previous value; no packet context (the file is one packet). */
+static const char *const compact_metadata =
+	"/* CTF 1.8 */\n"
+	"typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+	"typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+	"typealias integer { size = 64; align = 8; signed = false; map = clock.c.value; } := uint64_clock_t;\n"
+	"typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n"
+	"typealias integer { size = 27; align = 1; signed = false; map = clock.c.value; } := uint27_clock_t;\n"
+	"trace { major = 1; minor = 8; byte_order = le;\n"
+	"\tpacket.header := struct { uint32_t magic; uint32_t stream_id; }; };\n"
+	"clock { name = c; freq = 1000000000; };\n"
+	"struct event_header_compact {\n"
+	"\tenum : uint5_t { compact = 0 ... 30, extended = 31 } id;\n"
+	"\tvariant <id> {\n"
+	"\t\tstruct { uint27_clock_t timestamp; } compact;\n"
+	"\t\tstruct { uint32_t id; uint64_clock_t timestamp; } extended;\n"
+	"\t} v;\n"
+	"} align(8);\n"
+	"stream { id = 0; event.header := struct event_header_compact; };\n"
+	"event { name = \"x\"; id = 3; stream_id = 0; fields := struct { uint8_t x; }; };\n";
+
+static void test_compact_timestamps(void **state)
+{
+	(void)state;
+	write_member("metadata", compact_metadata, strlen(compact_metadata));
+	char p[1024];
+	member_path(INDEX, p, sizeof(p));
+	unlink(p);
+	uint8_t s[64];
+	size_t n = 0;
+	put_le(s, 0xC1FC1FC1, 4);
+	put_le(s + 4, 0, 4);
+	n = 8;
+	put_le(s + n, (uint64_t)0x7fffff0 << 5 | 3, 4); /* compact, timestamp 0x7fffff0 */
+	s[n + 4] = 1;
+	n += 5;
+	put_le(s + n, (uint64_t)0x10 << 5 | 3, 4);      /* wraps: 0x8000010 */
+	s[n + 4] = 2;
+	n += 5;
+	s[n] = 31;                                       /* extended: id 3, timestamp 0x8000020 */
+	put_le(s + n + 1, 3, 4);
+	put_le(s + n + 5, 0x8000020, 8);
+	s[n + 13] = 3;
+	size_t third = n;
+	n += 14;
+	write_member(STREAM, s, n);
+	check_dir();
+	expect_clean(3);
+	/* The full timestamp of the extended header goes back below the rebuilt one. */
+	patch_u64(STREAM, (long)third + 5, 0x7fffff8);
+	check_dir();
+	expect_at("ctf.event.time-back", STREAM, third);
+}
+
 /* ---- index and directory ---- */
 
 static void test_index_bad_header(void **state)
@@ -783,6 +838,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_event_zero_length, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_event_time_outside_packet, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stream_class_change, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_compact_timestamps, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_bad_header, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_mismatch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_missing, setup, teardown),
