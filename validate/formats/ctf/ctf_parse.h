@@ -57,6 +57,40 @@ struct ctf_parser {
 	struct ctf_token trace_tok;
 };
 
+/* An attribute value: an integer, a dotted identifier or a string literal. */
+enum tsdl_vkind { V_NONE, V_INT, V_IDENT, V_STRING };
+struct tsdl_value {
+	enum tsdl_vkind kind;
+	uint64_t u;
+	bool negative, overflow;
+	char text[128]; /* identifier (dotted) or string contents, possibly cut */
+	struct ctf_token tok;
+};
+
+/* Tokens (ctf_tokens.c). */
+void tsdl_advance(struct ctf_parser *p);
+void tsdl_push_back(struct ctf_parser *p, struct ctf_token t);
+bool tsdl_expect(struct ctf_parser *p, const char *punct);
+bool tsdl_accept(struct ctf_parser *p, const char *punct);
+char *tsdl_tok_dup(struct ctf_parser *p, const struct ctf_token *t);
+void tsdl_parse_value(struct ctf_parser *p, struct tsdl_value *v);
+bool tsdl_value_bool(const struct tsdl_value *v, bool *out);
+bool tsdl_value_order(const struct tsdl_value *v, enum ctf_order *o, bool *native);
+void tsdl_bad_attr(struct ctf_parser *p, const struct tsdl_value *v, const char *what);
+bool tsdl_is_pow2(uint64_t v);
+
+/* Types and their names (ctf_types.c). */
+struct ctf_type *tsdl_new_type(struct ctf_parser *p, enum ctf_kind k);
+struct ctf_type *tsdl_lookup(const struct ctf_parser *p, const char *name);
+void tsdl_define(struct ctf_parser *p, const char *name, struct ctf_type *t);
+struct ctf_type *tsdl_lookup_prefixed(struct ctf_parser *p, const char *prefix, const char *name);
+void tsdl_define_prefixed(struct ctf_parser *p, const char *prefix, const char *name, struct ctf_type *t);
+
+/* The type grammar (ctf_parse_types.c). */
+struct ctf_type *tsdl_type(struct ctf_parser *p, bool declarator_follows);
+bool tsdl_typealias(struct ctf_parser *p);
+bool tsdl_typedef(struct ctf_parser *p);
+
 void ctf_syntax(struct ctf_parser *p, const struct ctf_token *t, const char *what);
 void ctf_semantic(struct ctf_parser *p, const struct ctf_token *t, const char *what, const char *found);
 
