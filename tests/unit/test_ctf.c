@@ -18,6 +18,8 @@
 
 #include "raised.h"
 #include "tracefsck/check.h"
+#include "tracefsck/formats/ctf.h"
+#include "tracefsck/observer.h"
 
 #ifndef CTF_CORPUS
 #define CTF_CORPUS "corpus/ctf"
@@ -738,6 +740,76 @@ static void test_compact_timestamps(void **state)
 	expect_at("ctf.event.time-back", STREAM, third);
 }
 
+/* ---- the model for repair ---- */
+
+struct seen {
+	unsigned metadata, packets, streams;
+	struct tfk_ctf_metadata meta;
+	struct tfk_ctf_packet last_packet;
+	struct tfk_ctf_stream stream;
+};
+
+static void on_model(void *user, const char *format, uint32_t kind, const void *data, size_t size)
+{
+	struct seen *s = user;
+	assert_string_equal(format, "CTF 1.8 (LTTng 2.x)");
+	if (kind == TFK_CTF_MODEL_METADATA && size == sizeof(s->meta)) {
+		s->metadata++;
+		memcpy(&s->meta, data, size);
+	} else if (kind == TFK_CTF_MODEL_PACKET && size == sizeof(s->last_packet)) {
+		s->packets++;
+		memcpy(&s->last_packet, data, size);
+	} else if (kind == TFK_CTF_MODEL_STREAM && size == sizeof(s->stream)) {
+		s->streams++;
+		memcpy(&s->stream, data, size);
+	}
+}
+
+static void check_observed(struct seen *s)
+{
+	memset(s, 0, sizeof(*s));
+	struct tfk_observer obs = { 0 };
+	obs.user = s;
+	obs.model = on_model;
+	tfk_report_free(&rep);
+	memset(&rep, 0, sizeof(rep));
+	tfk_check_file_observed(dir, NULL, &obs, &rep);
+	raised_note(&rep);
+}
+
+static void test_model(void **state)
+{
+	(void)state;
+	write_packetized(metadata_text(true, NULL));
+	struct seen s;
+	check_observed(&s);
+	assert_int_equal(s.metadata, 1);
+	assert_string_equal(s.meta.member, "metadata");
+	assert_true(s.meta.packetized && s.meta.usable && s.meta.have_uuid);
+	assert_int_equal(s.meta.packets, 2);
+	assert_int_equal(s.meta.whole_end, 2048);
+	assert_memory_equal(s.meta.uuid, uuid, 16);
+	assert_int_equal(s.packets, NPKT);
+	assert_string_equal(s.last_packet.member, STREAM);
+	assert_int_equal(s.last_packet.offset, 2 * PKT);
+	assert_int_equal(s.last_packet.seq, 2);
+	assert_int_equal(s.last_packet.events, 2);
+	assert_true(s.last_packet.events_ok);
+	assert_int_equal(s.streams, 1);
+	assert_int_equal(s.stream.good_end, NPKT * PKT);
+	assert_int_equal(s.stream.events, NPKT * 2);
+	assert_true(s.stream.walked_whole);
+	/* A cut stream: the whole packets before the cut, the file not tiled. */
+	char p[1024];
+	member_path(STREAM, p, sizeof(p));
+	assert_int_equal(truncate(p, 2 * PKT + 100), 0);
+	check_observed(&s);
+	assert_int_equal(s.packets, 2);
+	assert_int_equal(s.stream.good_end, 2 * PKT);
+	assert_int_equal(s.stream.size, 2 * PKT + 100);
+	assert_false(s.stream.walked_whole);
+}
+
 /* ---- index and directory ---- */
 
 static void test_index_bad_header(void **state)
@@ -839,6 +911,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_event_time_outside_packet, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stream_class_change, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compact_timestamps, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_model, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_bad_header, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_mismatch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_missing, setup, teardown),

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "../formats.h"
+#include "tracefsck/formats/ctf.h"
 
 #define CTF_PKT_MAGIC 0xC1FC1FC1u
 #define CTF_META_MAGIC 0x75D11D57u
@@ -89,6 +90,9 @@ struct ctf_meta {
 	char tracer_name[32];
 	int64_t tracer_major, tracer_minor, tracer_patch;
 	bool usable;   /* parsed well enough to decode streams */
+	/* packetized metadata: how much of it is whole packets */
+	bool packetized, packets_big_endian;
+	uint64_t whole_end, whole_packets;
 };
 
 /* TSDL text -> model; reports syntax and semantic faults (line numbers, offsets in the file). */

@@ -106,6 +106,19 @@ static void check_trace(struct tfk_ctx *ctx, const struct tfk_input *in, const s
 	struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, meta_member->name, &map);
 	struct tfk_cursor c = tfk_cur_make(map.data, map.size, 0, false);
 	ctf_check_metadata(ctx, &c, meta);
+	if (ctx->obs && ctx->obs->model) {
+		struct tfk_ctf_metadata mm = { 0 };
+		snprintf(mm.member, sizeof(mm.member), "%s", meta_member->name);
+		mm.packetized = meta->packetized;
+		mm.big_endian = meta->packetized ? meta->packets_big_endian : meta->big_endian;
+		mm.size = map.size;
+		mm.whole_end = meta->whole_end;
+		mm.packets = meta->whole_packets;
+		mm.usable = meta->usable;
+		mm.have_uuid = meta->have_uuid;
+		memcpy(mm.uuid, meta->uuid, 16);
+		ctx->obs->model(ctx->obs->user, tfk_format_ctf.name, TFK_CTF_MODEL_METADATA, &mm, sizeof mm);
+	}
 	tfk_ctx_return(ctx, was);
 	tfk_member_close(&map);
 

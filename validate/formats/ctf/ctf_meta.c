@@ -58,7 +58,7 @@ __attribute__((format(printf, 6, 7))) static void bad_packet(struct tfk_ctx *ctx
 
 /* The packets of packetized metadata into pc; the UUID of the first packet into uuid. */
 static void read_packets(struct tfk_ctx *ctx, const struct tfk_cursor *file, bool big_endian, struct pieces *pc,
-			 uint8_t uuid[16], bool *layout_ok)
+			 uint8_t uuid[16], bool *layout_ok, struct ctf_meta *meta)
 {
 	struct tfk_cursor c = *file;
 	c.big_endian = big_endian;
@@ -133,6 +133,8 @@ static void read_packets(struct tfk_ctx *ctx, const struct tfk_cursor *file, boo
 		if (psize > left)
 			return;
 		off += psize;
+		meta->whole_end = off;
+		meta->whole_packets++;
 	}
 }
 
@@ -168,7 +170,9 @@ void ctf_check_metadata(struct tfk_ctx *ctx, const struct tfk_cursor *file, stru
 	if (m_le == CTF_META_MAGIC || m_be == CTF_META_MAGIC) {
 		packetized = true;
 		bool layout_ok = true;
-		read_packets(ctx, file, m_be == CTF_META_MAGIC, &pc, uuid, &layout_ok);
+		meta->packetized = true;
+		meta->packets_big_endian = m_be == CTF_META_MAGIC;
+		read_packets(ctx, file, m_be == CTF_META_MAGIC, &pc, uuid, &layout_ok, meta);
 		if (!layout_ok || pc.n == 0) {
 			/* No whole packet of text: nothing to parse (the packets were reported). */
 			ctx->report->incomplete = true;

@@ -5,6 +5,7 @@
  * timestamps, sequence numbers, discarded counts), then every event inside the content:
  * header, contexts and payload, its id known to the stream class, its clock never going back.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,7 @@ struct walk {
 	unsigned enum_reports, outside_reports;
 	bool quirk_after_end, quirk_before_begin;
 	struct ctf_index *ix; /* compared packet by packet, or NULL */
+	uint64_t events;      /* decoded whole in this file */
 };
 
 static bool version_below(const struct ctf_meta *m, int64_t major, int64_t minor, int64_t patch)
@@ -115,11 +117,13 @@ static void time_outside(struct walk *w, const struct ctf_packet_info *pi, uint6
 	tfk_set_found(f, "%llu", (unsigned long long)ts);
 }
 
-static void walk_events(struct walk *w, const struct ctf_stream_class *sc, uint64_t stream_id,
-			const struct ctf_packet_info *pi)
+/* Every event of the packet's content; the events decoded whole go to *count. False when one failed. */
+static bool walk_events(struct walk *w, const struct ctf_stream_class *sc, uint64_t stream_id,
+			const struct ctf_packet_info *pi, uint64_t *count)
 {
 	struct ctf_decoder *d = w->d;
 	uint64_t n = 0;
+	*count = 0;
 	bool have_prev_ts = false;
 	uint64_t prev_ts = 0;
 	while (d->bits.pos < d->bits.limit) {
@@ -129,7 +133,7 @@ static void walk_events(struct walk *w, const struct ctf_stream_class *sc, uint6
 		ctf_values_drop(d, CTF_SC_EVENT_HEADER);
 		if (sc->event_header && (s = ctf_decode_scope(d, CTF_SC_EVENT_HEADER, sc->event_header)) != CTF_DEC_OK) {
 			dec_fault(w, s, n, "header");
-			return;
+			return false;
 		}
 		uint64_t id = 0;
 		header_event_id(d, &id);
@@ -139,26 +143,26 @@ static void walk_events(struct walk *w, const struct ctf_stream_class *sc, uint6
 			tfk_set_path(f, "packet %llu event %llu header", (unsigned long long)w->index, (unsigned long long)n);
 			tfk_set_expected(f, "an event id declared for stream %llu", (unsigned long long)stream_id);
 			tfk_set_found(f, "id %llu", (unsigned long long)id);
-			return;
+			return false;
 		}
 		if (sc->event_context && (s = ctf_decode_scope(d, CTF_SC_STREAM_EVENT_CONTEXT, sc->event_context)) != CTF_DEC_OK) {
 			dec_fault(w, s, n, "stream context");
-			return;
+			return false;
 		}
 		if (ev->context && (s = ctf_decode_scope(d, CTF_SC_EVENT_CONTEXT, ev->context)) != CTF_DEC_OK) {
 			dec_fault(w, s, n, "context");
-			return;
+			return false;
 		}
 		if (ev->fields && (s = ctf_decode_scope(d, CTF_SC_EVENT_FIELDS, ev->fields)) != CTF_DEC_OK) {
 			dec_fault(w, s, n, "fields");
-			return;
+			return false;
 		}
 		if (d->bits.pos == start) {
 			struct tfk_finding *f = tfk_emit(w->ctx, TFK_CTF_EVENT_ZERO_LENGTH, w->off + start / 8, 0);
 			tfk_set_path(f, "packet %llu event %llu", (unsigned long long)w->index, (unsigned long long)n);
 			tfk_set_expected(f, "an event of at least one bit");
 			tfk_set_found(f, "event '%.60s' (id %llu) of no bits", ev->name ? ev->name : "", (unsigned long long)id);
-			return;
+			return false;
 		}
 		if (d->clock_set) {
 			if (have_prev_ts && d->clock < prev_ts) {
@@ -184,8 +188,10 @@ static void walk_events(struct walk *w, const struct ctf_stream_class *sc, uint6
 			}
 		}
 		n++;
+		*count = n;
 		w->ctx->report->stats.events++;
 	}
+	return true;
 }
 
 static bool all_zero(const struct tfk_cursor *c, uint64_t from)
@@ -344,7 +350,31 @@ static bool walk_packet(struct walk *w, const struct tfk_cursor *file, struct ct
 	}
 	order_checks(w, &pi);
 	d->bits.limit = pi.content_size;
-	walk_events(w, sc, stream_id, &pi);
+	uint64_t events = 0;
+	bool events_ok = walk_events(w, sc, stream_id, &pi, &events);
+	w->events += events;
+	if (w->ctx->obs && w->ctx->obs->model) {
+		struct tfk_ctf_packet mp = { 0 };
+		snprintf(mp.member, sizeof(mp.member), "%s", w->ctx->member ? w->ctx->member : "");
+		mp.index = w->index;
+		mp.offset = pi.offset;
+		mp.packet_size = pi.packet_size;
+		mp.content_size = pi.content_size;
+		mp.stream_id = pi.stream_id;
+		mp.instance_id = pi.instance_id;
+		mp.seq = pi.seq;
+		mp.ts_begin = pi.ts_begin;
+		mp.ts_end = pi.ts_end;
+		mp.discarded = pi.discarded;
+		mp.has_instance = pi.has_instance;
+		mp.has_seq = pi.has_seq;
+		mp.has_ts_begin = pi.has_ts_begin;
+		mp.has_ts_end = pi.has_ts_end;
+		mp.has_discarded = pi.has_discarded;
+		mp.events = events;
+		mp.events_ok = events_ok;
+		w->ctx->obs->model(w->ctx->obs->user, tfk_format_ctf.name, TFK_CTF_MODEL_PACKET, &mp, sizeof mp);
+	}
 	ctf_index_packet(w->ctx, w->ix, w->index, &pi);
 	res->npackets++;
 	w->prev = pi;
@@ -383,4 +413,14 @@ void ctf_check_stream(struct tfk_ctx *ctx, const struct ctf_meta *meta, const st
 	}
 	res->walked_whole = w.off >= file->len;
 	free(d);
+	if (ctx->obs && ctx->obs->model) {
+		struct tfk_ctf_stream ms = { 0 };
+		snprintf(ms.member, sizeof(ms.member), "%s", ctx->member ? ctx->member : "");
+		ms.size = file->len;
+		ms.good_end = w.off <= file->len ? w.off : file->len;
+		ms.packets = res->npackets;
+		ms.events = w.events;
+		ms.walked_whole = res->walked_whole;
+		ctx->obs->model(ctx->obs->user, tfk_format_ctf.name, TFK_CTF_MODEL_STREAM, &ms, sizeof ms);
+	}
 }
