@@ -673,6 +673,27 @@ static void test_event_time_outside_packet(void **state)
 	expect_clean(NPKT * 2);
 }
 
+static void test_stream_instance_change(void **state)
+{
+	(void)state;
+	char *text = metadata_text(true, NULL);
+	char *sid = strstr(text, "uint32_t stream_id; }");
+	assert_non_null(sid);
+	/* stream_id becomes a 16-bit id and a 16-bit stream_instance_id: the same bytes, 0 and 0. */
+	static char t2[8192];
+	snprintf(t2, sizeof(t2), "%.*sinteger { size = 16; align = 8; signed = false; } stream_id; "
+		 "integer { size = 16; align = 8; signed = false; } stream_instance_id; }%s",
+		 (int)(sid - text), text, sid + strlen("uint32_t stream_id; }"));
+	write_member("metadata", t2, strlen(t2));
+	check_dir();
+	expect_clean(NPKT * 2);
+	patch_u8(STREAM, 2 * PKT + 22, 1);
+	patch_u8(INDEX, 16 + 2 * 72 + 56 + 7, 1); /* its index entry says so too */
+	check_dir();
+	expect_at("ctf.stream.instance-change", STREAM, 2 * PKT);
+	assert_int_equal(rep.by_severity[TFK_SEV_ERROR], 0);
+}
+
 static void test_stream_class_change(void **state)
 {
 	(void)state;
@@ -910,6 +931,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_event_zero_length, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_event_time_outside_packet, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stream_class_change, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stream_instance_change, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compact_timestamps, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_model, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_bad_header, setup, teardown),

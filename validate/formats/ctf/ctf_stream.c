@@ -21,7 +21,7 @@ struct walk {
 	uint64_t index;      /* packet number */
 	bool have_prev;
 	struct ctf_packet_info prev;
-	unsigned enum_reports, outside_reports;
+	unsigned enum_reports, outside_reports, instance_reports;
 	bool quirk_after_end, quirk_before_begin;
 	struct ctf_index *ix; /* compared packet by packet, or NULL */
 	uint64_t events;      /* decoded whole in this file */
@@ -310,6 +310,12 @@ static bool walk_packet(struct walk *w, const struct tfk_cursor *file, struct ct
 	}
 	pi.stream_id = stream_id;
 	pi.has_instance = ctf_value_get(d, CTF_SC_PACKET_HEADER, "stream_instance_id", &pi.instance_id);
+	if (w->have_prev && pi.has_instance && w->prev.has_instance && pi.instance_id != w->prev.instance_id &&
+	    w->instance_reports++ < 8) {
+		struct tfk_finding *f = pkt_fault(w, TFK_CTF_STREAM_INSTANCE_CHANGE, 0, 1, "header stream_instance_id");
+		tfk_set_expected(f, "%llu, the instance of the previous packet", (unsigned long long)w->prev.instance_id);
+		tfk_set_found(f, "%llu", (unsigned long long)pi.instance_id);
+	}
 	uint64_t header_bits = d->bits.pos;
 	if (sc->packet_context && (s = ctf_decode_scope(d, CTF_SC_PACKET_CONTEXT, sc->packet_context)) != CTF_DEC_OK &&
 	    s != CTF_DEC_OVERRUN) {
