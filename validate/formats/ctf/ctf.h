@@ -40,6 +40,7 @@ enum ctf_order { CTF_BO_DEFAULT = 0, CTF_BO_LE, CTF_BO_BE };
 struct ctf_type;
 struct ctf_field {
 	const char *name;
+	size_t name_len;
 	struct ctf_type *type;
 };
 struct ctf_range {
@@ -145,6 +146,8 @@ struct ctf_decoder {
 	uint64_t clock;        /* the stream's clock, rebuilt from every clock-mapped field */
 	bool clock_set;
 	uint64_t uuid_at;      /* bit position of the packet header's uuid, or UINT64_MAX */
+	uint64_t event_id;     /* the last event header field named id (LTTng: v.extended.id after id) */
+	bool has_event_id;
 	uint64_t unmapped_enum_at; /* bit position of the first unmapped enum value of this event, or UINT64_MAX */
 	uint64_t fail_at;      /* bit position of the failure */
 	const char *fail_what;

@@ -54,7 +54,7 @@ unsigned ctf_value_bits(const struct ctf_decoder *d, enum ctf_scope scope, const
 static const struct ctf_value *resolve(const struct ctf_decoder *d, enum ctf_scope scope, const char *prefix,
 				       const char *name)
 {
-	for (size_t i = 0; i < sizeof(absolute) / sizeof(absolute[0]); i++) {
+	for (size_t i = 0; strchr(name, '.') && i < sizeof(absolute) / sizeof(absolute[0]); i++) {
 		size_t n = strlen(absolute[i].prefix);
 		if (strncmp(name, absolute[i].prefix, n) == 0)
 			return find_value(d, absolute[i].scope, name + n);
@@ -135,16 +135,6 @@ static void join(char *out, size_t cap, const char *path, const char *name)
 	out[n + b] = 0;
 }
 
-/* out = path without its last component. */
-static void parent_of(char *out, size_t cap, const char *path)
-{
-	const char *dot = strrchr(path, '.');
-	size_t n = dot ? (size_t)(dot - path) : 0;
-	if (n > cap - 1)
-		n = cap - 1;
-	memcpy(out, path, n);
-	out[n] = 0;
-}
 
 static enum ctf_dec_status fail(struct ctf_decoder *d, enum ctf_dec_status s, const char *what)
 {
@@ -153,16 +143,42 @@ static enum ctf_dec_status fail(struct ctf_decoder *d, enum ctf_dec_status s, co
 	return s;
 }
 
-static void remember(struct ctf_decoder *d, enum ctf_scope scope, const char *path, uint64_t v,
-		     const struct ctf_type *t)
+
+/* Where a field is: its dotted path inside the scope, and where the name of the field begins. */
+struct where {
+	const char *s;
+	size_t len;    /* of the path */
+	size_t parent; /* of the enclosing path (0 at the top) */
+};
+
+/* The path of a member named name (n bytes) of the field at w, in buf. */
+static struct where child(char *buf, size_t cap, const struct where *w, const char *name, size_t n)
+{
+	size_t at = 0;
+	if (w->len) {
+		at = w->len < cap - 2 ? w->len : cap - 2;
+		memcpy(buf, w->s, at);
+		buf[at++] = '.';
+	}
+	if (n > cap - 1 - at)
+		n = cap - 1 - at;
+	memcpy(buf + at, name, n);
+	buf[at + n] = 0;
+	struct where c = { buf, at + n, w->len < cap ? w->len : cap - 1 };
+	return c;
+}
+
+static enum ctf_dec_status decode(struct ctf_decoder *d, enum ctf_scope scope, const struct ctf_type *t,
+				  const struct where *w, bool in_array, unsigned depth);
+
+static void remember_at(struct ctf_decoder *d, enum ctf_scope scope, const struct where *w, uint64_t v,
+			const struct ctf_type *t)
 {
 	size_t i = d->nvalues;
 	if (i == CTF_MAX_VALUES)
 		return; /* lookups beyond fall back to "not found" */
-	size_t n = strlen(path);
-	if (n >= sizeof(d->paths[i]))
-		n = sizeof(d->paths[i]) - 1;
-	memcpy(d->paths[i], path, n);
+	size_t n = w->len < sizeof(d->paths[i]) - 1 ? w->len : sizeof(d->paths[i]) - 1;
+	memcpy(d->paths[i], w->s, n);
 	d->paths[i][n] = 0;
 	d->values[i].scope = scope;
 	d->values[i].path = d->paths[i];
@@ -171,28 +187,41 @@ static void remember(struct ctf_decoder *d, enum ctf_scope scope, const char *pa
 	d->nvalues++;
 }
 
-static enum ctf_dec_status decode(struct ctf_decoder *d, enum ctf_scope scope, const struct ctf_type *t,
-				  const char *path, bool in_array, unsigned depth);
+/* The name of the field at w (its last component). */
+static const char *field_name(const struct where *w, size_t *n)
+{
+	size_t from = w->parent ? w->parent + 1 : 0;
+	if (from > w->len)
+		from = w->len;
+	*n = w->len - from;
+	return w->s + from;
+}
 
 static enum ctf_dec_status decode_int(struct ctf_decoder *d, enum ctf_scope scope, const struct ctf_type *t,
-				      const char *path, bool in_array)
+				      const struct where *w, bool in_array)
 {
 	if (!ctf_bits_align(&d->bits, t->align))
-		return fail(d, CTF_DEC_OVERRUN, path);
+		return fail(d, CTF_DEC_OVERRUN, w->s);
 	uint64_t v;
 	if (!ctf_bits_read(&d->bits, t->size, order_be(d, t), &v))
-		return fail(d, CTF_DEC_OVERRUN, path);
+		return fail(d, CTF_DEC_OVERRUN, w->s);
 	if (t->is_signed && t->size < 64 && (v >> (t->size - 1)) & 1)
 		v |= ~0ull << t->size;
-	if (t->clock && !(scope == CTF_SC_PACKET_CONTEXT && !strcmp(path, "timestamp_end")))
+	size_t nlen;
+	const char *name = field_name(w, &nlen);
+	if (t->clock && !(scope == CTF_SC_PACKET_CONTEXT && nlen == 13 && !memcmp(name, "timestamp_end", 13)))
 		update_clock(d, t->is_signed && t->size < 64 ? v & ((1ull << t->size) - 1) : v, t->size);
+	if (scope == CTF_SC_EVENT_HEADER && nlen == 2 && name[0] == 'i' && name[1] == 'd') {
+		d->event_id = v; /* LTTng: the extended header's id comes after the compact one */
+		d->has_event_id = true;
+	}
 	if (t->kind == CTF_ENUM) {
 		const char *label;
 		if (!enum_maps(t, v, &label) && d->unmapped_enum_at == UINT64_MAX)
 			d->unmapped_enum_at = d->bits.pos - t->size;
 	}
 	if (!in_array)
-		remember(d, scope, path, v, t);
+		remember_at(d, scope, w, v, t);
 	return CTF_DEC_OK;
 }
 
@@ -222,17 +251,25 @@ static bool name_matches(const char *option, const char *label)
 	return false;
 }
 
+/* The enclosing path of the field at w, as a string in buf. */
+static const char *parent_path(char *buf, size_t cap, const struct where *w)
+{
+	size_t n = w->parent < cap - 1 ? w->parent : cap - 1;
+	memcpy(buf, w->s, n);
+	buf[n] = 0;
+	return buf;
+}
+
 static enum ctf_dec_status decode_variant(struct ctf_decoder *d, enum ctf_scope scope, const struct ctf_type *t,
-					  const char *path, unsigned depth)
+					  const struct where *w, unsigned depth)
 {
 	char prefix[160];
-	parent_of(prefix, sizeof(prefix), path);
-	const struct ctf_value *tag = t->tag ? resolve(d, scope, prefix, t->tag) : NULL;
+	const struct ctf_value *tag = t->tag ? resolve(d, scope, parent_path(prefix, sizeof(prefix), w), t->tag) : NULL;
 	if (!tag || tag->type->kind != CTF_ENUM)
-		return fail(d, CTF_DEC_VARIANT, path);
+		return fail(d, CTF_DEC_VARIANT, w->s);
 	const char *label;
 	if (!enum_maps(tag->type, tag->v, &label))
-		return fail(d, CTF_DEC_VARIANT, path);
+		return fail(d, CTF_DEC_VARIANT, w->s);
 	const struct ctf_field *opt = NULL;
 	for (size_t i = 0; i < t->nfields && !opt; i++)
 		if (!strcmp(t->fields[i].name, label))
@@ -241,34 +278,34 @@ static enum ctf_dec_status decode_variant(struct ctf_decoder *d, enum ctf_scope 
 		if (name_matches(t->fields[i].name, label))
 			opt = &t->fields[i];
 	if (!opt)
-		return fail(d, CTF_DEC_VARIANT, path);
+		return fail(d, CTF_DEC_VARIANT, w->s);
 	char sub[160];
-	join(sub, sizeof(sub), path, opt->name);
-	return decode(d, scope, opt->type, sub, false, depth + 1);
+	struct where c = child(sub, sizeof(sub), w, opt->name, strlen(opt->name));
+	return decode(d, scope, opt->type, &c, false, depth + 1);
 }
 
 static enum ctf_dec_status decode_array(struct ctf_decoder *d, enum ctf_scope scope, const struct ctf_type *t,
-					const char *path, uint64_t n, unsigned depth)
+					const struct where *w, uint64_t n, unsigned depth)
 {
 	const struct ctf_type *e = t->elem;
 	if (!e)
 		return CTF_DEC_OK;
 	if (!ctf_bits_align(&d->bits, e->align))
-		return fail(d, CTF_DEC_OVERRUN, path);
+		return fail(d, CTF_DEC_OVERRUN, w->s);
 	/* Byte integers (uuids, text): the whole run at once. */
 	if ((e->kind == CTF_INT) && e->size == 8 && e->align == 8 && !e->clock) {
 		if (n > (d->bits.limit - d->bits.pos) / 8)
-			return fail(d, t->kind == CTF_SEQ ? CTF_DEC_SEQ : CTF_DEC_OVERRUN, path);
-		if (scope == CTF_SC_PACKET_HEADER && n == 16 && !strcmp(path, "uuid"))
+			return fail(d, t->kind == CTF_SEQ ? CTF_DEC_SEQ : CTF_DEC_OVERRUN, w->s);
+		if (scope == CTF_SC_PACKET_HEADER && n == 16 && w->len == 4 && !memcmp(w->s, "uuid", 4))
 			d->uuid_at = d->bits.pos;
 		d->bits.pos += n * 8;
 		return CTF_DEC_OK;
 	}
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t before = d->bits.pos;
-		enum ctf_dec_status s = decode(d, scope, e, path, true, depth + 1);
+		enum ctf_dec_status s = decode(d, scope, e, w, true, depth + 1);
 		if (s != CTF_DEC_OK)
-			return s == CTF_DEC_OVERRUN && t->kind == CTF_SEQ ? fail(d, CTF_DEC_SEQ, path) : s;
+			return s == CTF_DEC_OVERRUN && t->kind == CTF_SEQ ? fail(d, CTF_DEC_SEQ, w->s) : s;
 		if (d->bits.pos == before && i > 0)
 			break; /* elements of no bits: nothing more to read */
 	}
@@ -276,47 +313,47 @@ static enum ctf_dec_status decode_array(struct ctf_decoder *d, enum ctf_scope sc
 }
 
 static enum ctf_dec_status decode(struct ctf_decoder *d, enum ctf_scope scope, const struct ctf_type *t,
-				  const char *path, bool in_array, unsigned depth)
+				  const struct where *w, bool in_array, unsigned depth)
 {
 	if (!t)
 		return CTF_DEC_OK;
 	if (depth > CTF_MAX_DECODE_DEPTH)
-		return fail(d, CTF_DEC_DEPTH, path);
+		return fail(d, CTF_DEC_DEPTH, w->s);
 	switch (t->kind) {
 	case CTF_INT:
 	case CTF_ENUM:
-		return decode_int(d, scope, t, path, in_array);
+		return decode_int(d, scope, t, w, in_array);
 	case CTF_FLOAT: {
 		uint64_t v;
 		if (!ctf_bits_align(&d->bits, t->align) || !ctf_bits_read(&d->bits, t->size, order_be(d, t), &v))
-			return fail(d, CTF_DEC_OVERRUN, path);
+			return fail(d, CTF_DEC_OVERRUN, w->s);
 		return CTF_DEC_OK;
 	}
 	case CTF_STRING:
-		return decode_string(d, path);
+		return decode_string(d, w->s);
 	case CTF_STRUCT: {
 		if (!ctf_bits_align(&d->bits, t->align))
-			return fail(d, CTF_DEC_OVERRUN, path);
+			return fail(d, CTF_DEC_OVERRUN, w->s);
+		char sub[160];
 		for (size_t i = 0; i < t->nfields; i++) {
-			char sub[160];
-			join(sub, sizeof(sub), path, t->fields[i].name);
-			enum ctf_dec_status s = decode(d, scope, t->fields[i].type, sub, in_array, depth + 1);
+			struct where c = child(sub, sizeof(sub), w, t->fields[i].name, t->fields[i].name_len);
+			enum ctf_dec_status s = decode(d, scope, t->fields[i].type, &c, in_array, depth + 1);
 			if (s != CTF_DEC_OK)
 				return s;
 		}
 		return CTF_DEC_OK;
 	}
 	case CTF_VARIANT:
-		return decode_variant(d, scope, t, path, depth);
+		return decode_variant(d, scope, t, w, depth);
 	case CTF_ARRAY:
-		return decode_array(d, scope, t, path, t->length, depth);
+		return decode_array(d, scope, t, w, t->length, depth);
 	case CTF_SEQ: {
 		char prefix[160];
-		parent_of(prefix, sizeof(prefix), path);
-		const struct ctf_value *len = t->length_name ? resolve(d, scope, prefix, t->length_name) : NULL;
+		const struct ctf_value *len =
+			t->length_name ? resolve(d, scope, parent_path(prefix, sizeof(prefix), w), t->length_name) : NULL;
 		if (!len || len->type->is_signed)
-			return fail(d, CTF_DEC_SEQ, path);
-		return decode_array(d, scope, t, path, len->v, depth);
+			return fail(d, CTF_DEC_SEQ, w->s);
+		return decode_array(d, scope, t, w, len->v, depth);
 	}
 	}
 	return CTF_DEC_OK;
@@ -325,5 +362,8 @@ static enum ctf_dec_status decode(struct ctf_decoder *d, enum ctf_scope scope, c
 enum ctf_dec_status ctf_decode_scope(struct ctf_decoder *d, enum ctf_scope scope, const struct ctf_type *t)
 {
 	ctf_values_drop(d, scope);
-	return decode(d, scope, t, "", false, 0);
+	if (scope == CTF_SC_EVENT_HEADER)
+		d->has_event_id = false;
+	struct where top = { "", 0, 0 };
+	return decode(d, scope, t, &top, false, 0);
 }

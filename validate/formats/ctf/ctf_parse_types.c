@@ -502,6 +502,7 @@ static bool add_field(struct ctf_parser *p, struct ctf_type *t, const char *name
 		*cap = ncap;
 	}
 	t->fields[t->nfields].name = name;
+	t->fields[t->nfields].name_len = strlen(name);
 	t->fields[t->nfields].type = ft;
 	t->nfields++;
 	return true;

@@ -57,22 +57,6 @@ static struct tfk_finding *pkt_fault(struct walk *w, enum tfk_fault_code code, u
 	return f;
 }
 
-/* The last integer of the event header whose name is id (LTTng: v.extended.id after id). */
-static bool header_event_id(const struct ctf_decoder *d, uint64_t *id)
-{
-	for (size_t i = d->nvalues; i-- > 0;) {
-		const struct ctf_value *v = &d->values[i];
-		if (v->scope != CTF_SC_EVENT_HEADER)
-			continue;
-		const char *dot = strrchr(v->path, '.');
-		if (!strcmp(dot ? dot + 1 : v->path, "id")) {
-			*id = v->v;
-			return true;
-		}
-	}
-	return false;
-}
-
 static void dec_fault(struct walk *w, enum ctf_dec_status s, uint64_t event_index, const char *scope)
 {
 	struct ctf_decoder *d = w->d;
@@ -131,12 +115,12 @@ static bool walk_events(struct walk *w, const struct ctf_stream_class *sc, uint6
 		d->unmapped_enum_at = UINT64_MAX;
 		enum ctf_dec_status s = CTF_DEC_OK;
 		ctf_values_drop(d, CTF_SC_EVENT_HEADER);
+		d->has_event_id = false;
 		if (sc->event_header && (s = ctf_decode_scope(d, CTF_SC_EVENT_HEADER, sc->event_header)) != CTF_DEC_OK) {
 			dec_fault(w, s, n, "header");
 			return false;
 		}
-		uint64_t id = 0;
-		header_event_id(d, &id);
+		uint64_t id = d->has_event_id ? d->event_id : 0;
 		const struct ctf_event *ev = ctf_find_event(w->meta, stream_id, id);
 		if (!ev) {
 			struct tfk_finding *f = tfk_emit(w->ctx, TFK_CTF_EVENT_UNKNOWN_ID, w->off + start / 8, 1);
