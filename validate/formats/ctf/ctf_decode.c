@@ -42,8 +42,6 @@ bool ctf_value_get(const struct ctf_decoder *d, enum ctf_scope scope, const char
 	return x != NULL;
 }
 
-static void join(char *out, size_t cap, const char *path, const char *name);
-
 unsigned ctf_value_bits(const struct ctf_decoder *d, enum ctf_scope scope, const char *path)
 {
 	const struct ctf_value *x = find_value(d, scope, path);
@@ -59,17 +57,22 @@ static const struct ctf_value *resolve(const struct ctf_decoder *d, enum ctf_sco
 		if (strncmp(name, absolute[i].prefix, n) == 0)
 			return find_value(d, absolute[i].scope, name + n);
 	}
-	char buf[192];
 	size_t plen = strlen(prefix);
 	for (;;) {
-		char head[192];
-		size_t h = plen < sizeof(head) - 1 ? plen : sizeof(head) - 1;
-		memcpy(head, prefix, h);
-		head[h] = 0;
-		join(buf, sizeof(buf), head, name);
-		const struct ctf_value *v = find_value(d, scope, buf);
-		if (v)
-			return v;
+		/* The latest value of that scope whose path is prefix[0, plen) "." name. */
+		for (size_t i = d->nvalues; i-- > 0;) {
+			const struct ctf_value *x = &d->values[i];
+			if (x->scope != scope)
+				continue;
+			const char *vp = x->path;
+			if (plen) {
+				if (strncmp(vp, prefix, plen) != 0 || vp[plen] != '.')
+					continue;
+				vp += plen + 1;
+			}
+			if (strcmp(vp, name) == 0)
+				return x;
+		}
 		if (!plen)
 			break;
 		while (plen && prefix[plen - 1] != '.')
@@ -118,22 +121,6 @@ static bool enum_maps(const struct ctf_type *t, uint64_t v, const char **label)
 	return false;
 }
 
-/* out = path "." name (or name alone), cut to the buffer. */
-static void join(char *out, size_t cap, const char *path, const char *name)
-{
-	size_t a = strlen(path), b = strlen(name), n = 0;
-	if (a) {
-		if (a > cap - 2)
-			a = cap - 2;
-		memcpy(out, path, a);
-		out[a] = '.';
-		n = a + 1;
-	}
-	if (b > cap - 1 - n)
-		b = cap - 1 - n;
-	memcpy(out + n, name, b);
-	out[n + b] = 0;
-}
 
 
 static enum ctf_dec_status fail(struct ctf_decoder *d, enum ctf_dec_status s, const char *what)
@@ -280,7 +267,7 @@ static enum ctf_dec_status decode_variant(struct ctf_decoder *d, enum ctf_scope 
 	if (!opt)
 		return fail(d, CTF_DEC_VARIANT, w->s);
 	char sub[160];
-	struct where c = child(sub, sizeof(sub), w, opt->name, strlen(opt->name));
+	struct where c = child(sub, sizeof(sub), w, opt->name, opt->name_len);
 	return decode(d, scope, opt->type, &c, false, depth + 1);
 }
 
