@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * CTF 1.8 (LTTng 2.x) trace directories' model for repair, sent through tfk_observer.model
+ * (format "CTF 1.8 (LTTng 2.x)") as the check walks: the metadata of each trace, every packet
+ * of every data stream, and each stream's summary. Member names are relative to the directory
+ * checked. Nothing is kept by the check: an observer that wants the whole model keeps it.
+ */
+#ifndef TRACEFSCK_FORMATS_CTF_H
+#define TRACEFSCK_FORMATS_CTF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* kind: data is a struct tfk_ctf_metadata, once per trace, after its metadata is checked. */
+#define TFK_CTF_MODEL_METADATA 1u
+/* kind: data is a struct tfk_ctf_packet, for every packet whose header and context decoded. */
+#define TFK_CTF_MODEL_PACKET 2u
+/* kind: data is a struct tfk_ctf_stream, once per data stream, after its walk. */
+#define TFK_CTF_MODEL_STREAM 3u
+
+#define TFK_CTF_MEMBER_MAX 256
+
+struct tfk_ctf_metadata {
+	char member[TFK_CTF_MEMBER_MAX]; /* ".../metadata" */
+	bool packetized, big_endian;
+	uint64_t size;                   /* of the file */
+	uint64_t whole_end;              /* packetized: end of the last whole packet (the file cut there keeps them) */
+	uint64_t packets;                /* packetized: whole packets */
+	bool usable;                     /* the TSDL parsed well enough to decode the streams */
+	bool have_uuid;
+	uint8_t uuid[16];                /* trace.uuid */
+};
+
+struct tfk_ctf_packet {
+	char member[TFK_CTF_MEMBER_MAX]; /* the stream file */
+	uint64_t index;                  /* packet number in the file */
+	uint64_t offset, packet_size, content_size; /* bytes; bits; bits */
+	uint64_t stream_id, instance_id, seq, ts_begin, ts_end, discarded;
+	bool has_instance, has_seq, has_ts_begin, has_ts_end, has_discarded;
+	uint64_t events;                 /* events decoded whole */
+	bool events_ok;                  /* every event of the content decoded */
+};
+
+struct tfk_ctf_stream {
+	char member[TFK_CTF_MEMBER_MAX];
+	uint64_t size;                   /* of the file */
+	uint64_t good_end;               /* end of the last packet the walk accepted (<= size) */
+	uint64_t packets, events;        /* packets accepted and events decoded whole */
+	bool walked_whole;               /* the packets tile the whole file */
+};
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+/* CTF 1.8 trace directories (LTTng 2.x): the type model and what the passes share. */
+#ifndef TFK_CTF_H
+#define TFK_CTF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../formats.h"
+#include "tracefsck/formats/ctf.h"
+
+#define CTF_PKT_MAGIC 0xC1FC1FC1u
+#define CTF_META_MAGIC 0x75D11D57u
+#define CTF_IDX_MAGIC 0xC1F1DCC1u
+
+/* Bounds on what the metadata may declare. */
+#define CTF_MAX_DEPTH 32           /* nesting of types and blocks */
+#define CTF_MAX_TOKEN 4096         /* bytes of one identifier or literal */
+#define CTF_MAX_TEXT (16u << 20)   /* bytes of TSDL text */
+#define CTF_MAX_ARENA (64u << 20)  /* bytes of the type model */
+#define CTF_MAX_DECODE_DEPTH 64    /* nested types while decoding */
+#define CTF_MAX_VALUES 512         /* integer fields remembered per event (for lengths and tags) */
+
+/* ---- a bump allocator over the context's allocator; freed as a whole ---- */
+struct ctf_arena {
+	struct tfk_ctx *ctx;
+	struct ctf_chunk *chunks;
+	size_t used_total;
+	bool failed;
+};
+void *ctf_alloc(struct ctf_arena *a, size_t n);
+char *ctf_strndup(struct ctf_arena *a, const char *s, size_t n);
+void ctf_arena_free(struct ctf_arena *a);
+
+/* ---- the type model ---- */
+enum ctf_kind { CTF_INT, CTF_FLOAT, CTF_ENUM, CTF_STRING, CTF_STRUCT, CTF_VARIANT, CTF_ARRAY, CTF_SEQ };
+enum ctf_order { CTF_BO_DEFAULT = 0, CTF_BO_LE, CTF_BO_BE };
+
+struct ctf_type;
+struct ctf_field {
+	const char *name;
+	size_t name_len;
+	struct ctf_type *type;
+};
+struct ctf_range {
+	const char *label;
+	int64_t lo, hi; /* signed or unsigned by the container */
+};
+struct ctf_type {
+	enum ctf_kind kind;
+	unsigned size;   /* bits (integers, floats) */
+	unsigned align;  /* bits */
+	bool is_signed;
+	enum ctf_order order;
+	bool clock;      /* integer mapped to a clock */
+	struct ctf_type *container; /* enum */
+	struct ctf_range *ranges;
+	size_t nranges;
+	struct ctf_field *fields;   /* struct and variant */
+	size_t nfields;
+	const char *tag;            /* variant */
+	struct ctf_type *elem;      /* array, sequence */
+	uint64_t length;            /* array */
+	const char *length_name;    /* sequence */
+};
+
+struct ctf_event {
+	uint64_t id, stream_id;
+	const char *name;
+	struct ctf_type *context, *fields;
+	unsigned line;
+};
+struct ctf_stream_class {
+	uint64_t id;
+	struct ctf_type *packet_context, *event_header, *event_context;
+	unsigned line;
+};
+
+struct ctf_meta {
+	struct ctf_arena arena;
+	bool big_endian, have_byte_order, have_uuid;
+	uint8_t uuid[16];
+	uint64_t major, minor;
+	struct ctf_type *packet_header;
+	struct ctf_stream_class *streams;
+	size_t nstreams, cap_streams;
+	struct ctf_event *events;
+	size_t nevents, cap_events;
+	/* env, for the tracer quirks */
+	char tracer_name[32];
+	int64_t tracer_major, tracer_minor, tracer_patch;
+	bool usable;   /* parsed well enough to decode streams */
+	/* packetized metadata: how much of it is whole packets */
+	bool packetized, packets_big_endian;
+	uint64_t whole_end, whole_packets;
+};
+
+/* TSDL text -> model; reports syntax and semantic faults (line numbers, offsets in the file). */
+struct ctf_text {
+	const char *s;
+	size_t len;
+	/* Where text byte i lies in the member: piece boundaries of packetized metadata. */
+	const uint64_t *piece_text, *piece_file;
+	size_t npieces;
+};
+uint64_t ctf_text_file_offset(const struct ctf_text *t, size_t at);
+void ctf_parse_tsdl(struct tfk_ctx *ctx, const struct ctf_text *text, struct ctf_meta *meta);
+
+/* Metadata member (cursor over the whole file) -> text, then the model. */
+void ctf_check_metadata(struct tfk_ctx *ctx, const struct tfk_cursor *file, struct ctf_meta *meta);
+void ctf_meta_free(struct ctf_meta *meta);
+
+const struct ctf_stream_class *ctf_find_stream(const struct ctf_meta *m, uint64_t id);
+const struct ctf_event *ctf_find_event(const struct ctf_meta *m, uint64_t stream_id, uint64_t id);
+
+/* ---- bit reading (through the cursor) ---- */
+struct ctf_bits {
+	const struct tfk_cursor *c; /* the packet: positions are bits from its start */
+	uint64_t pos;               /* bits */
+	uint64_t limit;             /* bits: content end */
+};
+bool ctf_bits_align(struct ctf_bits *b, unsigned align);
+bool ctf_bits_read(struct ctf_bits *b, unsigned size, bool big_endian, uint64_t *v);
+
+/* ---- decoding ---- */
+enum ctf_scope {
+	CTF_SC_PACKET_HEADER, CTF_SC_PACKET_CONTEXT, CTF_SC_EVENT_HEADER, CTF_SC_STREAM_EVENT_CONTEXT,
+	CTF_SC_EVENT_CONTEXT, CTF_SC_EVENT_FIELDS, CTF_SC_COUNT
+};
+struct ctf_value {
+	enum ctf_scope scope;
+	const char *path;   /* dotted, inside the scope; in the decoder's path buffer pool */
+	uint64_t v;
+	const struct ctf_type *type;
+};
+enum ctf_dec_status { CTF_DEC_OK = 0, CTF_DEC_OVERRUN, CTF_DEC_BAD_STRING, CTF_DEC_VARIANT, CTF_DEC_SEQ, CTF_DEC_DEPTH };
+struct ctf_decoder {
+	struct tfk_ctx *ctx;
+	const struct ctf_meta *meta;
+	struct ctf_bits bits;
+	struct ctf_value values[CTF_MAX_VALUES];
+	char paths[CTF_MAX_VALUES][128];
+	size_t nvalues;
+	/* What the walk watches while decoding. */
+	uint64_t clock;        /* the stream's clock, rebuilt from every clock-mapped field */
+	bool clock_set;
+	uint64_t uuid_at;      /* bit position of the packet header's uuid, or UINT64_MAX */
+	uint64_t event_id;     /* the last event header field named id (LTTng: v.extended.id after id) */
+	bool has_event_id;
+	uint64_t unmapped_enum_at; /* bit position of the first unmapped enum value of this event, or UINT64_MAX */
+	uint64_t fail_at;      /* bit position of the failure */
+	const char *fail_what;
+};
+/* Decode one scope's type at the decoder's position; values are remembered for later lookups. */
+enum ctf_dec_status ctf_decode_scope(struct ctf_decoder *d, enum ctf_scope scope, const struct ctf_type *t);
+/* The last remembered value of a field of that scope (dotted path), or false. */
+bool ctf_value_get(const struct ctf_decoder *d, enum ctf_scope scope, const char *path, uint64_t *v);
+/* Its declared width in bits, or 0. */
+unsigned ctf_value_bits(const struct ctf_decoder *d, enum ctf_scope scope, const char *path);
+/* Forget the values of scopes from `from` on. */
+void ctf_values_drop(struct ctf_decoder *d, enum ctf_scope from);
+
+/* ---- the data streams and their indexes ---- */
+struct ctf_packet_info {
+	uint64_t offset, packet_size, content_size, ts_begin, ts_end, discarded, stream_id, instance_id, seq;
+	bool has_ts_begin, has_ts_end, has_discarded, has_instance, has_seq;
+	unsigned discarded_bits; /* width of events_discarded: it may wrap there */
+};
+struct ctf_stream_result {
+	uint64_t npackets;
+	bool walked_whole;   /* every packet decoded up to the end of the file */
+};
+/* An LTTng index beside the stream (member name and mapping given), checked as it is walked. */
+struct ctf_index {
+	const char *member;
+	const struct tfk_member_map *map;
+	struct tfk_cursor c;
+	uint64_t n, sum;
+	uint32_t elen;
+	bool v11, usable;
+	unsigned reports;
+};
+bool ctf_index_open(struct tfk_ctx *ctx, struct ctf_index *ix);
+void ctf_index_packet(struct tfk_ctx *ctx, struct ctf_index *ix, uint64_t i, const struct ctf_packet_info *p);
+void ctf_index_finish(struct tfk_ctx *ctx, struct ctf_index *ix, const struct ctf_stream_result *res,
+		      uint64_t stream_size);
+void ctf_check_stream(struct tfk_ctx *ctx, const struct ctf_meta *meta, const struct tfk_cursor *file,
+		      struct ctf_stream_result *res, struct ctf_index *ix);
+
+#endif

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * CTF 1.8 trace directories (LTTng 2.x): every directory holding a metadata file is a trace
+ * (LTTng nests them: ust/uid/<uid>/<bits>-bit/, ust/pid/<proc>/, kernel/, archives/,
+ * snapshots). Its metadata is parsed; its streams are the regular files beside it whose name
+ * does not start with '.'; each is walked packet by packet and checked against its index.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctf.h"
+
+/* The directory part of a member name ("a/b/metadata" -> "a/b/", "metadata" -> ""). */
+static size_t dir_len(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+	return slash ? (size_t)(slash - name) + 1 : 0;
+}
+
+static bool is_metadata(const struct tfk_member *m)
+{
+	return m->kind == TFK_MEMBER_FILE && strcmp(m->name + dir_len(m->name), "metadata") == 0;
+}
+
+static int ctf_sniff_dir(const struct tfk_input *in)
+{
+	int best = 0;
+	for (size_t i = 0; i < in->n && best < 100; i++) {
+		const struct tfk_member *m = &in->members[i];
+		if (!is_metadata(m))
+			continue;
+		if (best < 45)
+			best = 45; /* a metadata file of unknown content: a damaged trace at best */
+		struct tfk_member_map map;
+		if (tfk_member_open(in, m, &map) != 0)
+			continue;
+		struct tfk_cursor c = tfk_cur_make(map.data, map.size, 0, false);
+		uint32_t le = 0;
+		uint8_t first = 0;
+		tfk_cur_u8_at(&c, 0, &first);
+		tfk_cur_u32_at(&c, 0, &le);
+		if (le == CTF_META_MAGIC || __builtin_bswap32(le) == CTF_META_MAGIC || tfk_cur_has(&c, "/* CTF", 6))
+			best = 100;
+		else if (first == 0x1e)
+			best = best < 90 ? 90 : best;
+		else if (tfk_cur_find(&c, "trace", 5) >= 0)
+			best = best < 70 ? 70 : best;
+		tfk_member_close(&map);
+	}
+	return best;
+}
+
+static bool open_member(struct tfk_ctx *ctx, const struct tfk_input *in, const struct tfk_member *m,
+			struct tfk_member_map *map)
+{
+	if (tfk_member_open(in, m, map) == 0)
+		return true;
+	int err = errno;
+	struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, m->name, NULL);
+	struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_CORE_INPUT_IO_ERROR);
+	tfk_set_path(f, "CTF trace member");
+	tfk_set_found(f, "%s", strerror(err));
+	ctx->report->incomplete = true;
+	tfk_ctx_return(ctx, was);
+	return false;
+}
+
+/* index/<stream>.idx beside the stream: NULL when there is none (noted when the trace is indexed). */
+static const struct tfk_member *index_of(struct tfk_ctx *ctx, const struct tfk_input *in, const char *dir, size_t dlen,
+					  const char *stream, bool indexed)
+{
+	char name[TFK_MEMBER_NAME_MAX];
+	int n = snprintf(name, sizeof(name), "%.*sindex/%s.idx", (int)dlen, dir, stream);
+	if (n < 0 || (size_t)n >= sizeof(name))
+		return NULL;
+	const struct tfk_member *m = tfk_input_find(in, name);
+	if (m && m->kind == TFK_MEMBER_FILE)
+		return m;
+	if (indexed) {
+		struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, name, NULL);
+		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_CTF_INDEX_MISSING);
+		tfk_set_path(f, "index of stream %s", stream);
+		tfk_set_found(f, "none");
+		tfk_ctx_return(ctx, was);
+	}
+	return NULL;
+}
+
+static void check_trace(struct tfk_ctx *ctx, const struct tfk_input *in, const struct tfk_member *meta_member)
+{
+	const char *dir = meta_member->name;
+	size_t dlen = dir_len(dir);
+	struct ctf_meta *meta = tfk_calloc(ctx, 1, sizeof(*meta));
+	if (!meta) {
+		ctx->report->incomplete = true;
+		return;
+	}
+	meta->arena.ctx = ctx;
+	struct tfk_member_map map;
+	if (!open_member(ctx, in, meta_member, &map)) {
+		free(meta);
+		return;
+	}
+	struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, meta_member->name, &map);
+	struct tfk_cursor c = tfk_cur_make(map.data, map.size, 0, false);
+	ctf_check_metadata(ctx, &c, meta);
+	if (ctx->obs && ctx->obs->model) {
+		struct tfk_ctf_metadata mm = { 0 };
+		snprintf(mm.member, sizeof(mm.member), "%s", meta_member->name);
+		mm.packetized = meta->packetized;
+		mm.big_endian = meta->packetized ? meta->packets_big_endian : meta->big_endian;
+		mm.size = map.size;
+		mm.whole_end = meta->whole_end;
+		mm.packets = meta->whole_packets;
+		mm.usable = meta->usable;
+		mm.have_uuid = meta->have_uuid;
+		memcpy(mm.uuid, meta->uuid, 16);
+		ctx->obs->model(ctx->obs->user, tfk_format_ctf.name, TFK_CTF_MODEL_METADATA, &mm, sizeof mm);
+	}
+	tfk_ctx_return(ctx, was);
+	tfk_member_close(&map);
+
+	/* Is this an indexed trace (LTTng): then every stream should have its index. */
+	char idxdir[TFK_MEMBER_NAME_MAX];
+	snprintf(idxdir, sizeof(idxdir), "%.*sindex", (int)dlen, dir);
+	const struct tfk_member *im = tfk_input_find(in, idxdir);
+	bool indexed = im && im->kind == TFK_MEMBER_DIR;
+
+	for (size_t i = 0; i < in->n; i++) {
+		const struct tfk_member *m = &in->members[i];
+		if (m->kind != TFK_MEMBER_FILE || strncmp(m->name, dir, dlen) != 0)
+			continue;
+		const char *base = m->name + dlen;
+		if (strchr(base, '/') || base[0] == '.' || strcmp(base, "metadata") == 0)
+			continue;
+		if (m->size == 0) {
+			struct tfk_ctx_place w = tfk_ctx_enter_member(ctx, m->name, NULL);
+			struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_CTF_DIR_EMPTY_STREAM);
+			tfk_set_path(f, "data stream");
+			tfk_set_found(f, "0 bytes");
+			tfk_ctx_return(ctx, w);
+			continue;
+		}
+		if (!meta->usable) {
+			ctx->report->incomplete = true;
+			continue;
+		}
+		struct tfk_member_map sm;
+		if (!open_member(ctx, in, m, &sm))
+			continue;
+		struct ctf_index ix = { 0 }, *ixp = NULL;
+		struct tfk_member_map im_map;
+		const struct tfk_member *im_member = index_of(ctx, in, dir, dlen, base, indexed);
+		if (im_member && open_member(ctx, in, im_member, &im_map)) {
+			ix.member = im_member->name;
+			ix.map = &im_map;
+			ixp = &ix;
+			ctf_index_open(ctx, &ix);
+		}
+		struct ctf_stream_result res = { 0 };
+		struct tfk_ctx_place w = tfk_ctx_enter_member(ctx, m->name, &sm);
+		struct tfk_cursor sc = tfk_cur_make(sm.data, sm.size, 0, meta->big_endian);
+		ctf_check_stream(ctx, meta, &sc, &res, ixp);
+		tfk_ctx_return(ctx, w);
+		if (ixp) {
+			ctf_index_finish(ctx, &ix, &res, m->size);
+			tfk_member_close(&im_map);
+		}
+		tfk_member_close(&sm);
+	}
+	/* Indexes of no stream. */
+	size_t ilen = strlen(idxdir);
+	for (size_t i = 0; indexed && i < in->n; i++) {
+		const struct tfk_member *m = &in->members[i];
+		size_t n = strlen(m->name);
+		if (m->kind != TFK_MEMBER_FILE || n <= ilen + 5 || strncmp(m->name, idxdir, ilen) != 0 ||
+		    m->name[ilen] != '/' || strchr(m->name + ilen + 1, '/') || strcmp(m->name + n - 4, ".idx") != 0)
+			continue;
+		char stream[TFK_MEMBER_NAME_MAX];
+		snprintf(stream, sizeof(stream), "%.*s%.*s", (int)dlen, dir, (int)(n - ilen - 5), m->name + ilen + 1);
+		const struct tfk_member *s = tfk_input_find(in, stream);
+		if (s && s->kind == TFK_MEMBER_FILE)
+			continue;
+		struct tfk_ctx_place w = tfk_ctx_enter_member(ctx, m->name, NULL);
+		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_CTF_INDEX_ORPHAN);
+		tfk_set_path(f, "index");
+		tfk_set_expected(f, "the data stream %s", stream + dlen);
+		tfk_set_found(f, "none");
+		tfk_ctx_return(ctx, w);
+	}
+	ctf_meta_free(meta);
+	free(meta);
+}
+
+static void ctf_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
+{
+	ctx->report->stats.format = "CTF 1.8 (LTTng 2.x)";
+	ctx->report->stats.file_size = in->total_size;
+	bool any = false;
+	for (size_t i = 0; i < in->n; i++) {
+		if (!is_metadata(&in->members[i]))
+			continue;
+		any = true;
+		check_trace(ctx, in, &in->members[i]);
+	}
+	if (!any) {
+		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_CTF_METADATA_MISSING);
+		tfk_set_path(f, "metadata");
+		tfk_set_expected(f, "a metadata file beside the data streams");
+		tfk_set_found(f, "none");
+	}
+}
+
+static void ctf_check_single(struct tfk_ctx *ctx, const struct tfk_cursor *file)
+{
+	(void)ctx, (void)file;
+}
+
+static int ctf_sniff(const struct tfk_cursor *file)
+{
+	(void)file;
+	return 0; /* a directory format */
+}
+
+static void ctf_dictionary(tfk_token_fn emit, void *user)
+{
+	static const uint8_t pkt_le[4] = { 0xc1, 0x1f, 0xfc, 0xc1 }, meta_le[4] = { 0x57, 0x1d, 0xd1, 0x75 },
+			     meta_be[4] = { 0x75, 0xd1, 0x1d, 0x57 }, idx[4] = { 0xc1, 0xf1, 0xdc, 0xc1 };
+	emit(user, "ctf_packet_magic", pkt_le, 4);
+	emit(user, "ctf_metadata_magic_le", meta_le, 4);
+	emit(user, "ctf_metadata_magic_be", meta_be, 4);
+	emit(user, "ctf_index_magic", idx, 4);
+	static const char *const words[] = { "/* CTF 1.8 */", "typealias", "typedef", "integer", "floating_point",
+					     "string", "enum", "struct", "variant", "trace", "env", "clock", "stream",
+					     "event", "callsite", "align(", ":=", "...", "packet.header",
+					     "packet.context", "event.header", "event.context", "fields", "byte_order",
+					     "map = clock.monotonic.value", "stream_id", "content_size", "packet_size" };
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		emit(user, "ctf_word", words[i], strlen(words[i]));
+}
+
+const struct tfk_format tfk_format_ctf = {
+	.name = "CTF 1.8 (LTTng 2.x)",
+	.sniff = ctf_sniff,
+	.check = ctf_check_single,
+	.dictionary = ctf_dictionary,
+	.sniff_dir = ctf_sniff_dir,
+	.check_dir = ctf_check_dir,
+};

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The metadata member: packetized (37-byte packet headers around the TSDL text, spec 4.2),
+ * plain TSDL text, or CTF 2 (detected, not checked). The text goes to the TSDL parser; every
+ * metadata packet is checked, and a packet cut by the end of the file is reported, never
+ * waited for.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctf.h"
+
+#define META_HEADER 37
+
+struct pieces {
+	char *text;
+	size_t len, cap;
+	uint64_t *ptext, *pfile;
+	size_t n, cap_t, cap_f;
+};
+
+static bool append(struct tfk_ctx *ctx, struct pieces *pc, const uint8_t *p, size_t n, uint64_t file_off)
+{
+	if (n > CTF_MAX_TEXT - pc->len) {
+		tfk_limit_hit(ctx, file_off, "CTF metadata text bytes", pc->len + n, CTF_MAX_TEXT);
+		return false;
+	}
+	if (!tfk_grow(ctx, (void **)&pc->text, &pc->cap, pc->len + n + 1, 1) ||
+	    !tfk_grow(ctx, (void **)&pc->ptext, &pc->cap_t, pc->n + 1, sizeof(uint64_t)) ||
+	    !tfk_grow(ctx, (void **)&pc->pfile, &pc->cap_f, pc->n + 1, sizeof(uint64_t))) {
+		ctx->report->incomplete = true;
+		return false;
+	}
+	pc->ptext[pc->n] = pc->len;
+	pc->pfile[pc->n] = file_off;
+	pc->n++;
+	memcpy(pc->text + pc->len, p, n);
+	pc->len += n;
+	pc->text[pc->len] = 0;
+	return true;
+}
+
+__attribute__((format(printf, 6, 7))) static void bad_packet(struct tfk_ctx *ctx, uint64_t off, uint64_t len,
+								uint64_t index, const char *expected, const char *found_fmt, ...)
+{
+	struct tfk_finding *f = tfk_emit(ctx, TFK_CTF_METADATA_BAD_PACKET, off, len);
+	tfk_set_path(f, "metadata packet %llu", (unsigned long long)index);
+	tfk_set_expected(f, "%s", expected);
+	char found[96];
+	va_list ap;
+	va_start(ap, found_fmt);
+	vsnprintf(found, sizeof(found), found_fmt, ap);
+	va_end(ap);
+	tfk_set_found(f, "%s", found);
+}
+
+/* The packets of packetized metadata into pc; the UUID of the first packet into uuid. */
+static void read_packets(struct tfk_ctx *ctx, const struct tfk_cursor *file, bool big_endian, struct pieces *pc,
+			 uint8_t uuid[16], bool *layout_ok, struct ctf_meta *meta)
+{
+	struct tfk_cursor c = *file;
+	c.big_endian = big_endian;
+	uint64_t off = 0;
+	for (uint64_t index = 0; off < c.len; index++) {
+		uint64_t left = c.len - off;
+		if (left < META_HEADER) {
+			struct tfk_finding *f = tfk_emit(ctx, TFK_CTF_METADATA_TRUNCATED, off, left);
+			tfk_set_path(f, "metadata packet %llu header", (unsigned long long)index);
+			tfk_set_expected(f, "a 37-byte packet header");
+			tfk_set_found(f, "%llu bytes before the end of the file", (unsigned long long)left);
+			return;
+		}
+		uint32_t magic, checksum, content, size;
+		const uint8_t *u;
+		uint8_t comp, enc, scheme, major, minor;
+		tfk_cur_u32_at(&c, off, &magic);
+		tfk_cur_bytes_at(&c, off + 4, 16, &u);
+		tfk_cur_u32_at(&c, off + 20, &checksum);
+		tfk_cur_u32_at(&c, off + 24, &content);
+		tfk_cur_u32_at(&c, off + 28, &size);
+		tfk_cur_u8_at(&c, off + 32, &comp);
+		tfk_cur_u8_at(&c, off + 33, &enc);
+		tfk_cur_u8_at(&c, off + 34, &scheme);
+		tfk_cur_u8_at(&c, off + 35, &major);
+		tfk_cur_u8_at(&c, off + 36, &minor);
+		if (magic != CTF_META_MAGIC) {
+			bad_packet(ctx, off, 4, index, "magic 0x75d11d57 in the byte order of the first packet", "0x%08llx",
+				   (unsigned long long)magic);
+			return;
+		}
+		if (index == 0)
+			memcpy(uuid, u, 16);
+		else if (memcmp(uuid, u, 16) != 0)
+			bad_packet(ctx, off + 4, 16, index, "the UUID of the first metadata packet", "%s", "another UUID");
+		if (checksum || comp || enc || scheme)
+			bad_packet(ctx, off + 20, 15, index, "checksum, compression, encryption and checksum scheme 0",
+				   "checksum 0x%08x, schemes %u %u %u", checksum, comp, enc, scheme);
+		if (major != 1 || minor != 8) {
+			/* Another header layout (pre-1.8 lttng-modules): the text cannot be located. */
+			bad_packet(ctx, off + 35, 2, index, "metadata packet version 1.8", "%u.%u",
+				   major, minor);
+			*layout_ok = false;
+			return;
+		}
+		if (size % 8 || size < META_HEADER * 8) {
+			bad_packet(ctx, off + 28, 4, index, "a packet_size of at least 296 bits, a multiple of 8",
+				   "%u bits", size);
+			return;
+		}
+		if (content % 8 || content < META_HEADER * 8 || content > size) {
+			bad_packet(ctx, off + 24, 4, index,
+				   "a content_size of at least 296 bits, a multiple of 8, at most packet_size", "%u bits",
+				   content);
+			if (content > size || content < META_HEADER * 8)
+				return;
+		}
+		uint64_t psize = size / 8, csize = content / 8;
+		if (psize > left) {
+			struct tfk_finding *f = tfk_emit(ctx, TFK_CTF_METADATA_TRUNCATED, off, left);
+			tfk_set_path(f, "metadata packet %llu", (unsigned long long)index);
+			tfk_set_expected(f, "a packet of %llu bytes (content %llu)", (unsigned long long)psize,
+					 (unsigned long long)csize);
+			tfk_set_found(f, "%llu bytes before the end of the file", (unsigned long long)left);
+			if (csize > left)
+				return;
+		}
+		const uint8_t *text;
+		if (!tfk_cur_bytes_at(&c, off + META_HEADER, csize - META_HEADER, &text) ||
+		    !append(ctx, pc, text, csize - META_HEADER, off + META_HEADER))
+			return;
+		if (psize > left)
+			return;
+		off += psize;
+		meta->whole_end = off;
+		meta->whole_packets++;
+	}
+}
+
+void ctf_check_metadata(struct tfk_ctx *ctx, const struct tfk_cursor *file, struct ctf_meta *meta)
+{
+	meta->arena.ctx = ctx;
+	if (file->len == 0) {
+		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_CTF_METADATA_MISSING);
+		tfk_set_path(f, "metadata");
+		tfk_set_expected(f, "TSDL text or metadata packets");
+		tfk_set_found(f, "an empty file");
+		return;
+	}
+	uint8_t first;
+	tfk_cur_u8_at(file, 0, &first);
+	if (first == 0x1e) {
+		struct tfk_finding *f = tfk_emit(ctx, TFK_CTF_METADATA_CTF2, 0, 1);
+		tfk_set_path(f, "metadata");
+		tfk_set_found(f, "a JSON text sequence (CTF 2)");
+		ctx->report->incomplete = true;
+		return;
+	}
+	struct pieces pc = { 0 };
+	uint8_t uuid[16] = { 0 };
+	bool packetized = false;
+	struct tfk_cursor le = *file, be = *file;
+	le.big_endian = false;
+	be.big_endian = true;
+	uint32_t m_le = 0, m_be = 0;
+	tfk_cur_u32_at(&le, 0, &m_le);
+	tfk_cur_u32_at(&be, 0, &m_be);
+	struct ctf_text text = { 0 };
+	if (m_le == CTF_META_MAGIC || m_be == CTF_META_MAGIC) {
+		packetized = true;
+		bool layout_ok = true;
+		meta->packetized = true;
+		meta->packets_big_endian = m_be == CTF_META_MAGIC;
+		read_packets(ctx, file, m_be == CTF_META_MAGIC, &pc, uuid, &layout_ok, meta);
+		if (!layout_ok || pc.n == 0) {
+			/* No whole packet of text: nothing to parse (the packets were reported). */
+			ctx->report->incomplete = true;
+			free(pc.text);
+			free(pc.ptext);
+			free(pc.pfile);
+			return;
+		}
+		text.s = pc.text ? pc.text : "";
+		text.len = pc.len;
+		text.piece_text = pc.ptext;
+		text.piece_file = pc.pfile;
+		text.npieces = pc.n;
+	} else {
+		const uint8_t *p;
+		tfk_cur_bytes_at(file, 0, file->len, &p);
+		if (file->len > CTF_MAX_TEXT) {
+			tfk_limit_hit(ctx, 0, "CTF metadata text bytes", file->len, CTF_MAX_TEXT);
+			return;
+		}
+		/* Text: printable ASCII or UTF-8 at the start. */
+		bool texty = true;
+		for (uint64_t i = 0; i < file->len && i < 64; i++)
+			if (p[i] < 0x09 || (p[i] > 0x0d && p[i] < 0x20))
+				texty = false;
+		if (!texty) {
+			struct tfk_finding *f = tfk_emit(ctx, TFK_CTF_METADATA_MISSING, 0, 4);
+			tfk_set_path(f, "metadata");
+			tfk_set_expected(f, "TSDL text or metadata packets (magic 0x75d11d57)");
+			tfk_set_found_bytes(f, p, file->len < 8 ? file->len : 8);
+			return;
+		}
+		if (file->len < 10 || memcmp(p, "/* CTF 1.8", 10) != 0) {
+			struct tfk_finding *f = tfk_emit(ctx, TFK_CTF_METADATA_SIGNATURE, 0, file->len < 10 ? file->len : 10);
+			tfk_set_path(f, "metadata");
+			tfk_set_expected(f, "'/* CTF 1.8' at the start of the text");
+			tfk_set_found_bytes(f, p, file->len < 10 ? file->len : 10);
+		}
+		text.s = (const char *)p;
+		text.len = file->len;
+	}
+	ctf_parse_tsdl(ctx, &text, meta);
+	if (packetized && meta->have_uuid && pc.n && memcmp(uuid, meta->uuid, 16) != 0) {
+		struct tfk_finding *f = tfk_emit(ctx, TFK_CTF_METADATA_BAD_PACKET, 4, 16);
+		tfk_set_path(f, "metadata packet 0 uuid");
+		tfk_set_expected(f, "the trace block's uuid");
+		tfk_set_found(f, "another UUID");
+	}
+	free(pc.text);
+	free(pc.ptext);
+	free(pc.pfile);
+}
+
+void ctf_meta_free(struct ctf_meta *meta)
+{
+	ctf_arena_free(&meta->arena);
+}

@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A data stream file: packet after packet (they tile the file), each header and context
+ * decoded through the metadata's types and checked (magic, uuid, stream class, sizes,
+ * timestamps, sequence numbers, discarded counts), then every event inside the content:
+ * header, contexts and payload, its id known to the stream class, its clock never going back.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctf.h"
+
+#define MAX_ENUM_REPORTS 8
+
+struct walk {
+	struct tfk_ctx *ctx;
+	const struct ctf_meta *meta;
+	struct ctf_decoder *d;
+	uint64_t off;        /* packet start in the file */
+	uint64_t index;      /* packet number */
+	bool have_prev;
+	struct ctf_packet_info prev;
+	unsigned enum_reports, outside_reports, instance_reports;
+	bool quirk_after_end, quirk_before_begin;
+	struct ctf_index *ix; /* compared packet by packet, or NULL */
+	uint64_t events;      /* decoded whole in this file */
+};
+
+static bool version_below(const struct ctf_meta *m, int64_t major, int64_t minor, int64_t patch)
+{
+	if (m->tracer_major != major)
+		return m->tracer_major < major;
+	if (m->tracer_minor != minor)
+		return m->tracer_minor < minor;
+	return m->tracer_patch < patch;
+}
+
+/* The tracer bugs babeltrace2 corrects (fs.c fix_packet_index_tracer_bugs, spec 4.4). */
+static void tracer_quirks(struct walk *w)
+{
+	const struct ctf_meta *m = w->meta;
+	if (!strcmp(m->tracer_name, "lttng-ust"))
+		w->quirk_after_end = version_below(m, 2, 11, 0);
+	else if (!strcmp(m->tracer_name, "lttng-modules"))
+		w->quirk_after_end = version_below(m, 2, 9, 13) ||
+				     (m->tracer_major == 2 && m->tracer_minor == 10 && m->tracer_patch < 10);
+	else if (!strcmp(m->tracer_name, "barectf"))
+		w->quirk_before_begin = version_below(m, 2, 3, 1);
+}
+
+static struct tfk_finding *pkt_fault(struct walk *w, enum tfk_fault_code code, uint64_t bit, uint64_t len,
+				     const char *field)
+{
+	struct tfk_finding *f = tfk_emit(w->ctx, code, w->off + bit / 8, len);
+	tfk_set_path(f, "packet %llu%s%s", (unsigned long long)w->index, field ? " " : "", field ? field : "");
+	return f;
+}
+
+static void dec_fault(struct walk *w, enum ctf_dec_status s, uint64_t event_index, const char *scope)
+{
+	struct ctf_decoder *d = w->d;
+	enum tfk_fault_code code = TFK_CTF_EVENT_OVERRUN;
+	const char *expected = "the event to end inside the packet content";
+	if (s == CTF_DEC_BAD_STRING) {
+		code = TFK_CTF_EVENT_BAD_STRING;
+		expected = "a NUL before the end of the packet content";
+	} else if (s == CTF_DEC_VARIANT) {
+		code = TFK_CTF_EVENT_VARIANT_TAG;
+		expected = "a variant tag whose label names an option";
+	} else if (s == CTF_DEC_SEQ) {
+		expected = "a sequence of an unsigned length field, inside the packet content";
+	} else if (s == CTF_DEC_DEPTH) {
+		expected = "types nested at most 64 deep";
+	}
+	struct tfk_finding *f = tfk_emit(w->ctx, code, w->off + d->fail_at / 8, 1);
+	if (event_index == UINT64_MAX)
+		tfk_set_path(f, "packet %llu %s %s", (unsigned long long)w->index, scope, d->fail_what ? d->fail_what : "");
+	else
+		tfk_set_path(f, "packet %llu event %llu %s %s", (unsigned long long)w->index,
+			     (unsigned long long)event_index, scope, d->fail_what ? d->fail_what : "");
+	tfk_set_expected(f, "%s", expected);
+	tfk_set_found(f, "bit %llu of the packet, content ends at bit %llu", (unsigned long long)d->fail_at,
+		      (unsigned long long)d->bits.limit);
+}
+
+static void time_outside(struct walk *w, const struct ctf_packet_info *pi, uint64_t start, uint64_t n, uint64_t ts)
+{
+	bool before = pi->has_ts_begin && ts < pi->ts_begin && !w->quirk_before_begin;
+	bool after = pi->has_ts_end && pi->ts_end != 0 && ts > pi->ts_end && !w->quirk_after_end;
+	if (!before && !after)
+		return;
+	if (w->outside_reports++ >= MAX_ENUM_REPORTS) {
+		tfk_count_only(w->ctx, TFK_CTF_EVENT_TIME_OUTSIDE_PACKET);
+		return;
+	}
+	struct tfk_finding *f = tfk_emit(w->ctx, TFK_CTF_EVENT_TIME_OUTSIDE_PACKET, w->off + start / 8, 1);
+	tfk_set_path(f, "packet %llu event %llu", (unsigned long long)w->index, (unsigned long long)n);
+	tfk_set_expected(f, "a timestamp in [%llu, %llu]", (unsigned long long)pi->ts_begin,
+			 (unsigned long long)pi->ts_end);
+	tfk_set_found(f, "%llu", (unsigned long long)ts);
+}
+
+/* Every event of the packet's content; the events decoded whole go to *count. False when one failed. */
+static bool walk_events(struct walk *w, const struct ctf_stream_class *sc, uint64_t stream_id,
+			const struct ctf_packet_info *pi, uint64_t *count)
+{
+	struct ctf_decoder *d = w->d;
+	uint64_t n = 0;
+	*count = 0;
+	bool have_prev_ts = false;
+	uint64_t prev_ts = 0;
+	while (d->bits.pos < d->bits.limit) {
+		uint64_t start = d->bits.pos;
+		d->unmapped_enum_at = UINT64_MAX;
+		enum ctf_dec_status s = CTF_DEC_OK;
+		ctf_values_drop(d, CTF_SC_EVENT_HEADER);
+		d->has_event_id = false;
+		if (sc->event_header && (s = ctf_decode_scope(d, CTF_SC_EVENT_HEADER, sc->event_header)) != CTF_DEC_OK) {
+			dec_fault(w, s, n, "header");
+			return false;
+		}
+		uint64_t id = d->has_event_id ? d->event_id : 0;
+		const struct ctf_event *ev = ctf_find_event(w->meta, stream_id, id);
+		if (!ev) {
+			struct tfk_finding *f = tfk_emit(w->ctx, TFK_CTF_EVENT_UNKNOWN_ID, w->off + start / 8, 1);
+			tfk_set_path(f, "packet %llu event %llu header", (unsigned long long)w->index, (unsigned long long)n);
+			tfk_set_expected(f, "an event id declared for stream %llu", (unsigned long long)stream_id);
+			tfk_set_found(f, "id %llu", (unsigned long long)id);
+			return false;
+		}
+		if (sc->event_context && (s = ctf_decode_scope(d, CTF_SC_STREAM_EVENT_CONTEXT, sc->event_context)) != CTF_DEC_OK) {
+			dec_fault(w, s, n, "stream context");
+			return false;
+		}
+		if (ev->context && (s = ctf_decode_scope(d, CTF_SC_EVENT_CONTEXT, ev->context)) != CTF_DEC_OK) {
+			dec_fault(w, s, n, "context");
+			return false;
+		}
+		if (ev->fields && (s = ctf_decode_scope(d, CTF_SC_EVENT_FIELDS, ev->fields)) != CTF_DEC_OK) {
+			dec_fault(w, s, n, "fields");
+			return false;
+		}
+		if (d->bits.pos == start) {
+			struct tfk_finding *f = tfk_emit(w->ctx, TFK_CTF_EVENT_ZERO_LENGTH, w->off + start / 8, 0);
+			tfk_set_path(f, "packet %llu event %llu", (unsigned long long)w->index, (unsigned long long)n);
+			tfk_set_expected(f, "an event of at least one bit");
+			tfk_set_found(f, "event '%.60s' (id %llu) of no bits", ev->name ? ev->name : "", (unsigned long long)id);
+			return false;
+		}
+		if (d->clock_set) {
+			if (have_prev_ts && d->clock < prev_ts) {
+				struct tfk_finding *f = tfk_emit(w->ctx, TFK_CTF_EVENT_TIME_BACK, w->off + start / 8, 1);
+				tfk_set_path(f, "packet %llu event %llu", (unsigned long long)w->index, (unsigned long long)n);
+				tfk_set_expected(f, "a timestamp of at least %llu", (unsigned long long)prev_ts);
+				tfk_set_found(f, "%llu", (unsigned long long)d->clock);
+			}
+			prev_ts = d->clock;
+			have_prev_ts = true;
+			time_outside(w, pi, start, n, d->clock);
+		}
+		if (d->unmapped_enum_at != UINT64_MAX) {
+			if (w->enum_reports++ < MAX_ENUM_REPORTS) {
+				struct tfk_finding *f = tfk_emit(w->ctx, TFK_CTF_EVENT_ENUM_UNMAPPED,
+								 w->off + d->unmapped_enum_at / 8, 1);
+				tfk_set_path(f, "packet %llu event %llu ('%.60s')", (unsigned long long)w->index,
+					     (unsigned long long)n, ev->name ? ev->name : "");
+				tfk_set_expected(f, "a value one of the enumeration's labels maps");
+				tfk_set_found(f, "an unmapped value");
+			} else {
+				tfk_count_only(w->ctx, TFK_CTF_EVENT_ENUM_UNMAPPED);
+			}
+		}
+		n++;
+		*count = n;
+		w->ctx->report->stats.events++;
+	}
+	return true;
+}
+
+static bool all_zero(const struct tfk_cursor *c, uint64_t from)
+{
+	const uint8_t *p;
+	if (from >= c->len || !tfk_cur_bytes_at(c, from, c->len - from, &p))
+		return false;
+	for (uint64_t i = 0; i < c->len - from; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+static void order_checks(struct walk *w, const struct ctf_packet_info *pi)
+{
+	if (pi->has_ts_begin && pi->has_ts_end && pi->ts_end != 0 && pi->ts_begin > pi->ts_end) {
+		struct tfk_finding *f = pkt_fault(w, TFK_CTF_PACKET_TIME_ORDER, 0, 1, "context");
+		tfk_set_expected(f, "timestamp_begin <= timestamp_end");
+		tfk_set_found(f, "begin %llu, end %llu", (unsigned long long)pi->ts_begin, (unsigned long long)pi->ts_end);
+	}
+	if (!w->have_prev)
+		return;
+	const struct ctf_packet_info *pv = &w->prev;
+	if (pi->has_ts_begin && pv->has_ts_begin && pi->ts_begin < pv->ts_begin) {
+		struct tfk_finding *f = pkt_fault(w, TFK_CTF_PACKET_TIME_ORDER, 0, 1, "context");
+		tfk_set_expected(f, "timestamp_begin of at least the previous packet's, %llu", (unsigned long long)pv->ts_begin);
+		tfk_set_found(f, "%llu", (unsigned long long)pi->ts_begin);
+	} else if (pi->has_ts_end && pv->has_ts_end && pi->ts_end != 0 && pv->ts_end != 0 && pi->ts_end < pv->ts_end) {
+		struct tfk_finding *f = pkt_fault(w, TFK_CTF_PACKET_TIME_ORDER, 0, 1, "context");
+		tfk_set_expected(f, "timestamp_end of at least the previous packet's, %llu", (unsigned long long)pv->ts_end);
+		tfk_set_found(f, "%llu", (unsigned long long)pi->ts_end);
+	}
+	if (pi->has_seq && pv->has_seq) {
+		/* An equal number is let through: babeltrace's own lttng-ust 2.10 test trace repeats 0. */
+		if (pi->seq < pv->seq) {
+			struct tfk_finding *f = pkt_fault(w, TFK_CTF_PACKET_SEQ_REGRESS, 0, 1, "packet_seq_num");
+			tfk_set_expected(f, "more than the previous packet's, %llu", (unsigned long long)pv->seq);
+			tfk_set_found(f, "%llu", (unsigned long long)pi->seq);
+		} else if (pi->seq > pv->seq && pi->seq - pv->seq > 1) {
+			struct tfk_finding *f = pkt_fault(w, TFK_CTF_PACKET_SEQ_GAP, 0, 1, "packet_seq_num");
+			tfk_set_expected(f, "%llu", (unsigned long long)pv->seq + 1);
+			tfk_set_found(f, "%llu: %llu packets discarded", (unsigned long long)pi->seq,
+				      (unsigned long long)(pi->seq - pv->seq - 1));
+		}
+	}
+	/* A counter narrower than 64 bits may wrap: a drop of more than half its range is a wrap. */
+	bool wrapped = pi->discarded_bits > 0 && pi->discarded_bits < 64 &&
+		       pv->discarded - pi->discarded > (1ull << (pi->discarded_bits - 1));
+	if (pi->has_discarded && pv->has_discarded && pi->discarded < pv->discarded && !wrapped) {
+		struct tfk_finding *f = pkt_fault(w, TFK_CTF_PACKET_DISCARDED_REGRESS, 0, 1, "events_discarded");
+		tfk_set_expected(f, "at least the previous packet's, %llu", (unsigned long long)pv->discarded);
+		tfk_set_found(f, "%llu", (unsigned long long)pi->discarded);
+	}
+}
+
+/* One packet at w->off; false when the walk cannot go on. */
+static bool walk_packet(struct walk *w, const struct tfk_cursor *file, struct ctf_stream_result *res)
+{
+	struct ctf_decoder *d = w->d;
+	const struct ctf_meta *m = w->meta;
+	uint64_t left = file->len - w->off;
+	struct tfk_cursor pc;
+	tfk_cur_sub(file, w->off, left, &pc);
+	if (left > UINT64_MAX / 8)
+		return false;
+	d->bits.c = &pc;
+	d->bits.pos = 0;
+	d->bits.limit = left * 8;
+	d->uuid_at = UINT64_MAX;
+	d->nvalues = 0;
+	struct ctf_packet_info pi = { 0 };
+	pi.offset = w->off;
+	enum ctf_dec_status s = CTF_DEC_OK;
+	if (m->packet_header && (s = ctf_decode_scope(d, CTF_SC_PACKET_HEADER, m->packet_header)) != CTF_DEC_OK &&
+	    s != CTF_DEC_OVERRUN) {
+		dec_fault(w, s, UINT64_MAX, "header");
+		return false;
+	}
+	if (s == CTF_DEC_OVERRUN) {
+		struct tfk_finding *f = pkt_fault(w, TFK_CTF_PACKET_TRUNCATED, 0, left, "header");
+		tfk_set_expected(f, "a whole packet header");
+		tfk_set_found(f, "%llu bytes before the end of the file", (unsigned long long)left);
+		return false;
+	}
+	uint64_t v;
+	if (ctf_value_get(d, CTF_SC_PACKET_HEADER, "magic", &v) && v != CTF_PKT_MAGIC) {
+		struct tfk_finding *f = pkt_fault(w, TFK_CTF_STREAM_BAD_MAGIC, 0, 4, "header magic");
+		tfk_set_expected(f, "0xc1fc1fc1");
+		tfk_set_found(f, "0x%08llx", (unsigned long long)v);
+		return false;
+	}
+	if (d->uuid_at != UINT64_MAX && m->have_uuid) {
+		const uint8_t *u;
+		if (tfk_cur_bytes_at(&pc, d->uuid_at / 8, 16, &u) && memcmp(u, m->uuid, 16) != 0) {
+			struct tfk_finding *f = pkt_fault(w, TFK_CTF_STREAM_UUID_MISMATCH, d->uuid_at, 16, "header uuid");
+			tfk_set_expected(f, "the trace's uuid");
+			tfk_set_found_bytes(f, u, 16);
+		}
+	}
+	uint64_t stream_id = 0;
+	bool has_sid = ctf_value_get(d, CTF_SC_PACKET_HEADER, "stream_id", &stream_id);
+	if (!has_sid && m->nstreams == 1)
+		stream_id = m->streams[0].id;
+	const struct ctf_stream_class *sc = ctf_find_stream(m, stream_id);
+	if (!sc) {
+		struct tfk_finding *f = pkt_fault(w, TFK_CTF_STREAM_UNKNOWN_ID, 0, 1, "header stream_id");
+		tfk_set_expected(f, "the id of a stream block of the metadata");
+		tfk_set_found(f, "%llu", (unsigned long long)stream_id);
+		return false;
+	}
+	if (w->have_prev && w->prev.stream_id != stream_id) {
+		struct tfk_finding *f = pkt_fault(w, TFK_CTF_STREAM_CLASS_CHANGE, 0, 1, "header stream_id");
+		tfk_set_expected(f, "stream %llu, the class of the file's first packet", (unsigned long long)w->prev.stream_id);
+		tfk_set_found(f, "%llu", (unsigned long long)stream_id);
+		return false;
+	}
+	pi.stream_id = stream_id;
+	pi.has_instance = ctf_value_get(d, CTF_SC_PACKET_HEADER, "stream_instance_id", &pi.instance_id);
+	if (w->have_prev && pi.has_instance && w->prev.has_instance && pi.instance_id != w->prev.instance_id &&
+	    w->instance_reports++ < 8) {
+		struct tfk_finding *f = pkt_fault(w, TFK_CTF_STREAM_INSTANCE_CHANGE, 0, 1, "header stream_instance_id");
+		tfk_set_expected(f, "%llu, the instance of the previous packet", (unsigned long long)w->prev.instance_id);
+		tfk_set_found(f, "%llu", (unsigned long long)pi.instance_id);
+	}
+	uint64_t header_bits = d->bits.pos;
+	if (sc->packet_context && (s = ctf_decode_scope(d, CTF_SC_PACKET_CONTEXT, sc->packet_context)) != CTF_DEC_OK &&
+	    s != CTF_DEC_OVERRUN) {
+		dec_fault(w, s, UINT64_MAX, "context");
+		return false;
+	}
+	if (s == CTF_DEC_OVERRUN) {
+		struct tfk_finding *f = pkt_fault(w, TFK_CTF_PACKET_TRUNCATED, header_bits, left - header_bits / 8, "context");
+		tfk_set_expected(f, "a whole packet context");
+		tfk_set_found(f, "%llu bytes before the end of the file", (unsigned long long)left);
+		return false;
+	}
+	uint64_t ctx_end = d->bits.pos;
+	bool has_psize = ctf_value_get(d, CTF_SC_PACKET_CONTEXT, "packet_size", &pi.packet_size);
+	bool has_csize = ctf_value_get(d, CTF_SC_PACKET_CONTEXT, "content_size", &pi.content_size);
+	if (!has_psize)
+		pi.packet_size = left * 8; /* the whole file is one packet */
+	if (!has_csize)
+		pi.content_size = pi.packet_size;
+	pi.has_ts_begin = ctf_value_get(d, CTF_SC_PACKET_CONTEXT, "timestamp_begin", &pi.ts_begin);
+	pi.has_ts_end = ctf_value_get(d, CTF_SC_PACKET_CONTEXT, "timestamp_end", &pi.ts_end);
+	pi.has_discarded = ctf_value_get(d, CTF_SC_PACKET_CONTEXT, "events_discarded", &pi.discarded);
+	pi.discarded_bits = ctf_value_bits(d, CTF_SC_PACKET_CONTEXT, "events_discarded");
+	pi.has_seq = ctf_value_get(d, CTF_SC_PACKET_CONTEXT, "packet_seq_num", &pi.seq);
+	if (pi.packet_size == 0 || pi.packet_size % 8 || pi.content_size > pi.packet_size || pi.content_size < ctx_end) {
+		struct tfk_finding *f = pkt_fault(w, TFK_CTF_PACKET_BAD_SIZE, header_bits, 1, "context");
+		tfk_set_expected(f, "packet_size > 0, a multiple of 8; content_size <= packet_size and at least the "
+				    "%llu bits of header and context", (unsigned long long)ctx_end);
+		tfk_set_found(f, "packet_size %llu, content_size %llu", (unsigned long long)pi.packet_size,
+			      (unsigned long long)pi.content_size);
+		return false;
+	}
+	if (pi.packet_size / 8 > left) {
+		struct tfk_finding *f = pkt_fault(w, TFK_CTF_PACKET_TRUNCATED, 0, left, NULL);
+		tfk_set_expected(f, "a packet of %llu bytes", (unsigned long long)(pi.packet_size / 8));
+		tfk_set_found(f, "%llu bytes before the end of the file", (unsigned long long)left);
+		return false;
+	}
+	order_checks(w, &pi);
+	d->bits.limit = pi.content_size;
+	uint64_t events = 0;
+	bool events_ok = walk_events(w, sc, stream_id, &pi, &events);
+	w->events += events;
+	if (w->ctx->obs && w->ctx->obs->model) {
+		struct tfk_ctf_packet mp = { 0 };
+		snprintf(mp.member, sizeof(mp.member), "%s", w->ctx->member ? w->ctx->member : "");
+		mp.index = w->index;
+		mp.offset = pi.offset;
+		mp.packet_size = pi.packet_size;
+		mp.content_size = pi.content_size;
+		mp.stream_id = pi.stream_id;
+		mp.instance_id = pi.instance_id;
+		mp.seq = pi.seq;
+		mp.ts_begin = pi.ts_begin;
+		mp.ts_end = pi.ts_end;
+		mp.discarded = pi.discarded;
+		mp.has_instance = pi.has_instance;
+		mp.has_seq = pi.has_seq;
+		mp.has_ts_begin = pi.has_ts_begin;
+		mp.has_ts_end = pi.has_ts_end;
+		mp.has_discarded = pi.has_discarded;
+		mp.events = events;
+		mp.events_ok = events_ok;
+		w->ctx->obs->model(w->ctx->obs->user, tfk_format_ctf.name, TFK_CTF_MODEL_PACKET, &mp, sizeof mp);
+	}
+	ctf_index_packet(w->ctx, w->ix, w->index, &pi);
+	res->npackets++;
+	w->prev = pi;
+	w->have_prev = true;
+	w->off += pi.packet_size / 8;
+	return true;
+}
+
+void ctf_check_stream(struct tfk_ctx *ctx, const struct ctf_meta *meta, const struct tfk_cursor *file,
+		      struct ctf_stream_result *res, struct ctf_index *ix)
+{
+	struct ctf_decoder *d = tfk_calloc(ctx, 1, sizeof(*d));
+	if (!d) {
+		ctx->report->incomplete = true;
+		return;
+	}
+	d->ctx = ctx;
+	d->meta = meta;
+	struct walk w = { 0 };
+	w.ctx = ctx;
+	w.meta = meta;
+	w.d = d;
+	w.ix = ix;
+	tracer_quirks(&w);
+	while (w.off < file->len) {
+		if (w.off > 0 && all_zero(file, w.off)) {
+			struct tfk_finding *f = tfk_emit(ctx, TFK_CTF_PACKET_TRAILING, w.off, file->len - w.off);
+			tfk_set_path(f, "after packet %llu", (unsigned long long)(w.index - 1));
+			tfk_set_expected(f, "the end of the file after the last packet");
+			tfk_set_found(f, "%llu zero bytes", (unsigned long long)(file->len - w.off));
+			break;
+		}
+		if (!walk_packet(&w, file, res))
+			break;
+		w.index++;
+	}
+	res->walked_whole = w.off >= file->len;
+	free(d);
+	if (ctx->obs && ctx->obs->model) {
+		struct tfk_ctf_stream ms = { 0 };
+		snprintf(ms.member, sizeof(ms.member), "%s", ctx->member ? ctx->member : "");
+		ms.size = file->len;
+		ms.good_end = w.off <= file->len ? w.off : file->len;
+		ms.packets = res->npackets;
+		ms.events = w.events;
+		ms.walked_whole = res->walked_whole;
+		ctx->obs->model(ctx->obs->user, tfk_format_ctf.name, TFK_CTF_MODEL_STREAM, &ms, sizeof ms);
+	}
+}
