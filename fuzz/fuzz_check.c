@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fuzz_assert.h"
+#include "test_hooks.h"
 #include "tracefsck/tracefsck.h"
 
 
@@ -95,7 +96,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Allocation N fails (N from the input's second-to-last byte): reported, never a crash, never clean. */
 	if (size >= 2 && pick == 2) {
 		struct tfk_limits starved = lim;
-		starved.fail_alloc_after = 1 + data[size - 2] % 16;
+		struct tfk_test_hooks hooks = { .fail_alloc_after = 1 + data[size - 2] % 16 };
+		starved.test_hooks = &hooks;
 		tfk_check_buffer(data, size, &starved, &b);
 		FUZZ_ASSERT(b.count <= lim.max_findings);
 		if (b.internal_error)

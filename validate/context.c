@@ -8,6 +8,7 @@
 
 #include "context.h"
 #include "sanitize.h"
+#include "test_hooks.h"
 #include "tracefsck/policy.h"
 #include "tracefsck/sink.h"
 
@@ -70,7 +71,8 @@ bool tfk_read_mapped(const struct tfk_ctx *ctx, const uint8_t *p, uint64_t n, ui
 static bool alloc_allowed(struct tfk_ctx *ctx)
 {
 	ctx->allocations++;
-	if (ctx->limits->fail_alloc_after && ctx->allocations > ctx->limits->fail_alloc_after)
+	uint64_t after = TFK_HOOK(ctx->limits, fail_alloc_after);
+	if (after && ctx->allocations > after)
 		return false;
 	return true;
 }
@@ -94,7 +96,7 @@ void *tfk_calloc(struct tfk_ctx *ctx, size_t count, size_t size)
 void *tfk_calloc_optional(const struct tfk_ctx *ctx, size_t count, size_t size)
 {
 	size_t bytes;
-	if (__builtin_mul_overflow(count, size, &bytes) || ctx->limits->fail_optional_alloc)
+	if (__builtin_mul_overflow(count, size, &bytes) || TFK_HOOK(ctx->limits, fail_optional_alloc))
 		return NULL;
 	return calloc(count ? count : 1, size ? size : 1);
 }

@@ -121,8 +121,8 @@ int tfk_grow(struct tfk_ctx *ctx, void **array, size_t *cap, size_t need, size_t
  * Memory for work that has a way round its absence (worker threads, read windows, the walk
  * ahead): overflow-checked and zeroed as tfk_calloc, but not counted for failure injection
  * (so the count falls where a single thread's would) and no internal error when it fails: the
- * caller takes the slower path and the report is the same. limits.fail_optional_alloc
- * (testing) makes every one fail, to prove it. Thread-safe: ctx is only read.
+ * caller takes the slower path and the report is the same. the test hook
+ * fail_optional_alloc (test_hooks.h) makes every one fail, to prove it. Thread-safe: ctx is only read.
  */
 void *tfk_calloc_optional(const struct tfk_ctx *ctx, size_t count, size_t size);
 

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+#include <stddef.h>
+
 #include "tracefsck/limits.h"
 
 struct tfk_limits tfk_limits_default(void)
@@ -17,8 +19,7 @@ struct tfk_limits tfk_limits_default(void)
 		.max_input_bytes = 8ull << 30,
 		.input_idle_ms = 60000,
 		.parser_timeout_ms = 10000,
-		.fail_alloc_after = 0,
-		.fail_optional_alloc = 0,
+		.test_hooks = NULL,
 	};
 	return l;
 }

@@ -45,6 +45,16 @@ struct tfk_report {
 	struct tfk_stats stats;
 };
 
+/*
+ * Every check runs in the calling thread and keeps no global state; checks of different files
+ * may run side by side. A process of its own: a trace.dat's event formats are also parsed by
+ * libtraceevent (the parser trace-cmd and perf use) in a child process, so that its crashes
+ * and hangs are findings, not the caller's: the check then fork()s once per file, and calls
+ * fflush(NULL) before, so that the caller's buffered output is not written twice. Set
+ * limits.parser_timeout_ms to 0 and no child is ever made (formats are then checked by
+ * tracefsck's own grammar only). With limits.threads > 1 a check starts worker threads.
+ */
+
 /* Check a trace held in memory. Never reads outside [data, data + size). */
 void tfk_check_buffer(const uint8_t *data, size_t size, const struct tfk_limits *limits,
 		      struct tfk_report *report);

@@ -10,6 +10,7 @@ extern "C" {
 #endif
 
 struct tfk_policy;
+struct tfk_test_hooks; /* tracefsck's own tests only: failure injection (not part of the API) */
 
 struct tfk_limits {
 	uint32_t max_findings;      /* findings kept; further ones are counted only */
@@ -29,11 +30,7 @@ struct tfk_limits {
 	const struct tfk_policy *policy; /* codes disabled or re-graded (policy.h); NULL = the catalog */
 	uint32_t threads;           /* threads walking the CPUs of one buffer at once; 0 or 1 = the
 	                               caller's thread only. The report is the same either way */
-	uint64_t fail_alloc_after;  /* testing: allocations after this many fail; 0 = never */
-	uint32_t fail_optional_alloc; /* testing: nonzero = every allocation with a slower way round it
-	                                 (threads, read windows) fails; the report must not change */
-	uint32_t parser_crash_at;   /* testing: the parser child dies (SIGSEGV) on the Nth format; 0 = never */
-	uint32_t parser_hang_at;    /* testing: the parser child hangs on the Nth format; 0 = never */
+	const struct tfk_test_hooks *test_hooks; /* NULL (tfk_limits_default); set by tracefsck's own tests only */
 };
 
 /* Defaults sized for real traces with generous headroom. */

@@ -13,6 +13,21 @@
 #include "tracefsck/repair.h"
 #include "tracefsck/sink.h"
 
+/* The version these headers belong to; tfk_version() says which library a program runs with. */
 #define TRACEFSCK_VERSION "0.1.0"
+#define TRACEFSCK_VERSION_MAJOR 0
+#define TRACEFSCK_VERSION_MINOR 1
+#define TRACEFSCK_VERSION_PATCH 0
+/* One number to compare: (major << 16) | (minor << 8) | patch. */
+#define TRACEFSCK_VERSION_NUMBER ((TRACEFSCK_VERSION_MAJOR << 16) | (TRACEFSCK_VERSION_MINOR << 8) | TRACEFSCK_VERSION_PATCH)
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* The library's version string ("0.1.0"); *number (if not NULL) gets its TRACEFSCK_VERSION_NUMBER. */
+const char *tfk_version(unsigned *number);
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -24,8 +24,12 @@ int main(int argc, char **argv)
 		const struct tfk_finding *f = &report.findings[i];
 		printf("%s %llu %s\n", f->fault->id, (unsigned long long)f->offset, tfk_severity_name(f->severity));
 	}
+	unsigned number = 0;
+	const char *version = tfk_version(&number);
+	if (number != TRACEFSCK_VERSION_NUMBER)
+		return 3; /* the library it runs with is not the one it was built for */
 	printf("verdict %s, %llu events, library %s\n", tfk_verdict_name(tfk_report_verdict(&report)),
-	       (unsigned long long)report.stats.events, TRACEFSCK_VERSION);
+	       (unsigned long long)report.stats.events, version);
 	tfk_report_free(&report);
 	tfk_policy_free(policy);
 	return 0;

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "test_hooks.h"
 #include "tracedat_helpers.h"
 #include "tracefsck/observer.h"
 #include "tracefsck/policy.h"
@@ -413,7 +414,8 @@ static void test_optional_memory_changes_nothing(void **state)
 		struct tfk_limits full = *fast_limits(), starved = *fast_limits();
 		full.threads = 1;
 		starved.threads = 3;
-		starved.fail_optional_alloc = 1;
+		struct tfk_test_hooks hooks = { .fail_optional_alloc = 1 };
+		starved.test_hooks = &hooks;
 		struct tfk_report one, without;
 		tfk_check_file(path, &full, &one);
 		tfk_check_file(path, &starved, &without);

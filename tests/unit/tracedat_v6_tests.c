@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "tdw_emit.h"
+#include "test_hooks.h"
 #include "tracedat_helpers.h"
 
 /* ---- valid files check clean ---- */
@@ -959,7 +960,8 @@ static void test_allocation_failures_are_reported(void **state)
 	struct fx *x = fx_instance();
 	for (uint64_t n = 1; n <= 4; n++) {
 		struct tfk_limits lim = tfk_limits_default();
-		lim.fail_alloc_after = n;
+		struct tfk_test_hooks hooks = { .fail_alloc_after = n };
+		lim.test_hooks = &hooks;
 		struct tfk_report r;
 		tfk_check_buffer(x->b.data, x->b.len, &lim, &r);
 		assert_true(r.incomplete);
@@ -968,7 +970,8 @@ static void test_allocation_failures_are_reported(void **state)
 		tfk_report_free(&r);
 	}
 	struct tfk_limits lim = tfk_limits_default();
-	lim.fail_alloc_after = 1000;
+	struct tfk_test_hooks hooks = { .fail_alloc_after = 1000 };
+	lim.test_hooks = &hooks;
 	struct tfk_report r;
 	tfk_check_buffer(x->b.data, x->b.len, &lim, &r);
 	assert_int_equal(tfk_report_verdict(&r), TFK_VERDICT_CLEAN);
@@ -1223,7 +1226,8 @@ static void test_guarded_crash(void **state)
 	struct fx *x = *state = fx_default();
 	uint64_t wakeup = text_at(x, "name: sched_wakeup");
 	struct tfk_limits lim = tfk_limits_default();
-	lim.parser_crash_at = 3;
+	struct tfk_test_hooks hooks = { .parser_crash_at = 3 };
+	lim.test_hooks = &hooks;
 	tfk_check_buffer(x->b.data, x->b.len, &lim, &x->r);
 	note_raised(&x->r);
 	assert_code_at(&x->r, "tracedat.format.parser-crash", wakeup);
@@ -1240,7 +1244,8 @@ static void test_guarded_hang(void **state)
 {
 	struct fx *x = *state = fx_default();
 	struct tfk_limits lim = tfk_limits_default();
-	lim.parser_hang_at = 2;
+	struct tfk_test_hooks hooks = { .parser_hang_at = 2 };
+	lim.test_hooks = &hooks;
 	lim.parser_timeout_ms = 500 * test_slowdown();
 	tfk_check_buffer(x->b.data, x->b.len, &lim, &x->r);
 	note_raised(&x->r);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_hooks.h"
 #include "tracedat.h"
 
 /* Bytes of observer logs the walks of one buffer may keep at once (a page costs one entry). */
@@ -197,7 +198,7 @@ void td_prewalk_start(struct td_check *td, const struct td_walk_range *ranges, s
 {
 	const struct tfk_limits *lim = td->ctx->limits;
 	/* Injected allocation failures must fall where a single thread's would. */
-	if (td->prewalk || lim->threads < 2 || n < 2 || lim->fail_alloc_after)
+	if (td->prewalk || lim->threads < 2 || n < 2 || TFK_HOOK(lim, fail_alloc_after))
 		return;
 	struct td_prewalk *p = tfk_calloc_optional(td->ctx, 1, sizeof(*p));
 	if (!p)

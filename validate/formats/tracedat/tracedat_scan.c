@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_hooks.h"
 #include "tracedat.h"
 
 
@@ -313,7 +314,7 @@ uint32_t td_scan_lost_pages(struct td_check *td, uint64_t from, uint64_t to, str
 		return 0;
 	uint64_t npages = p < to ? (to - p) / ps : 0;
 	uint32_t found;
-	if (td->ctx->limits->threads > 1 && npages > 1 && !td->ctx->limits->fail_alloc_after &&
+	if (td->ctx->limits->threads > 1 && npages > 1 && !TFK_HOOK(td->ctx->limits, fail_alloc_after) &&
 	    scan_threaded(td, p, npages, used, nused, lost_ids, nlost, ncpu, buffer, &found))
 		return found;
 	return scan_here(td, p, to, used, nused, lost_ids, nlost, ncpu, buffer);

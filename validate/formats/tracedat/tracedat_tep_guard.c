@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <traceevent/event-parse.h>
 
+#include "test_hooks.h"
 #include "tracedat.h"
 
 #define MAX_CHILDREN 32            /* crashes tolerated before the rest is left unparsed */
@@ -101,9 +102,9 @@ static void child(struct td_check *td, size_t from, int out)
 	for (size_t i = from; i < td->nfmt_refs; i++) {
 		const struct td_fmt_ref *r = &td->fmt_refs[i];
 		/* Fault injection for the tests: behave as a parser crash or hang would. */
-		if (lim->parser_crash_at && i + 1 == lim->parser_crash_at)
+		if (TFK_HOOK(lim, parser_crash_at) && i + 1 == TFK_HOOK(lim, parser_crash_at))
 			raise(SIGSEGV);
-		if (lim->parser_hang_at && i + 1 == lim->parser_hang_at)
+		if (TFK_HOOK(lim, parser_hang_at) && i + 1 == TFK_HOOK(lim, parser_hang_at))
 			for (;;)
 				pause();
 		struct tep_event *event = NULL;

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Failure injection for tracefsck's own tests and fuzz harnesses: reached through the opaque
+ * tfk_limits.test_hooks pointer, so that the public structs carry no testing fields and a
+ * program embedding the library cannot set them by accident.
+ */
+#ifndef TFK_TEST_HOOKS_H
+#define TFK_TEST_HOOKS_H
+
+#include <stdint.h>
+
+#include "tracefsck/limits.h"
+
+struct tfk_test_hooks {
+	uint64_t fail_alloc_after;    /* allocations after this many fail; 0 = never */
+	uint32_t fail_optional_alloc; /* nonzero: every allocation with a slower way round it
+	                                 (threads, read windows) fails; the report must not change */
+	uint32_t parser_crash_at;     /* the parser child dies (SIGSEGV) on the Nth format; 0 = never */
+	uint32_t parser_hang_at;      /* the parser child hangs on the Nth format; 0 = never */
+};
+
+/* A hook's value for these limits (0 when no hooks are set). */
+#define TFK_HOOK(limits, field) ((limits)->test_hooks ? (limits)->test_hooks->field : 0)
+
+#endif
