@@ -49,6 +49,13 @@ void uf_check_perf(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 		pos += size;
 		index++;
 	}
+	struct tfk_uftrace_perf m;
+	memset(&m, 0, sizeof(m));
+	snprintf(m.member, sizeof(m.member), "%s", ctx->member ? ctx->member : "");
+	m.size = c.len;
+	m.good_end = pos;
+	m.records_good = index;
+	uf_send(ctx, TFK_UFTRACE_MODEL_PERF, &m, sizeof(m));
 	if (pos == 0)
 		return;
 	struct pf_check pc;
