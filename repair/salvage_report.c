@@ -97,7 +97,9 @@ static int member_text(const struct tfk_salvage_member *m, const char *safe, tfk
 	tfk_line_printf(&l, "%s/%s: %s", safe, member, m->action ? m->action : "copied");
 	if (m->unit[0]) {
 		tfk_line_printf(&l, "; kept %" PRIu64 " %s", m->kept, m->unit);
-		if (m->lost || m->lost_unknown)
+		if (m->lost_unknown && !m->lost)
+			tfk_line_printf(&l, ", lost an unknown number of %s", m->unit);
+		else if (m->lost)
 			tfk_line_printf(&l, ", lost %" PRIu64 "%s %s", m->lost, m->lost_unknown ? " or more" : "", m->unit);
 	}
 	if (m->lost_time_known)

@@ -49,7 +49,8 @@ static int ur_salvage_text(const struct tfk_repair_report *rep, const char *safe
 	struct tfk_line l;
 	tfk_line_reset(&l);
 	tfk_line_printf(&l, "%s: salvage: %" PRIu64 " task file%s; kept %" PRIu64 " record%s, lost %" PRIu64 "%s", safe, tasks,
-			tasks == 1 ? "" : "s", kept, kept == 1 ? "" : "s", lost, unknown ? " or more (bytes not walked)" : "");
+			tasks == 1 ? "" : "s", kept, kept == 1 ? "" : "s", lost,
+			unknown ? " and what bytes that could not be walked held" : "");
 	tfk_line_printf(&l, "; info %s; %" PRIu64 " member%s left out\n", rebuilt ? "rebuilt" : "kept", left_out,
 			left_out == 1 ? "" : "s");
 	return tfk_line_flush(&l, write, user) ? -1 : 0;

@@ -125,8 +125,8 @@ static int write_text(const struct plan *p, struct rp_dir *dir, const char *name
 		snprintf(hdr, sizeof(hdr), "# symbols: %" PRIu64 "\n", sym->counted);
 		rp_out_put(&o, hdr, strlen(hdr));
 	}
+	uint64_t kept = rewrite_count ? 1 : 0, dropped = 0;
 	size_t j = 0; /* the next condemned line of this member (they come in file order) */
-	uint64_t kept = 0, dropped = 0;
 	for (uint64_t pos = 0; pos < map->size;) {
 		const uint8_t *nl = memchr(map->data + pos, '\n', (size_t)(map->size - pos));
 		uint64_t len = nl ? (uint64_t)(nl - (map->data + pos)) : map->size - pos;
@@ -135,9 +135,10 @@ static int write_text(const struct plan *p, struct rp_dir *dir, const char *name
 			j++;
 		if (idx != SIZE_MAX && j < m->nlines && m->lines[j].name == idx && m->lines[j].offset == pos)
 			drop = true;
-		if (rewrite_count && len >= 11 && memcmp(map->data + pos, "# symbols: ", 11) == 0)
-			drop = true;
-		if (drop) {
+		/* Count lines are replaced by the one written first: not lost. */
+		const bool count_line = rewrite_count && len >= 11 && memcmp(map->data + pos, "# symbols: ", 11) == 0;
+		if (count_line) {
+		} else if (drop) {
 			dropped++;
 		} else {
 			rp_out_put(&o, map->data + pos, (size_t)len + (nl ? 1 : 0));
@@ -188,7 +189,8 @@ static void task_salvage(const struct plan *p, const struct tfk_uftrace_task *t,
 {
 	snprintf(s->unit, sizeof(s->unit), "records");
 	s->kept = kept;
-	s->lost = t->records_good - kept + t->records_after;
+	/* A record cut by the end of the file is lost too (its bytes are there, not whole). */
+	s->lost = t->records_good - kept + t->records_after + (t->cut == TFK_UFTRACE_CUT_PARTIAL ? 1 : 0);
 	s->lost_unknown = t->cut == TFK_UFTRACE_CUT_MAGIC || t->cut == TFK_UFTRACE_CUT_PAYLOAD;
 	s->bytes_out = cut;
 	s->bytes_dropped = t->size - cut;
