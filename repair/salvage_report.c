@@ -190,10 +190,10 @@ int tfk_repair_report_text(const struct tfk_repair_report *rep, const char *name
 	tfk_sanitize(safe, sizeof(safe), name, strlen(name));
 	if (fmt->salvage_text && fmt->salvage_text(rep, safe, write, user) != 0)
 		return -1;
-	/* Members copied as they were and counting nothing go without a line (JSON lists them). */
+	/* Members copied whole go without a line (the JSON Lines list every member). */
 	for (size_t i = 0; i < rep->nmembers; i++) {
 		const struct tfk_salvage_member *m = &rep->members[i];
-		if (!m->unit[0] && (!m->action || strcmp(m->action, "copied") == 0))
+		if ((!m->action || strcmp(m->action, "copied") == 0) && !m->lost && !m->lost_unknown)
 			continue;
 		if (member_text(m, safe, write, user) != 0)
 			return -1;
