@@ -109,7 +109,9 @@ void tfk_repair_dir(const char *in_dir, const char *out_dir, const struct tfk_li
 	if (!fmt || !model) {
 		tfk_check_file(in_dir, limits, &rep->before);
 		rep->outcome = fmt ? TFK_REPAIR_FAILED : TFK_REPAIR_UNSUPPORTED;
-		if (!fmt && !rep->before.not_checked)
+		if (!fmt && tfk_report_verdict(&rep->before) == TFK_VERDICT_CLEAN)
+			rep->outcome = TFK_REPAIR_NOTHING_TO_DO; /* a clean directory needs no plug-in */
+		else if (!fmt && !rep->before.not_checked)
 			rep->reason = "no repair for this trace directory's format in this build";
 		free(model);
 		return;
