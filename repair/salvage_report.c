@@ -100,7 +100,9 @@ static int member_text(const struct tfk_salvage_member *m, const char *safe, tfk
 		if (m->lost_unknown && !m->lost)
 			tfk_line_printf(&l, ", lost an unknown number of %s", m->unit);
 		else if (m->lost)
-			tfk_line_printf(&l, ", lost %" PRIu64 "%s %s", m->lost, m->lost_unknown ? " or more" : "", m->unit);
+			tfk_line_printf(&l, ", lost %" PRIu64 "%s %.*s", m->lost, m->lost_unknown ? " or more" : "",
+					m->lost == 1 && !m->lost_unknown ? (int)strnlen(m->unit, sizeof(m->unit)) - 1 : (int)sizeof(m->unit),
+					m->unit);
 	}
 	if (m->lost_time_known)
 		tfk_line_printf(&l, " (time %" PRIu64 " to %" PRIu64 ")", m->lost_from, m->lost_to);
