@@ -4,7 +4,8 @@
  * that uftrace replay, info and report accept it: a 40-byte header (magic, version 4, header
  * size 40, the byte order and class of the recording, features TASK_SESSION | SYM_REL_ADDR |
  * MAX_STACK, PERF_EVENT when perf-cpu files are kept, max_stack 1024), then the sections
- * EXE_NAME and TASKINFO, written as uftrace writes them.
+ * EXE_NAME and TASKINFO, written as uftrace writes them (and CMDLINE, kept from a damaged info
+ * when it holds filters, under which depth gaps are legitimate).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #define FEAT_MAX_STACK (1ull << 6)
 #define FEAT_PERF_EVENT (1ull << 8)
 #define INFO_EXE_NAME (1ull << 0)
+#define INFO_CMDLINE (1ull << 3)
 #define INFO_TASKINFO (1ull << 7)
 
 static bool put_text(struct rp_blob *b, const char *s)
@@ -39,10 +41,15 @@ bool ur_info_build(const struct ur_model *m, const int64_t *tids, size_t n, bool
 	h[15] = cls;
 	uint64_t feat = FEAT_TASK_SESSION | FEAT_SYM_REL_ADDR | FEAT_MAX_STACK | (perf ? FEAT_PERF_EVENT : 0);
 	rp_put_num(h + 16, feat, 8, be);
-	rp_put_num(h + 24, INFO_EXE_NAME | INFO_TASKINFO, 8, be);
+	/* The command line of a damaged info stays when it holds filters: depth gaps are read the same way. */
+	const bool cmdline = m->have_info && m->info.filtered && strncmp(m->info.cmdline, "cmdline:", 8) == 0 &&
+			     memchr(m->info.cmdline, '\0', sizeof(m->info.cmdline)) != NULL;
+	rp_put_num(h + 24, INFO_EXE_NAME | (cmdline ? INFO_CMDLINE : 0) | INFO_TASKINFO, 8, be);
 	rp_put_num(h + 32, 1024, 2, be);
 	bool ok = rp_blob_append(out, h, sizeof(h));
 	ok &= put_text(out, "exename:") && put_text(out, m->exename) && put_text(out, "\n");
+	if (cmdline)
+		ok &= put_text(out, m->info.cmdline) && put_text(out, "\n");
 	char num[32];
 	snprintf(num, sizeof(num), "%zu\n", n);
 	ok &= put_text(out, "taskinfo:lines=2\ntaskinfo:nr_tid=") && put_text(out, num) && put_text(out, "taskinfo:tids=");

@@ -62,8 +62,12 @@ static uint64_t task_cut(const struct plan *p, const struct tfk_uftrace_task *t,
 }
 
 /* The refusals: what repair cannot fix (the check could not finish, a session has no map, ...). */
-static const char *refusal(const struct ur_model *m, const struct tfk_repair_report *rep)
+static const char *refusal(const struct ur_model *m, const struct tfk_input *in, const struct tfk_repair_report *rep)
 {
+	for (size_t i = 0; i < in->n; i++)
+		if (in->members[i].kind != TFK_MEMBER_FILE && starts_with(in->members[i].name, "sid-") &&
+		    ends_with(in->members[i].name, ".map"))
+			return "a session map is not a regular file, and uftrace cannot read its tasks without it";
 	if (m->oom)
 		return "out of memory while keeping the check's model";
 	if (rep->before.incomplete)
@@ -277,7 +281,7 @@ static int write_member(const struct plan *p, const struct tfk_input *in, const 
 int ur_write_dir(const void *model, const struct tfk_input *in, struct rp_dir *dir, struct tfk_repair_report *rep)
 {
 	const struct ur_model *m = model;
-	const char *why = refusal(m, rep);
+	const char *why = refusal(m, in, rep);
 	if (why) {
 		rep->outcome = TFK_REPAIR_UNSUPPORTED;
 		rep->reason = why;

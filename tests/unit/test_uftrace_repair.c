@@ -331,6 +331,56 @@ static void dry_run_and_target(void **state)
 	assert_true(exists(out, "x"));
 }
 
+/*
+ * A task whose last record carries a 16-byte payload that ends the file exactly is whole: the
+ * payload guess prefers the exact end to a shorter length followed by a would-be cut record.
+ */
+static void payload_ends_file(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	size_t n;
+	uint8_t *d = slurp(UF_SAMPLE, SAMPLE_DAT, &n);
+	assert_non_null(d);
+	assert_int_equal(n, SAMPLE_DAT_SIZE);
+	uint8_t buf[5744 + 32];
+	memcpy(buf, d, 5744 + 16); /* records 0-358, then record 359's header (ENTRY or EXIT, more = 1) */
+	memset(buf + 5744 + 16, 0, 16);
+	free(d);
+	char p[1200];
+	snprintf(p, sizeof(p), "%s/%s", in, SAMPLE_DAT);
+	FILE *f = fopen(p, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(buf, 1, sizeof(buf), f), sizeof(buf));
+	fclose(f);
+	struct tfk_report r;
+	tfk_check_file(in, NULL, &r);
+	raised_note(&r);
+	assert_int_equal(tfk_report_verdict(&r), TFK_VERDICT_CLEAN);
+	assert_int_equal(r.stats.events, RECORDS_BEFORE_ARGS + 1);
+	tfk_report_free(&r);
+	/* Cut 7 bytes short, the payload's length is a guess: repair keeps the records before it. */
+	assert_int_equal(truncate(p, sizeof(buf) - 7), 0);
+	repair_ok();
+	task_kept(RECORDS_BEFORE_ARGS, 2, "truncated");
+	same_as_sample(SAMPLE_DAT, 5744);
+}
+
+/* A perf-cpu file whose last record is cut (a killed recording) is cut before it. */
+static void perf_tail(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	with_text("head -c 500 '%s/perf-cpu1.dat' > '%s/p' && mv '%s/p' '%s/perf-cpu1.dat'", UF_SAMPLE, in, in, in);
+	repair_ok();
+	const struct tfk_salvage_member *m = member("perf-cpu1.dat");
+	assert_non_null(m);
+	assert_string_equal(m->action, "truncated");
+	assert_true(m->bytes_out < 500 && m->bytes_out > 0);
+	same_as_sample("perf-cpu1.dat", (size_t)m->bytes_out);
+	task_kept(SAMPLE_RECORDS, 0, "copied");
+}
+
 static int collect(void *user, const char *s, size_t n)
 {
 	FILE *f = user;
@@ -365,7 +415,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(pristine_nothing_to_do), T(killed_recording), T(truncated_task), T(bad_magic),
 		T(malformed_task_lines),   T(damaged_symbols),  T(maps),           T(missing_map_refused),
-		T(dry_run_and_target),     T(salvage_report),
+		T(dry_run_and_target),     T(salvage_report),   T(payload_ends_file), T(perf_tail),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

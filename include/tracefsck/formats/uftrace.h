@@ -34,6 +34,13 @@ struct tfk_uftrace_info {
 	uint8_t elf_class;     /* 1 or 2 (2 when unknown) */
 	uint64_t feat, info_mask;
 	uint16_t max_stack;
+	/*
+	 * The CMDLINE section's line ("cmdline:..."), when it was read whole and is shorter than
+	 * the buffer, else "". filtered: it holds options (filters, depth limits) under which depth
+	 * gaps are legitimate; a rebuilt info keeps the line so the records are read the same way.
+	 */
+	bool filtered;
+	char cmdline[TFK_UFTRACE_PATH_MAX];
 };
 
 /* One member checked: errors counts the error findings raised at it (cross-checks included). */

@@ -354,8 +354,13 @@ void uf_check_info(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cu
 			}
 			continue;
 		}
-		if (bit == 3)
+		if (bit == 3) {
 			st->filtered = cmdline_filtered(&l);
+			if (l.len < sizeof(st->cmdline) && !memchr(l.s, 0, l.len)) {
+				memcpy(st->cmdline, l.s, l.len);
+				st->cmdline[l.len] = '\0';
+			}
+		}
 		if (sec->kind == 0)
 			continue;
 		size_t plen = strlen(sec->prefix);
@@ -517,6 +522,8 @@ static void uf_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 		ui.feat = st.feat;
 		ui.info_mask = st.info_mask;
 		ui.max_stack = (uint16_t)st.max_stack;
+		ui.filtered = st.filtered;
+		memcpy(ui.cmdline, st.cmdline, sizeof(ui.cmdline));
 	} else {
 		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_UFTRACE_INFO_MISSING);
 		tfk_set_path(f, "info");

@@ -70,23 +70,39 @@ static int event_len(uint64_t id)
 }
 
 /*
- * The length of the arguments or return value after the record at `at` (time t): the
- * shortest multiple of 8 after which the file ends (or cuts a record) or a plausible record follows (magic 5,
- * not earlier, within 2^40 ns). 0 when none within UF_PAYLOAD_MAX.
+ * The length of the arguments or return value after the record at `at` (time t): the shortest
+ * multiple of 8 after which a plausible record follows (magic 5, not earlier, within 2^40 ns)
+ * or the file ends exactly. Failing both, the file ends inside the record after the payload:
+ * the shortest length after which a cut record shows a plausible time, else the shortest after
+ * which fewer than 16 bytes are left, and then *by_tail is set (a guess repair cannot trust).
+ * 0 when none within UF_PAYLOAD_MAX.
  */
-static uint64_t guess_payload(const struct uf_window *w, uint64_t file_len, uint64_t at, uint64_t t)
+static uint64_t guess_payload(const struct uf_window *w, uint64_t file_len, uint64_t at, uint64_t t, bool *by_tail)
 {
+	uint64_t tail = 0, tail_timed = 0;
+	*by_tail = false;
 	for (uint64_t len = 8; len <= UF_PAYLOAD_MAX; len += 8) {
-		uint64_t next = at + 16 + len;
+		uint64_t next = at + 16 + len, nt, nw;
 		if (next > file_len)
-			return 0;
-		if (file_len - next < 16)
-			return len; /* the end of the file, or a cut record after the payload */
-		uint64_t nt, nw;
+			break;
+		if (next == file_len)
+			return len; /* the payload ends the file */
+		if (file_len - next < 16) {
+			/* A record cut by the end of the file after the payload, or a longer payload. */
+			if (!tail)
+				tail = len;
+			if (!tail_timed && file_len - next >= 8 && next >= w->v.origin &&
+			    tfk_cur_u64_at(&w->v, next - w->v.origin, &nt) && nt >= t && nt - t < (1ull << 40))
+				tail_timed = len;
+			continue;
+		}
 		if (read_record(w, next, &nt, &nw) && rec_magic(nw) == UF_RECORD_MAGIC && nt >= t && nt - t < (1ull << 40))
 			return len;
 	}
-	return 0;
+	if (tail_timed)
+		return tail_timed;
+	*by_tail = tail != 0;
+	return tail;
 }
 
 void uf_emit_record(struct tfk_ctx *ctx, enum tfk_fault_code code, uint64_t off, uint64_t len, uint64_t index,
@@ -298,7 +314,8 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 			task_record(ctx, &m, errors_at, rec_at, pos, t, &whole, type, w, depth);
 			continue;
 		}
-		uint64_t len = guess_payload(&win, c.len, pos - 16, t);
+		bool by_tail;
+		uint64_t len = guess_payload(&win, c.len, pos - 16, t, &by_tail);
 		if (len == 0) {
 			if (c.len - pos <= UF_PAYLOAD_MAX) {
 				uf_emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, c.len - pos, index - 1,
@@ -315,6 +332,10 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 			break;
 		}
 		pos += len;
+		if (by_tail && m.good_end == UINT64_MAX) {
+			/* Its payload's length is a guess: the valid records end before it. */
+			task_cut(&m, TFK_UFTRACE_CUT_PARTIAL, rec_at, whole, t);
+		}
 		task_record(ctx, &m, errors_at, rec_at, pos, t, &whole, type, w, depth);
 	}
 	task_cut(&m, TFK_UFTRACE_CUT_NONE, pos, whole, 0);

@@ -49,23 +49,29 @@ void uf_check_perf(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 		pos += size;
 		index++;
 	}
+	/* For repair: where the records uftrace reads safely end; none when the walker finds errors. */
 	struct tfk_uftrace_perf m;
 	memset(&m, 0, sizeof(m));
 	snprintf(m.member, sizeof(m.member), "%s", ctx->member ? ctx->member : "");
 	m.size = c.len;
 	m.good_end = pos;
 	m.records_good = index;
-	uf_send(ctx, TFK_UFTRACE_MODEL_PERF, &m, sizeof(m));
-	if (pos == 0)
+	const uint64_t errors = ctx->report->by_severity[TFK_SEV_ERROR];
+	if (pos == 0) {
+		uf_send(ctx, TFK_UFTRACE_MODEL_PERF, &m, sizeof(m));
 		return;
+	}
 	struct pf_check pc;
 	memset(&pc, 0, sizeof(pc));
 	pc.ctx = ctx;
 	pc.file = c;
 	pc.size = c.len;
 	pc.attrs = tfk_calloc(ctx, 1, sizeof(*pc.attrs));
-	if (!pc.attrs)
+	if (!pc.attrs) {
+		m.good_end = m.records_good = 0;
+		uf_send(ctx, TFK_UFTRACE_MODEL_PERF, &m, sizeof(m));
 		return;
+	}
 	pc.nattrs = pc.attrs_cap = 1;
 	pc.attrs[0].type = 1; /* PERF_TYPE_SOFTWARE: the dummy event of setup_perf_record() */
 	pc.attrs[0].size = PF_ATTR_MIN;
@@ -75,6 +81,9 @@ void uf_check_perf(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 	tfk_cur_sub(&c, 0, pos, &whole);
 	pf_walk_records(&pc, &whole, 0);
 	pf_finish_records(&pc);
+	if (ctx->report->by_severity[TFK_SEV_ERROR] != errors)
+		m.good_end = m.records_good = 0;
+	uf_send(ctx, TFK_UFTRACE_MODEL_PERF, &m, sizeof(m));
 	free(pc.attrs);
 	free(pc.ids);
 	tfk_claims_free(&pc.claims);
