@@ -261,12 +261,14 @@ static int write_member(const struct plan *p, const struct tfk_input *in, const 
 		uint64_t cut = pf->good_end < map.size ? pf->good_end : map.size;
 		snprintf(s->unit, sizeof(s->unit), "records");
 		s->kept = pf->records_good;
-		s->lost_unknown = cut < map.size;
+		s->lost = cut < map.size && pf->cut_tail ? 1 : 0;
+		s->lost_unknown = cut < map.size && !pf->cut_tail;
 		s->bytes_out = cut;
 		s->bytes_dropped = map.size - cut;
 		s->action = cut < map.size ? "truncated" : "copied";
 		if (cut < map.size)
-			snprintf(s->note, sizeof(s->note), "cut before a perf record uftrace cannot read safely");
+			snprintf(s->note, sizeof(s->note), "%s", pf->cut_tail ? "cut before a record cut by the end of the file"
+									      : "cut before a perf record uftrace cannot read safely");
 		rc = write_prefix(dir, name, &map, cut);
 	} else if (text) {
 		rc = write_text(p, dir, name, &map, s);

@@ -88,6 +88,46 @@ for d in "$shared"/samples/uftrace/*.uftrace.data "$shared"/foreign/uftrace/*.uf
 		rm -rf "$c" "$o" "$o.err"
 	done
 done
+# A real killed recording (spec §2.11): two threads calling small functions, uftrace record
+# killed with SIGKILL. It leaves no info and a .channel FIFO; repair must keep at least 99 % of
+# the records the check walks, and uftrace replay must read the output.
+if command -v cc >/dev/null 2>&1; then
+	k="$work/killed"
+	rm -rf "$k" && mkdir -p "$k"
+	cat > "$k/loop.c" <<'EOF_C'
+#include <pthread.h>
+#include <unistd.h>
+volatile long x;
+__attribute__((noinline)) void f(int i) { x += i; }
+__attribute__((noinline)) int g(int i) { f(i); return i * 2; }
+static void *th(void *a) { for (long i = 0;; i++) { g((int)i); if (i % 100000 == 0) usleep(1000); } return a; }
+int main(void) { pthread_t t; pthread_create(&t, 0, th, 0); for (long i = 0;; i++) { f((int)i); if (i % 100000 == 0) usleep(1000); } }
+EOF_C
+	if cc -pg -O0 -o "$k/loop" "$k/loop.c" -lpthread 2>/dev/null; then
+		ran=$((ran + 1))
+		uftrace record -d "$k/ufk" "$k/loop" >/dev/null 2>&1 &
+		rec=$!
+		sleep 1
+		kill -9 "$rec" 2>/dev/null; wait "$rec" 2>/dev/null
+		# The traced program, should it outlive its recorder: by its pid, from the session line.
+		traced=$(sed -n 's/^SESS .* pid=\([0-9]*\) .*/\1/p' "$k/ufk/task.txt" 2>/dev/null | head -n 1)
+		[ -n "$traced" ] && kill -9 "$traced" 2>/dev/null
+		walked=$(events_of "$k/ufk")
+		json=$($wrap "$bin" repair --json "$k/ufk" -o "$k/out"); rc=$?
+		kept=$(printf '%s\n' "$json" | kept_records)
+		uftrace replay -d "$k/out" >/dev/null 2>&1; prc=$?
+		dumped=$(uftrace dump -d "$k/out" 2>/dev/null | grep -c ' depth: ')
+		if [ -e "$k/ufk/info" ]; then
+			echo "skip: the killed recording wrote its info"
+		elif [ "$rc" != 1 ] || [ "$prc" != 0 ] || [ "$dumped" != "$kept" ] || [ $((kept * 100)) -lt $((walked * 99)) ]; then
+			echo "FAIL: killed recording: repair exit $rc, replay exit $prc, $walked records walked, $kept kept, $dumped dumped"
+			fail=1
+		else
+			echo "ok: killed recording: $kept of $walked records kept, uftrace replay exit 0, dump $dumped records"
+			rm -rf "$k"
+		fi
+	fi
+fi
 if [ "$ran" = 0 ]; then
 	echo "no uftrace data directories under $shared"; exit 77
 fi

@@ -377,6 +377,8 @@ static void perf_tail(void **state)
 	assert_non_null(m);
 	assert_string_equal(m->action, "truncated");
 	assert_true(m->bytes_out < 500 && m->bytes_out > 0);
+	assert_int_equal(m->lost, 1);
+	assert_false(m->lost_unknown);
 	same_as_sample("perf-cpu1.dat", (size_t)m->bytes_out);
 	task_kept(SAMPLE_RECORDS, 0, "copied");
 }

@@ -118,6 +118,7 @@ struct tfk_uftrace_sym {
 struct tfk_uftrace_perf {
 	char member[TFK_UFTRACE_MEMBER_MAX];
 	uint64_t size, good_end, records_good;
+	bool cut_tail;         /* what follows good_end is one record cut by the end of the file */
 };
 
 #ifdef __cplusplus

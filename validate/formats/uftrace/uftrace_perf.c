@@ -19,6 +19,7 @@ void uf_check_perf(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 {
 	const struct tfk_cursor c = *file;
 	uint64_t pos = 0, index = 0;
+	bool tail = false; /* the walk stopped at a record cut by the end of the file */
 	while (pos < c.len) {
 		uint32_t type;
 		uint16_t size;
@@ -26,6 +27,7 @@ void uf_check_perf(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 		if (left < 8 || !tfk_cur_u32_at(&c, pos, &type) || !tfk_cur_u16_at(&c, pos + 6, &size)) {
 			uf_emit_record(ctx, TFK_UFTRACE_PERF_BAD_RECORD, pos, left, index, "an 8-byte record header",
 				    "%llu bytes at the end of the file", (unsigned long long)left);
+			tail = true;
 			break;
 		}
 		int want = type == 14 ? 24 : type == 7 || type == 4 ? 48 : 0;
@@ -44,6 +46,7 @@ void uf_check_perf(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 			uf_emit_record(ctx, TFK_UFTRACE_PERF_BAD_RECORD, pos, left, index, "the whole record",
 				    "size %u, %llu bytes left", size,
 				    (unsigned long long)left);
+			tail = true;
 			break;
 		}
 		pos += size;
@@ -56,6 +59,7 @@ void uf_check_perf(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 	m.size = c.len;
 	m.good_end = pos;
 	m.records_good = index;
+	m.cut_tail = tail;
 	const uint64_t errors = ctx->report->by_severity[TFK_SEV_ERROR];
 	if (pos == 0) {
 		uf_send(ctx, TFK_UFTRACE_MODEL_PERF, &m, sizeof(m));
@@ -69,6 +73,7 @@ void uf_check_perf(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 	pc.attrs = tfk_calloc(ctx, 1, sizeof(*pc.attrs));
 	if (!pc.attrs) {
 		m.good_end = m.records_good = 0;
+		m.cut_tail = false;
 		uf_send(ctx, TFK_UFTRACE_MODEL_PERF, &m, sizeof(m));
 		return;
 	}
@@ -81,8 +86,10 @@ void uf_check_perf(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 	tfk_cur_sub(&c, 0, pos, &whole);
 	pf_walk_records(&pc, &whole, 0);
 	pf_finish_records(&pc);
-	if (ctx->report->by_severity[TFK_SEV_ERROR] != errors)
+	if (ctx->report->by_severity[TFK_SEV_ERROR] != errors) {
 		m.good_end = m.records_good = 0;
+		m.cut_tail = false;
+	}
 	uf_send(ctx, TFK_UFTRACE_MODEL_PERF, &m, sizeof(m));
 	free(pc.attrs);
 	free(pc.ids);
