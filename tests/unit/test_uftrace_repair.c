@@ -383,6 +383,27 @@ static void perf_tail(void **state)
 	task_kept(SAMPLE_RECORDS, 0, "copied");
 }
 
+/* In place: the directory is replaced by its repaired copy at once. */
+static void in_place(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	with_text("truncate -s 5801 '%s/" SAMPLE_DAT "'", in);
+	with_text("mkfifo '%s/.channel'", in);
+	tfk_repair_dir(in, in, NULL, &rep);
+	assert_int_equal(rep.outcome, TFK_REPAIR_DONE);
+	assert_false(exists(in, ".channel"));
+	struct tfk_report r;
+	tfk_check_file(in, NULL, &r);
+	assert_int_equal(tfk_report_verdict(&r), TFK_VERDICT_CLEAN);
+	assert_int_equal(r.stats.events, SAMPLE_RECORDS - 1);
+	tfk_report_free(&r);
+	/* Nothing is left beside it. */
+	char cmd[800];
+	snprintf(cmd, sizeof(cmd), "test $(ls -A '%s' | wc -l) = 1", top);
+	run(cmd);
+}
+
 static int collect(void *user, const char *s, size_t n)
 {
 	FILE *f = user;
@@ -417,7 +438,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(pristine_nothing_to_do), T(killed_recording), T(truncated_task), T(bad_magic),
 		T(malformed_task_lines),   T(damaged_symbols),  T(maps),           T(missing_map_refused),
-		T(dry_run_and_target),     T(salvage_report),   T(payload_ends_file), T(perf_tail),
+		T(dry_run_and_target),     T(salvage_report),   T(payload_ends_file), T(perf_tail), T(in_place),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
