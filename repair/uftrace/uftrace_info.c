@@ -3,7 +3,8 @@
  * The minimal info of a killed (or info-damaged) uftrace recording, as spec §2.10 verified
  * that uftrace replay, info and report accept it: a 40-byte header (magic, version 4, header
  * size 40, the byte order and class of the recording, features TASK_SESSION | SYM_REL_ADDR |
- * MAX_STACK, PERF_EVENT when perf-cpu files are kept, max_stack 1024), then the sections
+ * MAX_STACK, PERF_EVENT when perf-cpu files are kept, max_stack 1024; a damaged info's whole
+ * header gives its own descriptive features instead of SYM_REL_ADDR), then the sections
  * EXE_NAME and TASKINFO, written as uftrace writes them (and CMDLINE, kept from a damaged info
  * when it holds filters, under which depth gaps are legitimate).
  */
@@ -17,6 +18,8 @@
 #define FEAT_SYM_REL_ADDR (1ull << 5)
 #define FEAT_MAX_STACK (1ull << 6)
 #define FEAT_PERF_EVENT (1ull << 8)
+/* PLTHOOK, SYM_REL_ADDR, EVENT, DEBUG_INFO, ESTIMATE_RETURN, SYM_SIZE, CALLSITE */
+#define FEAT_KEPT ((1ull << 0) | (1ull << 5) | (1ull << 7) | (1ull << 10) | (1ull << 11) | (1ull << 12) | (1ull << 13))
 #define INFO_EXE_NAME (1ull << 0)
 #define INFO_CMDLINE (1ull << 3)
 #define INFO_TASKINFO (1ull << 7)
@@ -39,7 +42,16 @@ bool ur_info_build(const struct ur_model *m, const int64_t *tids, size_t n, bool
 	rp_put_num(h + 12, 40, 2, be);
 	h[14] = be ? 2 : 1;
 	h[15] = cls;
-	uint64_t feat = FEAT_TASK_SESSION | FEAT_SYM_REL_ADDR | FEAT_MAX_STACK | (perf ? FEAT_PERF_EVENT : 0);
+	/*
+	 * A damaged info whose header was whole keeps the features that describe the recording
+	 * (PLTHOOK, SYM_REL_ADDR, EVENT, DEBUG_INFO, ESTIMATE_RETURN, SYM_SIZE: how the other
+	 * members are written); never those whose data went with the text (ARGUMENT, RETVAL,
+	 * AUTO_ARGS), nor KERNEL; PERF_EVENT as the files kept say.
+	 */
+	uint64_t feat = FEAT_SYM_REL_ADDR;
+	if (m->have_info && m->info.header_ok)
+		feat = m->info.feat & FEAT_KEPT;
+	feat |= FEAT_TASK_SESSION | FEAT_MAX_STACK | (perf ? FEAT_PERF_EVENT : 0);
 	rp_put_num(h + 16, feat, 8, be);
 	/* The command line of a damaged info stays when it holds filters: depth gaps are read the same way. */
 	const bool cmdline = m->have_info && m->info.filtered && strncmp(m->info.cmdline, "cmdline:", 8) == 0 &&

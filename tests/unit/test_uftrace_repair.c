@@ -220,6 +220,30 @@ static void killed_recording(void **state)
 	free(info);
 }
 
+/*
+ * A damaged info (a section line broken) is rebuilt from its whole header's descriptive
+ * features (0x77b: ARGUMENT, RETVAL and AUTO_ARGS go with the argument spec), and the tasks are
+ * cut before their first record with arguments.
+ */
+static void damaged_info(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	with_text("sed -i 's/^osinfo:lines=3/osinfo:lines=x/' '%s/info'", in);
+	repair_ok();
+	assert_string_equal(member("info")->action, "rebuilt");
+	task_kept(RECORDS_BEFORE_ARGS, SAMPLE_RECORDS - RECORDS_BEFORE_ARGS, "truncated");
+	size_t n;
+	uint8_t *info = slurp(out, "info", &n);
+	assert_non_null(info);
+	assert_true(n > 40);
+	assert_int_equal(info[16], 0x63); /* 0x563: PLTHOOK, TASK_SESSION, SYM_REL_ADDR, MAX_STACK, */
+	assert_int_equal(info[17], 0x05); /* PERF_EVENT, DEBUG_INFO */
+	assert_memory_equal(info + 40, "exename:/tmp/tr/hello\ntaskinfo:lines=2\n", 39);
+	free(info);
+	untouched_identical();
+}
+
 /* A task file cut 7 bytes short: the cut record goes, every whole one stays. */
 static void truncated_task(void **state)
 {
@@ -438,7 +462,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(pristine_nothing_to_do), T(killed_recording), T(truncated_task), T(bad_magic),
 		T(malformed_task_lines),   T(damaged_symbols),  T(maps),           T(missing_map_refused),
-		T(dry_run_and_target),     T(salvage_report),   T(payload_ends_file), T(perf_tail), T(in_place),
+		T(dry_run_and_target),     T(salvage_report),   T(payload_ends_file), T(perf_tail), T(in_place), T(damaged_info),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
