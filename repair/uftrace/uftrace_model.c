@@ -40,7 +40,7 @@ FIND(ur_perf, struct tfk_uftrace_perf, perfs, nperfs)
 size_t ur_name(const struct ur_model *m, const char *name)
 {
 	for (size_t i = 0; i < m->nnames; i++)
-		if (strncmp(m->names[i], name, TFK_UFTRACE_MEMBER_MAX) == 0)
+		if (strncmp(m->names[i].name, name, TFK_UFTRACE_MEMBER_MAX) == 0)
 			return i;
 	return SIZE_MAX;
 }
@@ -56,6 +56,10 @@ size_t ur_name(const struct ur_model *m, const char *name)
 
 static void add_line(struct ur_model *m, const struct tfk_uftrace_line *l)
 {
+	if (m->nlines >= UR_MAX_LINES) {
+		m->too_many = true;
+		return;
+	}
 	char name[TFK_UFTRACE_MEMBER_MAX];
 	memcpy(name, l->member, sizeof(name));
 	name[sizeof(name) - 1] = '\0';
@@ -65,7 +69,8 @@ static void add_line(struct ur_model *m, const struct tfk_uftrace_line *l)
 			m->oom = true;
 			return;
 		}
-		memcpy(m->names[m->nnames], name, sizeof(name));
+		memcpy(m->names[m->nnames].name, name, sizeof(name));
+		m->names[m->nnames].first = m->nlines;
 		idx = m->nnames++;
 	}
 	struct ur_line ul = { idx, l->offset, l->len };
@@ -84,6 +89,10 @@ static void add_task_line(struct ur_model *m, const struct tfk_uftrace_task_line
 	for (size_t i = 0; i < m->ntids; i++)
 		if (m->tids[i] == tid)
 			return;
+	if (m->ntids >= UR_MAX_TIDS) {
+		m->too_many = true;
+		return;
+	}
 	PUSH(m, tids, ntids, cap_tids, tid);
 }
 

@@ -14,6 +14,10 @@
 struct tfk_input;
 struct rp_dir;
 
+/* Bounds on what the model keeps (the input's size does not size it): past them repair refuses. */
+#define UR_MAX_LINES (1u << 22) /* malformed lines to drop, over every text member */
+#define UR_MAX_TIDS (1u << 16)  /* distinct tasks of task.txt */
+
 /* A line to drop: the member (an index into ur_model.names) and its bytes. */
 struct ur_line {
 	size_t name;
@@ -25,7 +29,10 @@ struct ur_model {
 	struct tfk_uftrace_info info;
 	struct tfk_uftrace_member *members;
 	size_t nmembers, cap_members;
-	char (*names)[TFK_UFTRACE_MEMBER_MAX]; /* members that have lines to drop */
+	struct ur_name {
+		char name[TFK_UFTRACE_MEMBER_MAX];
+		size_t first;             /* its first line in lines (a member's lines come together) */
+	} *names;                         /* members that have lines to drop */
 	size_t nnames, cap_names;
 	struct ur_line *lines;
 	size_t nlines, cap_lines;
@@ -39,6 +46,7 @@ struct ur_model {
 	size_t ntids, cap_tids;
 	char exename[TFK_UFTRACE_PATH_MAX]; /* of the first valid SESS line, "" when none */
 	bool oom;                         /* a message could not be kept: repair refuses */
+	bool too_many;                    /* more lines to drop or tasks than the bounds below */
 	/* Decided while writing: */
 	bool rebuild_info;
 	uint64_t records_kept, records_lost, members_left_out;

@@ -70,6 +70,8 @@ static const char *refusal(const struct ur_model *m, const struct tfk_input *in,
 			return "a session map is not a regular file, and uftrace cannot read its tasks without it";
 	if (m->oom)
 		return "out of memory while keeping the check's model";
+	if (m->too_many)
+		return "more malformed lines or tasks than repair keeps track of";
 	if (rep->before.incomplete)
 		return "part of it could not be checked (a limit, an unreadable member, or kernel data this build does not "
 		       "check), so no repaired copy could be proven";
@@ -130,12 +132,13 @@ static int write_text(const struct plan *p, struct rp_dir *dir, const char *name
 		rp_out_put(&o, hdr, strlen(hdr));
 	}
 	uint64_t kept = rewrite_count ? 1 : 0, dropped = 0;
-	size_t j = 0; /* the next condemned line of this member (they come in file order) */
+	/* The next condemned line of this member (they come together, in file order). */
+	size_t j = idx != SIZE_MAX ? m->names[idx].first : m->nlines;
 	for (uint64_t pos = 0; pos < map->size;) {
 		const uint8_t *nl = memchr(map->data + pos, '\n', (size_t)(map->size - pos));
 		uint64_t len = nl ? (uint64_t)(nl - (map->data + pos)) : map->size - pos;
 		bool drop = false;
-		while (idx != SIZE_MAX && j < m->nlines && (m->lines[j].name != idx || m->lines[j].offset < pos))
+		while (j < m->nlines && m->lines[j].name == idx && m->lines[j].offset < pos)
 			j++;
 		if (idx != SIZE_MAX && j < m->nlines && m->lines[j].name == idx && m->lines[j].offset == pos)
 			drop = true;
