@@ -321,7 +321,7 @@ int ur_write_dir(const void *model, const struct tfk_input *in, struct rp_dir *d
 		memset(&o, 0, sizeof(o));
 		struct tfk_salvage_member *s = NULL;
 		for (size_t i = 0; i < rep->nmembers; i++)
-			if (strcmp(rep->members[i].member, "info") == 0)
+			if (strcmp(rep->members[i].member, "info") == 0 && strcmp(rep->members[i].action, "rebuilt") == 0)
 				s = &rep->members[i];
 		if (!s && (s = salvage(rep, &cap, "info")) != NULL) {
 			s->action = "rebuilt";
