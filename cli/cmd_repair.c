@@ -40,6 +40,63 @@ static int commit_temp(int fd, const char *tmp, const char *path)
 	return 0;
 }
 
+/* A trace directory: repaired into a new directory, written and renamed by the library. */
+static int repair_dir(const char *in, const char *out, bool dry_run, bool quiet, bool json)
+{
+	struct tfk_repair_report rep;
+	struct tfk_limits limits = tfk_limits_default();
+	tfk_repair_dir(in, dry_run ? NULL : out, &limits, &rep);
+	struct tfk_sink_options opt = { .min_severity = quiet ? TFK_SEV_ERROR : TFK_SEV_NOTE };
+	if (json) {
+		tfk_sink_jsonl(&rep.before, in, &opt, cli_write_stdout, NULL);
+		tfk_repair_report_jsonl(&rep, in, cli_write_stdout, NULL);
+	} else {
+		tfk_sink_text(&rep.before, in, &opt, cli_write_stdout, NULL);
+	}
+	int status = EXIT_CLEAN;
+	if (rep.write_error) {
+		fprintf(stderr, "tracefsck repair: cannot write %s: %s\n", out,
+			rep.write_error == EEXIST ? "it exists and is not an empty directory" : strerror(rep.write_error));
+		status = EXIT_OPERATIONAL;
+	} else {
+		switch (rep.outcome) {
+		case TFK_REPAIR_NOTHING_TO_DO:
+			if (!json)
+				printf("%s: nothing to repair\n", in);
+			break;
+		case TFK_REPAIR_UNSUPPORTED:
+			if (!json)
+				printf("%s: cannot be repaired (%s)\n", in,
+				       rep.before.not_checked ? "not a trace this build reads"
+				       : rep.reason	      ? rep.reason
+							      : "nothing in it could be proven");
+			status = rep.before.not_checked ? EXIT_OPERATIONAL : EXIT_FAULTS;
+			break;
+		case TFK_REPAIR_FAILED:
+			fprintf(json ? stderr : stdout, "%s: internal error: the repaired output does not check clean\n", in);
+			if (!json)
+				tfk_sink_text(&rep.after, "(repaired output)", NULL, cli_write_stdout, NULL);
+			status = EXIT_INTERNAL;
+			break;
+		case TFK_REPAIR_DONE:
+		case TFK_REPAIR_NOTHING_SALVAGED:
+			status = rep.outcome == TFK_REPAIR_DONE ? EXIT_REPAIRED : EXIT_FAULTS;
+			if (json)
+				break;
+			tfk_repair_report_text(&rep, in, cli_write_stdout, NULL);
+			if (dry_run)
+				printf("%s: dry run: the repaired directory re-checked clean; nothing written\n", in);
+			else
+				printf("%s: repaired directory written to %s, re-checked clean\n", in, out);
+			break;
+		}
+	}
+	tfk_repair_report_free(&rep);
+	if (fflush(stdout) != 0)
+		status |= EXIT_OPERATIONAL;
+	return status;
+}
+
 int cmd_repair(int argc, char **argv)
 {
 	const char *in = NULL, *out = NULL;
@@ -76,6 +133,8 @@ int cmd_repair(int argc, char **argv)
 	}
 	if (in_place)
 		out = in;
+	if (in_dir)
+		return repair_dir(in, out, dry_run, quiet, json);
 
 	/* The output goes to a temporary file beside OUT, renamed over it only when complete. */
 	char tmp[4096];

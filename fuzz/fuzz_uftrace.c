@@ -7,9 +7,12 @@
  * every member parser (info, task.txt, maps, symbols, debug info, task records, perf-cpu
  * records) sees fuzzed bytes. Oracles: the report stays within its limits, the verdict agrees
  * with the counts, every finding names a catalog code and a member that was written (or the
- * directory), and checking twice gives the same findings.
+ * directory), checking twice gives the same findings, and the repair round trip: a damaged
+ * directory repairs (tfk_repair_dir) to an output that re-checks clean, or is refused, never
+ * FAILED, and the output repairs to nothing the second time.
  * Seeds: corpus/uftrace, made from the recorded sample by fuzz/scripts/uftrace_seeds.py.
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -98,6 +101,39 @@ static void unpack(const uint8_t *data, size_t size)
 	}
 }
 
+/* Remove a flat directory (the repair output: members of the input, never subdirectories). */
+static void remove_flat(const char *path)
+{
+	DIR *d = opendir(path);
+	if (!d)
+		return;
+	for (struct dirent *e; (e = readdir(d)) != NULL;)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			FUZZ_ASSERT(unlinkat(dirfd(d), e->d_name, 0) == 0);
+	closedir(d);
+	FUZZ_ASSERT(rmdir(path) == 0);
+}
+
+/* Repair the damaged directory: never FAILED; what it writes repairs to nothing again. */
+static void repair_round_trip(const struct tfk_limits *lim)
+{
+	char out[600], again[700];
+	snprintf(out, sizeof(out), "%s.out", dir);
+	snprintf(again, sizeof(again), "%s.again", out);
+	struct tfk_repair_report r;
+	tfk_repair_dir(dir, out, lim, &r);
+	FUZZ_ASSERT(r.outcome != TFK_REPAIR_FAILED);
+	if (r.outcome == TFK_REPAIR_DONE || r.outcome == TFK_REPAIR_NOTHING_SALVAGED) {
+		struct tfk_repair_report r2;
+		tfk_repair_dir(out, again, lim, &r2);
+		FUZZ_ASSERT(r2.outcome == TFK_REPAIR_NOTHING_TO_DO);
+		tfk_repair_report_free(&r2);
+	}
+	tfk_repair_report_free(&r);
+	remove_flat(again);
+	remove_flat(out);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -131,6 +167,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(memcmp(a.by_severity, b.by_severity, sizeof(a.by_severity)) == 0);
 	FUZZ_ASSERT(a.stats.events == b.stats.events);
 	FUZZ_ASSERT(a.count == 0 || memcmp(a.findings, b.findings, a.count * sizeof(*a.findings)) == 0);
+	if (tfk_report_verdict(&a) != TFK_VERDICT_CLEAN && a.stats.format)
+		repair_round_trip(&lim);
 	tfk_report_free(&a);
 	tfk_report_free(&b);
 	return 0;

@@ -20,6 +20,7 @@
 #include "tracefsck/sink.h"
 
 struct rp_dir;
+struct tfk_input;
 
 struct rp_format {
 	/* The check format it repairs: its name in the check's registry (tfk_format.name). */
@@ -53,13 +54,13 @@ struct rp_format {
 	 */
 	int (*salvage_text)(const struct tfk_repair_report *rep, const char *safe_name, tfk_write_fn write, void *user);
 	/*
-	 * Directory formats: write the output's members into dir (rp_dir_member, dir_output.h),
-	 * from the model. NULL for single-file formats. 0, or -1 with errno set. No format has one
-	 * yet, and the driver does not call it yet: tfk_repair_file writes one file to a
-	 * descriptor; the first directory format's repair adds the entry point that takes an
-	 * output path and commits the directory (rp_dir_commit).
+	 * Directory formats: write the output's members into dir (rp_dir_member, dir_output.h)
+	 * from the model of the checked input directory in (its members mapped with
+	 * tfk_member_open), and fill rep->members. NULL for single-file formats. 0 when the
+	 * output was written; 1 when nothing is to be written (rep->outcome and rep->reason say
+	 * why); -1 with errno set when writing failed. Called by tfk_repair_dir (repair_dir.c).
 	 */
-	int (*write_dir)(const void *model, const uint8_t *in, size_t size, struct rp_dir *dir,
+	int (*write_dir)(const void *model, const struct tfk_input *in, struct rp_dir *dir,
 			 struct tfk_repair_report *rep);
 };
 

@@ -104,6 +104,10 @@ static bool plan(const uint8_t *in, size_t size, const struct tfk_limits *limits
 		rep->outcome = TFK_REPAIR_NOTHING_TO_DO;
 		return false;
 	}
+	if (!j->fmt->lay_out) {
+		rep->outcome = TFK_REPAIR_UNSUPPORTED;
+		return false;
+	}
 	return j->fmt->lay_out(j->model, in, size, rep, &j->out);
 }
 
@@ -203,7 +207,7 @@ void tfk_repair_file(const char *path, int out_fd, const struct tfk_limits *limi
 		rep->outcome = dir && tfk_report_verdict(&rep->before) == TFK_VERDICT_CLEAN ? TFK_REPAIR_NOTHING_TO_DO
 											: TFK_REPAIR_UNSUPPORTED;
 		if (dir && rep->outcome == TFK_REPAIR_UNSUPPORTED)
-			rep->reason = "the repair of a trace directory is not built yet";
+			rep->reason = "a trace directory: it is repaired into a directory (tfk_repair_dir)";
 		if (fd >= 0)
 			close(fd);
 		return;
@@ -241,4 +245,7 @@ void tfk_repair_report_free(struct tfk_repair_report *rep)
 	free(rep->cpus);
 	rep->cpus = NULL;
 	rep->ncpus = 0;
+	free(rep->members);
+	rep->members = NULL;
+	rep->nmembers = 0;
 }

@@ -58,10 +58,70 @@ static void key_name(struct tfk_line *l, const char *name)
 	tfk_line_json_str(l, name, tfk_line_name_len(name));
 }
 
+/* One {"type":"salvage_member",...} object for a member of a repaired directory. */
+static int member_jsonl(const struct tfk_salvage_member *m, const char *name, tfk_write_fn write, void *user)
+{
+	TFK_LINE(l);
+	tfk_line_reset(&l);
+	tfk_line_printf(&l, "{\"type\":\"salvage_member\",");
+	key_name(&l, name);
+	tfk_line_printf(&l, ",\"member\":");
+	tfk_line_json_str(&l, m->member, strnlen(m->member, sizeof(m->member)));
+	tfk_line_printf(&l, ",\"action\":");
+	tfk_line_json_str(&l, m->action ? m->action : "copied", strlen(m->action ? m->action : "copied"));
+	tfk_line_printf(&l, ",\"unit\":");
+	tfk_line_json_str(&l, m->unit, strnlen(m->unit, sizeof(m->unit)));
+	tfk_line_printf(&l,
+			",\"kept\":%" PRIu64 ",\"lost\":%" PRIu64 ",\"lost_unknown\":%s,\"bytes_in\":%" PRIu64
+			",\"bytes_out\":%" PRIu64 ",\"bytes_dropped\":%" PRIu64,
+			m->kept, m->lost, m->lost_unknown ? "true" : "false", m->bytes_in, m->bytes_out, m->bytes_dropped);
+	if (m->lost_time_known)
+		tfk_line_printf(&l, ",\"lost_from\":%" PRIu64 ",\"lost_to\":%" PRIu64, m->lost_from, m->lost_to);
+	else
+		tfk_line_printf(&l, ",\"lost_from\":null,\"lost_to\":null");
+	tfk_line_printf(&l, ",\"note\":");
+	tfk_line_json_str(&l, m->note, strnlen(m->note, sizeof(m->note)));
+	tfk_line_printf(&l, "}\n");
+	if (l.truncated)
+		return -1;
+	return tfk_line_flush(&l, write, user) ? -1 : 0;
+}
+
+/* A member of a repaired directory as a text line: what was done, kept and lost. */
+static int member_text(const struct tfk_salvage_member *m, const char *safe, tfk_write_fn write, void *user)
+{
+	char member[300], note[200];
+	tfk_sanitize(member, sizeof(member), m->member, strnlen(m->member, sizeof(m->member)));
+	tfk_sanitize(note, sizeof(note), m->note, strnlen(m->note, sizeof(m->note)));
+	TFK_LINE(l);
+	tfk_line_reset(&l);
+	tfk_line_printf(&l, "%s/%s: %s", safe, member, m->action ? m->action : "copied");
+	if (m->unit[0]) {
+		tfk_line_printf(&l, "; kept %" PRIu64 " %s", m->kept, m->unit);
+		if (m->lost_unknown && !m->lost)
+			tfk_line_printf(&l, ", lost an unknown number of %s", m->unit);
+		else if (m->lost)
+			tfk_line_printf(&l, ", lost %" PRIu64 "%s %.*s", m->lost, m->lost_unknown ? " or more" : "",
+					m->lost == 1 && !m->lost_unknown ? (int)strnlen(m->unit, sizeof(m->unit)) - 1 : (int)sizeof(m->unit),
+					m->unit);
+	}
+	if (m->lost_time_known)
+		tfk_line_printf(&l, " (time %" PRIu64 " to %" PRIu64 ")", m->lost_from, m->lost_to);
+	if (m->bytes_dropped)
+		tfk_line_printf(&l, "; %" PRIu64 " of %" PRIu64 " bytes dropped", m->bytes_dropped, m->bytes_in);
+	if (note[0])
+		tfk_line_printf(&l, "; %s", note);
+	tfk_line_printf(&l, "\n");
+	return tfk_line_flush(&l, write, user) ? -1 : 0;
+}
+
 int tfk_repair_report_jsonl(const struct tfk_repair_report *rep, const char *name, tfk_write_fn write, void *user)
 {
 	TFK_LINE(l);
 	tfk_line_reset(&l);
+	for (size_t i = 0; i < rep->nmembers; i++)
+		if (member_jsonl(&rep->members[i], name, write, user) != 0)
+			return -1;
 	for (size_t i = 0; i < rep->ncpus; i++) {
 		const struct tfk_salvage_cpu *c = &rep->cpus[i];
 		tfk_line_printf(&l, "{\"type\":\"salvage_cpu\",");
@@ -112,6 +172,8 @@ int tfk_repair_report_jsonl(const struct tfk_repair_report *rep, const char *nam
 				p->samples_kept, p->records_kept, p->samples_left_out, p->records_left_out, p->samples_after_cut,
 				p->records_after_cut, p->bytes_skipped, p->bytes_unread, p->bytes_missing, p->bytes_undecodable);
 	}
+	if (rep->nmembers)
+		tfk_line_printf(&l, ",\"members\":%zu", rep->nmembers);
 	if (rep->reason) {
 		tfk_line_printf(&l, ",\"reason\":");
 		tfk_line_json_str(&l, rep->reason, strlen(rep->reason));
@@ -125,10 +187,22 @@ int tfk_repair_report_jsonl(const struct tfk_repair_report *rep, const char *nam
 int tfk_repair_report_text(const struct tfk_repair_report *rep, const char *name, tfk_write_fn write, void *user)
 {
 	const struct rp_format *fmt = rp_format_of_report(&rep->before);
-	if (!fmt || !fmt->salvage_text)
+	if (!fmt)
 		return 0;
 	char *safe = tfk_sanitize_dup(name, strlen(name));
-	int rc = safe ? fmt->salvage_text(rep, safe, write, user) : -1;
+	if (!safe)
+		return -1;
+	int rc = 0;
+	if (fmt->salvage_text && fmt->salvage_text(rep, safe, write, user) != 0)
+		rc = -1;
+	/* Members copied whole go without a line (the JSON Lines list every member). */
+	for (size_t i = 0; rc == 0 && i < rep->nmembers; i++) {
+		const struct tfk_salvage_member *m = &rep->members[i];
+		if ((!m->action || strcmp(m->action, "copied") == 0) && !m->lost && !m->lost_unknown)
+			continue;
+		if (member_text(m, safe, write, user) != 0)
+			rc = -1;
+	}
 	free(safe);
 	return rc;
 }

@@ -49,6 +49,22 @@ struct tfk_salvage_perf {
 	uint64_t bytes_undecodable; /* COMPRESSED payloads after the zstd stream broke */
 };
 
+/*
+ * Directory formats (uftrace, ...): what the salvage did with one member file of the input,
+ * in the units the format counts in that file (records of a task, lines of a text, ...).
+ */
+struct tfk_salvage_member {
+	char member[256];         /* relative path inside the directory (raw: sanitise before output) */
+	char unit[16];            /* "records", "lines", "symbols", or "" when nothing is counted */
+	const char *action;       /* static text: "copied", "truncated", "rewritten", "rebuilt", "left out" */
+	uint64_t kept, lost;      /* units kept, and units walked that the output does not hold */
+	bool lost_unknown;        /* bytes were dropped whose units could not be counted */
+	uint64_t bytes_in, bytes_out, bytes_dropped;
+	bool lost_time_known;     /* lost_from/lost_to bound the time of what was lost */
+	uint64_t lost_from, lost_to;
+	char note[160];           /* why, in a few words (raw: sanitise before output) */
+};
+
 enum tfk_repair_outcome {
 	TFK_REPAIR_NOTHING_TO_DO = 0, /* the input checks clean; nothing written but a copy */
 	TFK_REPAIR_DONE,              /* a repaired file was written and re-checks clean */
@@ -71,6 +87,8 @@ struct tfk_repair_report {
 	const char *reason;           /* UNSUPPORTED: why nothing could be written (static text), or NULL */
 	bool perf_data;               /* a perf.data salvage: `perf` says what it kept and lost */
 	struct tfk_salvage_perf perf;
+	struct tfk_salvage_member *members; /* directory formats: one per member of the input */
+	size_t nmembers;
 };
 
 /*
@@ -90,6 +108,20 @@ void tfk_repair_buffer(const uint8_t *in, size_t size, const struct tfk_limits *
  */
 void tfk_repair_file(const char *path, int out_fd, const struct tfk_limits *limits, uint64_t *out_len,
 		     struct tfk_repair_report *report);
+
+/*
+ * Repair the trace directory at in_dir (never modified) into a new directory out_dir: the
+ * directory is checked, the format's plug-in writes the repaired members into a temporary
+ * directory beside out_dir (unchanged members byte for byte), the result is re-checked, and
+ * only an output that re-checks clean is renamed into place at once (out_dir must not exist,
+ * be an empty directory, or be in_dir itself: then the input is replaced). out_dir NULL is a
+ * dry run: the output is built and re-checked in a temporary directory in the system's
+ * temporary folder, then removed. On NOTHING_TO_DO nothing is written. report->members says
+ * what was kept and lost of every member; write_error is set when the output could not be
+ * written (errno).
+ */
+void tfk_repair_dir(const char *in_dir, const char *out_dir, const struct tfk_limits *limits,
+		    struct tfk_repair_report *report);
 
 void tfk_repair_report_free(struct tfk_repair_report *report);
 

@@ -165,7 +165,7 @@ static int l0_salvage_text(const struct tfk_repair_report *rep, const char *safe
 	struct tfk_salvage_cpu c = { 0 };
 	if (rep->ncpus)
 		c = rep->cpus[0];
-	struct tfk_line l;
+	TFK_LINE(l);
 	tfk_line_reset(&l);
 	tfk_line_printf(&l, "%s: salvage: kept %" PRIu64 " block%s whole", safe, c.pages_kept, s(c.pages_kept));
 	if (c.pages_clipped)

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "../formats.h"
+#include "tracefsck/formats/uftrace.h"
 
 #define UF_FEAT_TASK_SESSION (1ull << 1)
 #define UF_FEAT_KERNEL (1ull << 2)
@@ -28,6 +29,7 @@ struct uf_sid {
 struct uf_state {
 	bool has_info, info_ok, big_endian;
 	bool filtered;        /* recorded with filters (cmdline): depth gaps are legitimate */
+	char cmdline[TFK_UFTRACE_PATH_MAX]; /* info's cmdline line, when it fits, for repair */
 	uint64_t feat, info_mask;
 	unsigned max_stack;
 	int elf_class;
@@ -41,6 +43,7 @@ struct uf_state {
 	size_t n_sess_times, cap_sess_times;
 	struct uf_task_link { int64_t tid, pid, ppid; } *links; /* TASK tid -> pid, FORK child -> parent */
 	size_t n_links, cap_links;
+	uint64_t member_errors, member_warnings; /* raised at the member checked last */
 	unsigned max_depth;   /* deepest depth recorded */
 	const char *max_depth_member;
 };
@@ -66,6 +69,11 @@ void uf_check_events(struct tfk_ctx *ctx, const struct tfk_cursor *file);
 void uf_check_extern(struct tfk_ctx *ctx, const struct tfk_cursor *file);
 void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cursor *file, const char *name);
 void uf_check_perf(struct tfk_ctx *ctx, const struct tfk_cursor *file);
+
+/* Send one struct of the repair model (tracefsck/formats/uftrace.h) to the observer, if any. */
+void uf_send(struct tfk_ctx *ctx, uint32_t kind, const void *data, size_t size);
+/* Tell repair to drop a malformed line of the member being checked (ctx->member). */
+void uf_send_line(struct tfk_ctx *ctx, enum tfk_fault_code code, const struct uf_line *line);
 
 bool uf_has_tid(const int64_t *tids, size_t n, int64_t tid);
 /* The time of the earliest session a task's records may belong to (ns), or 0 when unknown. */

@@ -33,6 +33,26 @@ bool uf_next_line(struct tfk_cursor *c, struct uf_line *line)
 	return true;
 }
 
+void uf_send(struct tfk_ctx *ctx, uint32_t kind, const void *data, size_t size)
+{
+	if (ctx->obs && ctx->obs->model)
+		ctx->obs->model(ctx->obs->user, tfk_format_uftrace.name, kind, data, size);
+}
+
+void uf_send_line(struct tfk_ctx *ctx, enum tfk_fault_code code, const struct uf_line *line)
+{
+	if (!ctx->obs || !ctx->obs->model)
+		return;
+	struct tfk_uftrace_line m;
+	memset(&m, 0, sizeof(m));
+	snprintf(m.member, sizeof(m.member), "%s", ctx->member ? ctx->member : "");
+	m.offset = line->offset;
+	m.len = line->len;
+	m.number = line->number;
+	m.code = (uint32_t)code;
+	uf_send(ctx, TFK_UFTRACE_MODEL_LINE, &m, sizeof(m));
+}
+
 bool uf_has_tid(const int64_t *tids, size_t n, int64_t tid)
 {
 	for (size_t i = 0; i < n; i++)
@@ -334,8 +354,13 @@ void uf_check_info(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cu
 			}
 			continue;
 		}
-		if (bit == 3)
+		if (bit == 3) {
 			st->filtered = cmdline_filtered(&l);
+			if (l.len < sizeof(st->cmdline) && !memchr(l.s, 0, l.len)) {
+				memcpy(st->cmdline, l.s, l.len);
+				st->cmdline[l.len] = '\0';
+			}
+		}
 		if (sec->kind == 0)
 			continue;
 		size_t plen = strlen(sec->prefix);
@@ -367,6 +392,17 @@ void uf_check_info(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cu
 
 /* ---- the directory ------------------------------------------------------------------- */
 
+static void send_member(struct tfk_ctx *ctx, const struct tfk_member *m, uint64_t errors, uint64_t warnings)
+{
+	struct tfk_uftrace_member um;
+	memset(&um, 0, sizeof(um));
+	snprintf(um.member, sizeof(um.member), "%s", m->name);
+	um.size = m->size;
+	um.errors = errors > UINT32_MAX ? UINT32_MAX : (uint32_t)errors;
+	um.warnings = warnings > UINT32_MAX ? UINT32_MAX : (uint32_t)warnings;
+	uf_send(ctx, TFK_UFTRACE_MODEL_MEMBER, &um, sizeof(um));
+}
+
 typedef void (*member_fn)(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_input *in,
 			  const struct tfk_member *m, const struct tfk_cursor *c);
 
@@ -386,9 +422,14 @@ static bool with_member(struct tfk_ctx *ctx, struct uf_state *st, const struct t
 	}
 	struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, m->name, &map);
 	struct tfk_cursor c = tfk_cur_make(map.data, map.size, 0, st->big_endian);
+	uint64_t errors = ctx->report->by_severity[TFK_SEV_ERROR], warnings = ctx->report->by_severity[TFK_SEV_WARNING];
 	fn(ctx, st, in, m, &c);
 	tfk_ctx_return(ctx, was);
 	tfk_member_close(&map);
+	st->member_errors = ctx->report->by_severity[TFK_SEV_ERROR] - errors;
+	st->member_warnings = ctx->report->by_severity[TFK_SEV_WARNING] - warnings;
+	if (strcmp(m->name, "info") != 0) /* info's cross-checks come at the end */
+		send_member(ctx, m, st->member_errors, st->member_warnings);
 	return true;
 }
 
@@ -463,15 +504,34 @@ static void uf_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 	ctx->report->stats.file_size = in->total_size;
 
 	const struct tfk_member *info = tfk_input_find(in, "info");
+	struct tfk_uftrace_info ui;
+	memset(&ui, 0, sizeof(ui));
+	uint64_t info_errors = 0, info_warnings = 0;
 	if (info && info->kind == TFK_MEMBER_FILE) {
 		st.has_info = true;
-		with_member(ctx, &st, in, info, do_info);
+		if (with_member(ctx, &st, in, info, do_info)) {
+			info_errors = st.member_errors;
+			info_warnings = st.member_warnings;
+		} else {
+			info_errors = 1;
+		}
+		ui.present = true;
+		ui.header_ok = st.info_ok;
+		ui.big_endian = st.big_endian;
+		ui.elf_class = (uint8_t)st.elf_class;
+		ui.feat = st.feat;
+		ui.info_mask = st.info_mask;
+		ui.max_stack = (uint16_t)st.max_stack;
+		ui.filtered = st.filtered;
+		memcpy(ui.cmdline, st.cmdline, sizeof(ui.cmdline));
 	} else {
 		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_UFTRACE_INFO_MISSING);
 		tfk_set_path(f, "info");
 		tfk_set_expected(f, "the info file uftrace record writes when it exits");
 		tfk_set_found(f, "none: the recording was killed");
+		ui.elf_class = 2;
 	}
+	uf_send(ctx, TFK_UFTRACE_MODEL_INFO, &ui, sizeof(ui));
 	const struct tfk_member *task = tfk_input_find(in, "task.txt");
 	if (task && task->kind == TFK_MEMBER_FILE) {
 		with_member(ctx, &st, in, task, do_task);
@@ -537,6 +597,7 @@ static void uf_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 			tfk_set_path(f, "taskinfo:tids");
 			tfk_set_expected(f, "a TASK or FORK line of task.txt for tid %lld", (long long)st.info_tids[i]);
 			tfk_set_found(f, "none");
+			info_errors++;
 		}
 		tfk_ctx_return(ctx, was);
 		for (size_t i = 0; i < in->n; i++) {
@@ -552,6 +613,8 @@ static void uf_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 			tfk_ctx_return(ctx, w);
 		}
 	}
+	if (info && info->kind == TFK_MEMBER_FILE)
+		send_member(ctx, info, info_errors, info_warnings);
 	free(st.info_tids);
 	free(st.task_tids);
 	free(st.sids);

@@ -70,23 +70,39 @@ static int event_len(uint64_t id)
 }
 
 /*
- * The length of the arguments or return value after the record at `at` (time t): the
- * shortest multiple of 8 after which the file ends (or cuts a record) or a plausible record follows (magic 5,
- * not earlier, within 2^40 ns). 0 when none within UF_PAYLOAD_MAX.
+ * The length of the arguments or return value after the record at `at` (time t): the shortest
+ * multiple of 8 after which a plausible record follows (magic 5, not earlier, within 2^40 ns)
+ * or the file ends exactly. Failing both, the file ends inside the record after the payload:
+ * the shortest length after which a cut record shows a plausible time, else the shortest after
+ * which fewer than 16 bytes are left, and then *by_tail is set (a guess repair cannot trust).
+ * 0 when none within UF_PAYLOAD_MAX.
  */
-static uint64_t guess_payload(const struct uf_window *w, uint64_t file_len, uint64_t at, uint64_t t)
+static uint64_t guess_payload(const struct uf_window *w, uint64_t file_len, uint64_t at, uint64_t t, bool *by_tail)
 {
+	uint64_t tail = 0, tail_timed = 0;
+	*by_tail = false;
 	for (uint64_t len = 8; len <= UF_PAYLOAD_MAX; len += 8) {
-		uint64_t next = at + 16 + len;
+		uint64_t next = at + 16 + len, nt, nw;
 		if (next > file_len)
-			return 0;
-		if (file_len - next < 16)
-			return len; /* the end of the file, or a cut record after the payload */
-		uint64_t nt, nw;
+			break;
+		if (next == file_len)
+			return len; /* the payload ends the file */
+		if (file_len - next < 16) {
+			/* A record cut by the end of the file after the payload, or a longer payload. */
+			if (!tail)
+				tail = len;
+			if (!tail_timed && file_len - next >= 8 && next >= w->v.origin &&
+			    tfk_cur_u64_at(&w->v, next - w->v.origin, &nt) && nt >= t && nt - t < (1ull << 40))
+				tail_timed = len;
+			continue;
+		}
 		if (read_record(w, next, &nt, &nw) && rec_magic(nw) == UF_RECORD_MAGIC && nt >= t && nt - t < (1ull << 40))
 			return len;
 	}
-	return 0;
+	if (tail_timed)
+		return tail_timed;
+	*by_tail = tail != 0;
+	return tail;
 }
 
 void uf_emit_record(struct tfk_ctx *ctx, enum tfk_fault_code code, uint64_t off, uint64_t len, uint64_t index,
@@ -103,6 +119,48 @@ void uf_emit_record(struct tfk_ctx *ctx, enum tfk_fault_code code, uint64_t off,
 	tfk_set_found(f, "%s", found);
 }
 
+/*
+ * A record walked whole, [at, end): the first one with an error ends the task's valid records
+ * (repair cuts there); the first ENTRY/EXIT with a payload is where repair cuts when the
+ * argument spec is lost.
+ */
+static void task_record(struct tfk_ctx *ctx, struct tfk_uftrace_task *m, uint64_t errors_at, uint64_t at, uint64_t end,
+			uint64_t t, uint64_t *whole, unsigned type, uint64_t w, unsigned depth)
+{
+	(*whole)++;
+	if (m->good_end != UINT64_MAX)
+		return;
+	if (ctx->report->by_severity[TFK_SEV_ERROR] != errors_at) {
+		m->good_end = at;
+		m->records_good = *whole - 1;
+		m->cut = TFK_UFTRACE_CUT_INVALID;
+		m->cut_time = t;
+		return;
+	}
+	if (m->payload_at == UINT64_MAX && rec_more(w) && (type == UF_ENTRY || type == UF_EXIT)) {
+		m->payload_at = at;
+		m->records_before_payload = *whole - 1;
+		m->payload_time = t;
+	}
+	if (*whole == 1)
+		m->first_time = t;
+	m->last_time = t;
+	if (depth > m->max_depth && type != UF_LOST && type != UF_EVENT)
+		m->max_depth = depth;
+	(void)end;
+}
+
+/* The walk stops at `at` (why: cut); valid records end there unless an earlier one was invalid. */
+static void task_cut(struct tfk_uftrace_task *m, enum tfk_uftrace_cut cut, uint64_t at, uint64_t whole, uint64_t t)
+{
+	if (m->good_end != UINT64_MAX)
+		return;
+	m->good_end = at;
+	m->records_good = whole;
+	m->cut = cut;
+	m->cut_time = t;
+}
+
 void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cursor *file, const char *name)
 {
 	const struct tfk_cursor c = *file;
@@ -117,8 +175,19 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 		win.buf = tfk_calloc(ctx, 1, UF_WINDOW);
 	bool first = true, after_lost = false;
 	unsigned last_depth = 0, last_type = UF_ENTRY;
+	/* For repair: where the valid records end (the first invalid or cut one begins). */
+	struct tfk_uftrace_task m;
+	memset(&m, 0, sizeof(m));
+	snprintf(m.member, sizeof(m.member), "%s", name);
+	m.tid = tid;
+	m.size = c.len;
+	m.good_end = UINT64_MAX;
+	m.payload_at = UINT64_MAX;
+	uint64_t whole = 0; /* records walked whole, payload included */
 	while (pos < c.len) {
 		uint64_t left = c.len - pos, t, w;
+		const uint64_t rec_at = pos;
+		const uint64_t errors_at = ctx->report->by_severity[TFK_SEV_ERROR];
 		if (pos - released >= UF_RELEASE_STEP) {
 			/* Walked bytes leave the process: memory stays flat however large the task. */
 			tfk_release(ctx, c.base + released, pos - released);
@@ -128,6 +197,7 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 		if (left < 16 || !read_record(&win, pos, &t, &w)) {
 			uf_emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, left, index, "a 16-byte record",
 				    "%llu bytes at the end of the file", (unsigned long long)left);
+			task_cut(&m, TFK_UFTRACE_CUT_PARTIAL, rec_at, whole, 0);
 			break;
 		}
 		unsigned type = rec_type(w), depth = rec_depth(w);
@@ -135,6 +205,7 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 			uf_emit_record(ctx, TFK_UFTRACE_DAT_BAD_MAGIC, pos + 8, 8, index, "record magic 5 (bits 3-5)",
 				    "magic %u; %llu bytes after it are not walked", rec_magic(w),
 				    (unsigned long long)(left - 16));
+			task_cut(&m, TFK_UFTRACE_CUT_MAGIC, rec_at, whole, t);
 			break;
 		}
 		index++;
@@ -188,8 +259,10 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 			after_lost = true;
 		}
 		pos += 16;
-		if (!rec_more(w))
+		if (!rec_more(w)) {
+			task_record(ctx, &m, errors_at, rec_at, pos, t, &whole, type, w, depth);
 			continue;
+		}
 		/* The payload after the record. */
 		if (type == UF_LOST || (type == UF_ENTRY && !(st->feat & UF_FEAT_ARGUMENT) && st->has_info) ||
 		    (type == UF_EXIT && !(st->feat & UF_FEAT_RETVAL) && st->has_info)) {
@@ -203,8 +276,10 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 			tfk_set_expected(f, type == UF_LOST ? "no more flag on a LOST record"
 							    : "the more flag only with feature ARGUMENT (ENTRY) or RETVAL (EXIT)");
 			tfk_set_found(f, "more = 1, features %#llx", (unsigned long long)st->feat);
-			if (type == UF_LOST)
+			if (type == UF_LOST) {
+				task_record(ctx, &m, errors_at, rec_at, pos, t, &whole, type, w, depth);
 				continue;
+			}
 		}
 		if (type == UF_EVENT) {
 			uint16_t len;
@@ -212,6 +287,7 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 			if (pos < win.v.origin || !tfk_cur_u16_at(&win.v, pos - win.v.origin, &len)) {
 				uf_emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, c.len - pos, index - 1,
 					    "an event payload length", "%llu bytes at the end of the file", (unsigned long long)(c.len - pos));
+				task_cut(&m, TFK_UFTRACE_CUT_PARTIAL, rec_at, whole, t);
 				break;
 			}
 			uint64_t total = ((uint64_t)len + 2 + 7) & ~7ull;
@@ -231,12 +307,15 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 				uf_emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, c.len - pos, index - 1,
 					    "the event's whole payload", "%llu of %llu bytes", (unsigned long long)(c.len - pos),
 					    (unsigned long long)total);
+				task_cut(&m, TFK_UFTRACE_CUT_PARTIAL, rec_at, whole, t);
 				break;
 			}
 			pos += total;
+			task_record(ctx, &m, errors_at, rec_at, pos, t, &whole, type, w, depth);
 			continue;
 		}
-		uint64_t len = guess_payload(&win, c.len, pos - 16, t);
+		bool by_tail;
+		uint64_t len = guess_payload(&win, c.len, pos - 16, t, &by_tail);
 		if (len == 0) {
 			if (c.len - pos <= UF_PAYLOAD_MAX) {
 				uf_emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, c.len - pos, index - 1,
@@ -248,10 +327,22 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 				tfk_set_expected(f, "a record within %d bytes", UF_PAYLOAD_MAX);
 				tfk_set_found(f, "none; %llu bytes are not walked", (unsigned long long)(c.len - pos));
 			}
+			task_cut(&m, c.len - pos <= UF_PAYLOAD_MAX ? TFK_UFTRACE_CUT_PARTIAL : TFK_UFTRACE_CUT_PAYLOAD, rec_at,
+				 whole, t);
 			break;
 		}
 		pos += len;
+		if (by_tail && m.good_end == UINT64_MAX) {
+			/* Its payload's length is a guess: the valid records end before it. */
+			task_cut(&m, TFK_UFTRACE_CUT_PARTIAL, rec_at, whole, t);
+		}
+		task_record(ctx, &m, errors_at, rec_at, pos, t, &whole, type, w, depth);
 	}
+	task_cut(&m, TFK_UFTRACE_CUT_NONE, pos, whole, 0);
+	m.records_after = whole - m.records_good;
+	if (m.payload_at >= m.good_end)
+		m.payload_at = UINT64_MAX;
+	uf_send(ctx, TFK_UFTRACE_MODEL_TASK, &m, sizeof(m));
 	if (c.len > released)
 		tfk_release(ctx, c.base + released, c.len - released);
 	free(win.buf);

@@ -19,6 +19,7 @@ void uf_check_perf(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 {
 	const struct tfk_cursor c = *file;
 	uint64_t pos = 0, index = 0;
+	bool tail = false; /* the walk stopped at a record cut by the end of the file */
 	while (pos < c.len) {
 		uint32_t type;
 		uint16_t size;
@@ -26,6 +27,7 @@ void uf_check_perf(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 		if (left < 8 || !tfk_cur_u32_at(&c, pos, &type) || !tfk_cur_u16_at(&c, pos + 6, &size)) {
 			uf_emit_record(ctx, TFK_UFTRACE_PERF_BAD_RECORD, pos, left, index, "an 8-byte record header",
 				    "%llu bytes at the end of the file", (unsigned long long)left);
+			tail = true;
 			break;
 		}
 		int want = type == 14 ? 24 : type == 7 || type == 4 ? 48 : 0;
@@ -44,21 +46,37 @@ void uf_check_perf(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 			uf_emit_record(ctx, TFK_UFTRACE_PERF_BAD_RECORD, pos, left, index, "the whole record",
 				    "size %u, %llu bytes left", size,
 				    (unsigned long long)left);
+			tail = true;
 			break;
 		}
 		pos += size;
 		index++;
 	}
-	if (pos == 0)
+	/* For repair: where the records uftrace reads safely end; none when the walker finds errors. */
+	struct tfk_uftrace_perf m;
+	memset(&m, 0, sizeof(m));
+	snprintf(m.member, sizeof(m.member), "%s", ctx->member ? ctx->member : "");
+	m.size = c.len;
+	m.good_end = pos;
+	m.records_good = index;
+	m.cut_tail = tail;
+	const uint64_t errors = ctx->report->by_severity[TFK_SEV_ERROR];
+	if (pos == 0) {
+		uf_send(ctx, TFK_UFTRACE_MODEL_PERF, &m, sizeof(m));
 		return;
+	}
 	struct pf_check pc;
 	memset(&pc, 0, sizeof(pc));
 	pc.ctx = ctx;
 	pc.file = c;
 	pc.size = c.len;
 	pc.attrs = tfk_calloc(ctx, 1, sizeof(*pc.attrs));
-	if (!pc.attrs)
+	if (!pc.attrs) {
+		m.good_end = m.records_good = 0;
+		m.cut_tail = false;
+		uf_send(ctx, TFK_UFTRACE_MODEL_PERF, &m, sizeof(m));
 		return;
+	}
 	pc.nattrs = pc.attrs_cap = 1;
 	pc.attrs[0].type = 1; /* PERF_TYPE_SOFTWARE: the dummy event of setup_perf_record() */
 	pc.attrs[0].size = PF_ATTR_MIN;
@@ -68,6 +86,11 @@ void uf_check_perf(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 	tfk_cur_sub(&c, 0, pos, &whole);
 	pf_walk_records(&pc, &whole, 0);
 	pf_finish_records(&pc);
+	if (ctx->report->by_severity[TFK_SEV_ERROR] != errors) {
+		m.good_end = m.records_good = 0;
+		m.cut_tail = false;
+	}
+	uf_send(ctx, TFK_UFTRACE_MODEL_PERF, &m, sizeof(m));
 	free(pc.attrs);
 	free(pc.ids);
 	tfk_claims_free(&pc.claims);

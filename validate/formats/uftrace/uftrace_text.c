@@ -15,6 +15,11 @@ static struct tfk_finding *bad_line(struct tfk_ctx *ctx, enum tfk_fault_code cod
 	tfk_set_path(f, "line %llu: %s", (unsigned long long)l->number, what);
 	tfk_set_expected(f, "%s", expected);
 	tfk_set_found_bytes(f, l->s, l->len > 120 ? 120 : l->len);
+	/* Lines that would crash or mislead uftrace are dropped by repair; warnings are kept. */
+	if (code == TFK_UFTRACE_TASK_SYNTAX || code == TFK_UFTRACE_TASK_UNKNOWN_SESSION || code == TFK_UFTRACE_MAP_SYNTAX ||
+	    code == TFK_UFTRACE_SYM_SYNTAX || code == TFK_UFTRACE_SYM_BAD_ADDR || code == TFK_UFTRACE_SYM_BAD_COUNT ||
+	    code == TFK_UFTRACE_EVENTS_SYNTAX)
+		uf_send_line(ctx, code, l);
 	return f;
 }
 
@@ -213,6 +218,44 @@ static const struct kw keywords[] = {
 	{ "DLOP", { "timestamp", "tid", "sid", "base", "libname" } },
 };
 
+/* A line of task.txt that passed: what repair needs to rebuild info from it. */
+static void send_task_line(struct tfk_ctx *ctx, const struct kw *kw, const struct uf_line *l, uint64_t ns,
+			   const int64_t ids[2], const struct tok *sid, const struct tok *path)
+{
+	if (!ctx->obs || !ctx->obs->model)
+		return;
+	struct tfk_uftrace_task_line *m = tfk_calloc(ctx, 1, sizeof(*m));
+	if (!m)
+		return;
+	static const char order[] = "STFED";
+	m->kind = (enum tfk_uftrace_task_kind)(strchr(order, kw->name[0]) - order);
+	m->number = l->number;
+	m->ns = ns;
+	m->tid = m->pid = m->ppid = -1;
+	switch (m->kind) {
+	case TFK_UFTRACE_TASK:
+		m->tid = ids[0];
+		m->pid = ids[1];
+		break;
+	case TFK_UFTRACE_FORK:
+		m->pid = ids[0];
+		m->ppid = ids[1];
+		break;
+	case TFK_UFTRACE_DLOP:
+		m->tid = ids[0];
+		break;
+	default:
+		m->pid = ids[0];
+		break;
+	}
+	if (sid->n == UF_SID_LEN)
+		memcpy(m->sid, sid->s, UF_SID_LEN);
+	if (path->n >= 2 && path->n - 2 < sizeof(m->exename))
+		memcpy(m->exename, path->s + 1, path->n - 2);
+	uf_send(ctx, TFK_UFTRACE_MODEL_TASK_LINE, m, sizeof(*m));
+	free(m);
+}
+
 void uf_check_task(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_input *in, const struct tfk_cursor *file)
 {
 	struct tfk_cursor c = *file;
@@ -230,7 +273,7 @@ void uf_check_task(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_in
 			continue;
 		}
 		size_t i = 5;
-		struct tok t, v, sid = { 0 };
+		struct tok t, v, sid = { 0 }, path = { 0 };
 		uint64_t ns = 0;
 		int64_t ids[2] = { 0, 0 };
 		size_t nid = 0;
@@ -255,6 +298,7 @@ void uf_check_task(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_in
 			} else if (strcmp(key, "exename") == 0 || strcmp(key, "libname") == 0) {
 				if (!valid_quoted(&v))
 					bad = key;
+				path = v;
 			} else if (!valid_id(&v, nid < 2 ? &ids[nid++] : &ids[1])) {
 				bad = key;
 			}
@@ -294,9 +338,11 @@ void uf_check_task(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_in
 				}
 			}
 		} else if (kw->name[0] == 'D') {
-			if (!known_sid(st, &sid))
+			if (!known_sid(st, &sid)) {
 				bad_line(ctx, TFK_UFTRACE_TASK_UNKNOWN_SESSION, &l, "DLOP sid",
 					 "the sid of an earlier SESS line");
+				continue;
+			}
 		} else if (kw->name[0] == 'T' || kw->name[0] == 'F') {
 			add_tid(ctx, st, ids[0]); /* TASK tid, FORK child pid */
 			if (kw->name[0] == 'T')
@@ -304,6 +350,7 @@ void uf_check_task(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_in
 			else
 				add_link(ctx, st, ids[0], ids[0], ids[1]);
 		}
+		send_task_line(ctx, kw, &l, ns, ids, &sid, &path);
 	}
 }
 
@@ -378,8 +425,8 @@ void uf_check_sym(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 	struct tfk_cursor c = *file;
 	struct uf_line l = { 0 }, count_line = { 0 };
 	int64_t count = -1;
-	uint64_t syms = 0, counted = 0, prev = 0, unsorted = 0;
-	bool any = false;
+	uint64_t syms = 0, counted = 0, prev = 0, unsorted = 0, all_ones = 0;
+	bool any = false, count_bad = false;
 	(void)st;
 	while (uf_next_line(&c, &l)) {
 		if (l.len == 0)
@@ -390,9 +437,11 @@ void uf_check_sym(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 				size_t n = l.len - (sizeof(hdr) - 1);
 				const char *v = l.s + sizeof(hdr) - 1;
 				if (count >= 0 || syms > 0) {
+					count_bad = true;
 					bad_line(ctx, TFK_UFTRACE_SYM_BAD_COUNT, &l, "symbol count",
 						 "one '# symbols:' line, before every symbol line");
 				} else if (!all_dec(v, n) || n > 12) {
+					count_bad = true;
 					bad_line(ctx, TFK_UFTRACE_SYM_BAD_COUNT, &l, "symbol count", "a decimal count");
 					count = 0x7fffffffffffffffll;
 				} else {
@@ -445,6 +494,7 @@ void uf_check_sym(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 		if (t.s[0] != '?')
 			counted++;
 		if (addr == UINT64_MAX) {
+			all_ones += t.s[0] != '?';
 			bad_line(ctx, TFK_UFTRACE_SYM_BAD_ADDR, &l, "symbol address", "an address below ffffffffffffffff");
 			continue;
 		}
@@ -460,6 +510,12 @@ void uf_check_sym(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 		prev = addr;
 		any = true;
 	}
+	struct tfk_uftrace_sym um;
+	memset(&um, 0, sizeof(um));
+	snprintf(um.member, sizeof(um.member), "%s", ctx->member ? ctx->member : "");
+	um.counted = counted - all_ones;
+	um.count_ok = syms == 0 || (!count_bad && count >= 0 && (uint64_t)count >= counted);
+	uf_send(ctx, TFK_UFTRACE_MODEL_SYM, &um, sizeof(um));
 	if (syms == 0)
 		return;
 	if (count < 0) {

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/* uftrace data directories' repair: the model the check's messages build, and its writers. */
+#ifndef TFK_REPAIR_UFTRACE_H
+#define TFK_REPAIR_UFTRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common.h"
+#include "tracefsck/formats/uftrace.h"
+#include "tracefsck/repair.h"
+
+struct tfk_input;
+struct rp_dir;
+
+/* Bounds on what the model keeps (the input's size does not size it): past them repair refuses. */
+#define UR_MAX_LINES (1u << 22) /* malformed lines to drop, over every text member */
+#define UR_MAX_TIDS (1u << 16)  /* distinct tasks of task.txt */
+
+/* A line to drop: the member (an index into ur_model.names) and its bytes. */
+struct ur_line {
+	size_t name;
+	uint64_t offset, len;
+};
+
+struct ur_model {
+	bool have_info;                   /* the check sent its view of info */
+	struct tfk_uftrace_info info;
+	struct tfk_uftrace_member *members;
+	size_t nmembers, cap_members;
+	struct ur_name {
+		char name[TFK_UFTRACE_MEMBER_MAX];
+		size_t first;             /* its first line in lines (a member's lines come together) */
+	} *names;                         /* members that have lines to drop */
+	size_t nnames, cap_names;
+	struct ur_line *lines;
+	size_t nlines, cap_lines;
+	struct tfk_uftrace_task *tasks;
+	size_t ntasks, cap_tasks;
+	struct tfk_uftrace_sym *syms;
+	size_t nsyms, cap_syms;
+	struct tfk_uftrace_perf *perfs;
+	size_t nperfs, cap_perfs;
+	int64_t *tids;                    /* TASK tids and FORK children of task.txt, in order */
+	size_t ntids, cap_tids;
+	char exename[TFK_UFTRACE_PATH_MAX]; /* of the first valid SESS line, "" when none */
+	bool oom;                         /* a message could not be kept: repair refuses */
+	bool too_many;                    /* more lines to drop or tasks than the bounds below */
+	/* Decided while writing: */
+	bool rebuild_info;
+	uint64_t records_kept, records_lost, members_left_out;
+	bool loss_unknown;
+};
+
+struct tfk_observer ur_observer(void *model, const uint8_t *in, size_t size, unsigned pass);
+void ur_model_free(void *model);
+
+/* Grow *p (of *cap elements of size) to hold n; false when out of memory. */
+bool ur_grow(void **p, size_t *cap, size_t n, size_t size);
+
+const struct tfk_uftrace_member *ur_member(const struct ur_model *m, const char *name);
+const struct tfk_uftrace_task *ur_task(const struct ur_model *m, const char *name);
+const struct tfk_uftrace_sym *ur_sym(const struct ur_model *m, const char *name);
+const struct tfk_uftrace_perf *ur_perf(const struct ur_model *m, const char *name);
+/* The index of name in m->names, or SIZE_MAX. */
+size_t ur_name(const struct ur_model *m, const char *name);
+
+/*
+ * A minimal info for a recording whose info is missing or damaged (spec §2.10): the header,
+ * exename from the first session, taskinfo from tids (n of them). perf: perf-cpu files kept.
+ */
+bool ur_info_build(const struct ur_model *m, const int64_t *tids, size_t n, bool perf, struct rp_blob *out);
+
+/* The repaired directory: every member of in written into dir, what was done in rep->members. */
+int ur_write_dir(const void *model, const struct tfk_input *in, struct rp_dir *dir, struct tfk_repair_report *rep);
+
+#endif

@@ -1,0 +1,343 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Writing a repaired uftrace data directory (spec §2.10): each <tid>.dat cut after its last
+ * whole valid record, each perf-cpu<N>.dat after its last record uftrace reads safely,
+ * malformed lines of task.txt, the maps, the symbol files and events.txt dropped, a .sym count
+ * rewritten first, a missing or damaged info rebuilt, the FIFO of a killed recording and
+ * members that cannot be fixed left out. Every other member is copied byte for byte.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dir_output.h"
+#include "input.h"
+#include "uftrace_repair.h"
+
+/* What the writer decided, on top of the model. */
+struct plan {
+	const struct ur_model *m;
+	bool rebuild_info;
+	bool perf_kept;        /* some perf-cpu file is written */
+	int64_t *tids;         /* tids of the rebuilt info: a TASK/FORK line and records kept */
+	size_t ntids, cap_tids;
+};
+
+static bool ends_with(const char *s, const char *suf)
+{
+	size_t n = strlen(s), k = strlen(suf);
+	return n >= k && strcmp(s + n - k, suf) == 0;
+}
+
+static bool starts_with(const char *s, const char *pre)
+{
+	return strncmp(s, pre, strlen(pre)) == 0;
+}
+
+/* A new entry of rep->members for name, or NULL when out of memory. */
+static struct tfk_salvage_member *salvage(struct tfk_repair_report *rep, size_t *cap, const char *name)
+{
+	if (!ur_grow((void **)&rep->members, cap, rep->nmembers + 1, sizeof(*rep->members)))
+		return NULL;
+	struct tfk_salvage_member *s = &rep->members[rep->nmembers++];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->member, sizeof(s->member), "%s", name);
+	s->action = "copied";
+	return s;
+}
+
+/* Where a task file is cut, and the records before the cut. */
+static uint64_t task_cut(const struct plan *p, const struct tfk_uftrace_task *t, uint64_t *kept)
+{
+	*kept = t->records_good;
+	uint64_t cut = t->good_end <= t->size ? t->good_end : t->size;
+	/* A rebuilt info has no argument spec: records carrying arguments could not be read. */
+	if (p->rebuild_info && t->payload_at < cut) {
+		*kept = t->records_before_payload;
+		cut = t->payload_at;
+	}
+	return cut;
+}
+
+/* The refusals: what repair cannot fix (the check could not finish, a session has no map, ...). */
+static const char *refusal(const struct ur_model *m, const struct tfk_input *in, const struct tfk_repair_report *rep)
+{
+	for (size_t i = 0; i < in->n; i++)
+		if (in->members[i].kind != TFK_MEMBER_FILE && starts_with(in->members[i].name, "sid-") &&
+		    ends_with(in->members[i].name, ".map"))
+			return "a session map is not a regular file, and uftrace cannot read its tasks without it";
+	if (m->oom)
+		return "out of memory while keeping the check's model";
+	if (m->too_many)
+		return "more malformed lines or tasks than repair keeps track of";
+	if (rep->before.incomplete)
+		return "part of it could not be checked (a limit, an unreadable member, or kernel data this build does not "
+		       "check), so no repaired copy could be proven";
+	for (size_t i = 0; i < rep->before.count; i++) {
+		const char *id = rep->before.findings[i].fault->id;
+		if (strcmp(id, "uftrace.map.missing") == 0)
+			return "a session has no sid-<sid>.map, and uftrace cannot read its tasks without it";
+		if (strcmp(id, "uftrace.task.missing") == 0)
+			return "there is no task.txt, and uftrace finds no task without it";
+	}
+	return NULL;
+}
+
+static int plan_make(struct plan *p, const struct ur_model *m, const struct tfk_input *in, struct tfk_repair_report *rep)
+{
+	memset(p, 0, sizeof(*p));
+	p->m = m;
+	const struct tfk_uftrace_member *info = ur_member(m, "info");
+	p->rebuild_info = !m->have_info || !m->info.present || !info || info->errors > 0;
+	for (size_t i = 0; i < m->nperfs; i++)
+		p->perf_kept |= m->perfs[i].good_end > 0;
+	if (!p->rebuild_info)
+		return 0;
+	for (size_t i = 0; i < m->ntids; i++) {
+		char name[40];
+		snprintf(name, sizeof(name), "%" PRId64 ".dat", m->tids[i]);
+		const struct tfk_uftrace_task *t = ur_task(m, name);
+		const struct tfk_member *mem = tfk_input_find(in, name);
+		uint64_t kept;
+		if (!t || !mem || mem->kind != TFK_MEMBER_FILE || task_cut(p, t, &kept) == 0)
+			continue;
+		if (!ur_grow((void **)&p->tids, &p->cap_tids, p->ntids + 1, sizeof(*p->tids)))
+			return -1;
+		p->tids[p->ntids++] = m->tids[i];
+	}
+	if (!m->exename[0] || p->ntids == 0) {
+		rep->outcome = TFK_REPAIR_UNSUPPORTED;
+		rep->reason = !m->exename[0] ? "info must be rebuilt, and no SESS line of task.txt names the executable"
+					     : "info must be rebuilt, and no task of task.txt has a whole record left";
+		return 1;
+	}
+	return 0;
+}
+
+/* A text member without its condemned lines (and, for a .sym, with its count rewritten first). */
+static int write_text(const struct plan *p, struct rp_dir *dir, const char *name, const struct tfk_member_map *map,
+		      struct tfk_salvage_member *s)
+{
+	const struct ur_model *m = p->m;
+	const struct tfk_uftrace_sym *sym = ends_with(name, ".sym") ? ur_sym(m, name) : NULL;
+	const size_t idx = ur_name(m, name);
+	const bool rewrite_count = sym && !sym->count_ok;
+	struct rp_out o;
+	memset(&o, 0, sizeof(o));
+	if (rewrite_count) {
+		char hdr[48];
+		snprintf(hdr, sizeof(hdr), "# symbols: %" PRIu64 "\n", sym->counted);
+		rp_out_put(&o, hdr, strlen(hdr));
+	}
+	uint64_t kept = rewrite_count ? 1 : 0, dropped = 0;
+	/* The next condemned line of this member (they come together, in file order). */
+	size_t j = idx != SIZE_MAX ? m->names[idx].first : m->nlines;
+	for (uint64_t pos = 0; pos < map->size;) {
+		const uint8_t *nl = memchr(map->data + pos, '\n', (size_t)(map->size - pos));
+		uint64_t len = nl ? (uint64_t)(nl - (map->data + pos)) : map->size - pos;
+		bool drop = false;
+		while (j < m->nlines && m->lines[j].name == idx && m->lines[j].offset < pos)
+			j++;
+		if (idx != SIZE_MAX && j < m->nlines && m->lines[j].name == idx && m->lines[j].offset == pos)
+			drop = true;
+		/* Count lines are replaced by the one written first: not lost. */
+		const bool count_line = rewrite_count && len >= 11 && memcmp(map->data + pos, "# symbols: ", 11) == 0;
+		if (count_line) {
+		} else if (drop) {
+			dropped++;
+		} else {
+			rp_out_put(&o, map->data + pos, (size_t)len + (nl ? 1 : 0));
+			kept++;
+		}
+		pos += len + (nl ? 1 : 0);
+	}
+	snprintf(s->unit, sizeof(s->unit), "lines");
+	s->kept = kept;
+	s->lost = dropped;
+	s->bytes_out = o.len;
+	s->bytes_dropped = map->size > o.len ? map->size - o.len : 0;
+	s->action = "rewritten";
+	snprintf(s->note, sizeof(s->note), "%s%s", dropped ? "malformed lines dropped" : "",
+		 rewrite_count ? (dropped ? "; symbol count rewritten first" : "symbol count rewritten first") : "");
+	int rc = o.oom ? (errno = ENOMEM, -1) : rp_dir_member(dir, name, &o);
+	rp_out_free(&o);
+	return rc;
+}
+
+/* Does this text member need rewriting? */
+static bool text_damaged(const struct ur_model *m, const char *name)
+{
+	const struct tfk_uftrace_sym *sym = ends_with(name, ".sym") ? ur_sym(m, name) : NULL;
+	return ur_name(m, name) != SIZE_MAX || (sym && !sym->count_ok);
+}
+
+static bool is_text(const char *name)
+{
+	return strcmp(name, "task.txt") == 0 || strcmp(name, "events.txt") == 0 ||
+	       (starts_with(name, "sid-") && ends_with(name, ".map")) || ends_with(name, ".sym");
+}
+
+/* The first bytes of a member (a task cut, a perf file cut, or the whole of it) into dir. */
+static int write_prefix(struct rp_dir *dir, const char *name, const struct tfk_member_map *map, uint64_t n)
+{
+	struct rp_out o;
+	memset(&o, 0, sizeof(o));
+	if (n)
+		rp_out_keep(&o, map->data, (size_t)n);
+	int rc = o.oom ? (errno = ENOMEM, -1) : rp_dir_member(dir, name, &o);
+	rp_out_free(&o);
+	return rc;
+}
+
+static void task_salvage(const struct plan *p, const struct tfk_uftrace_task *t, struct tfk_salvage_member *s,
+			 uint64_t cut, uint64_t kept)
+{
+	snprintf(s->unit, sizeof(s->unit), "records");
+	s->kept = kept;
+	/* A record cut by the end of the file is lost too (its bytes are there, not whole). */
+	s->lost = t->records_good - kept + t->records_after + (t->cut == TFK_UFTRACE_CUT_PARTIAL ? 1 : 0);
+	s->lost_unknown = t->cut == TFK_UFTRACE_CUT_MAGIC || t->cut == TFK_UFTRACE_CUT_PAYLOAD;
+	s->bytes_out = cut;
+	s->bytes_dropped = t->size - cut;
+	static const char *const why[] = { "", "a record cut by the end of the file", "a record with a bad magic",
+					   "a payload whose length cannot be known", "an invalid record" };
+	if (kept < t->records_good) {
+		s->lost_time_known = true;
+		s->lost_from = t->payload_time;
+		s->lost_to = t->last_time;
+		snprintf(s->note, sizeof(s->note), "cut before the first record with arguments or a return value (the "
+						    "argument spec was lost with info)%s%s",
+			 t->cut ? "; then " : "", t->cut ? why[t->cut] : "");
+	} else if (t->cut) {
+		if (t->cut_time)
+			snprintf(s->note, sizeof(s->note), "cut at %s (time %" PRIu64 ")", why[t->cut], t->cut_time);
+		else
+			snprintf(s->note, sizeof(s->note), "cut at %s", why[t->cut]);
+	}
+	(void)p;
+}
+
+/* One regular member: copied, cut, rewritten, rebuilt or left out. */
+static int write_member(const struct plan *p, const struct tfk_input *in, const struct tfk_member *mem,
+			struct rp_dir *dir, struct tfk_salvage_member *s)
+{
+	const struct ur_model *m = p->m;
+	const char *name = mem->name;
+	s->bytes_in = mem->size;
+	if (strcmp(name, "info") == 0 && p->rebuild_info) {
+		s->action = "rebuilt";
+		s->bytes_dropped = mem->size;
+		snprintf(s->note, sizeof(s->note), "damaged: replaced by a minimal info (exename, taskinfo)");
+		return 0; /* written once, with the others (see ur_write_dir) */
+	}
+	const struct tfk_uftrace_member *um = ur_member(m, name);
+	const struct tfk_uftrace_task *t = ur_task(m, name);
+	const struct tfk_uftrace_perf *pf = ur_perf(m, name);
+	const bool text = is_text(name) && text_damaged(m, name);
+	if (um && um->errors && !t && !pf && !text) {
+		s->action = "left out";
+		s->bytes_dropped = mem->size;
+		snprintf(s->note, sizeof(s->note), "damaged beyond what repair fixes");
+		return 0;
+	}
+	struct tfk_member_map map;
+	if (tfk_member_open(in, mem, &map) != 0)
+		return -1;
+	int rc = 0;
+	if (t) {
+		uint64_t kept, cut = task_cut(p, t, &kept);
+		if (cut > map.size)
+			cut = map.size;
+		task_salvage(p, t, s, cut, kept);
+		if (cut == 0 && map.size > 0) {
+			s->action = "left out";
+			char why[sizeof(s->note)];
+			memcpy(why, s->note, sizeof(why));
+			snprintf(s->note, sizeof(s->note), "no whole valid record%s%s", why[0] ? ": " : "", why);
+		} else {
+			s->action = cut < map.size ? "truncated" : "copied";
+			rc = write_prefix(dir, name, &map, cut);
+		}
+	} else if (pf) {
+		uint64_t cut = pf->good_end < map.size ? pf->good_end : map.size;
+		snprintf(s->unit, sizeof(s->unit), "records");
+		s->kept = pf->records_good;
+		s->lost = cut < map.size && pf->cut_tail ? 1 : 0;
+		s->lost_unknown = cut < map.size && !pf->cut_tail;
+		s->bytes_out = cut;
+		s->bytes_dropped = map.size - cut;
+		s->action = cut < map.size ? "truncated" : "copied";
+		if (cut < map.size)
+			snprintf(s->note, sizeof(s->note), "%s", pf->cut_tail ? "cut before a record cut by the end of the file"
+									      : "cut before a perf record uftrace cannot read safely");
+		rc = write_prefix(dir, name, &map, cut);
+	} else if (text) {
+		rc = write_text(p, dir, name, &map, s);
+	} else {
+		s->bytes_out = map.size;
+		rc = write_prefix(dir, name, &map, map.size);
+	}
+	tfk_member_close(&map);
+	return rc;
+}
+
+int ur_write_dir(const void *model, const struct tfk_input *in, struct rp_dir *dir, struct tfk_repair_report *rep)
+{
+	const struct ur_model *m = model;
+	const char *why = refusal(m, in, rep);
+	if (why) {
+		rep->outcome = TFK_REPAIR_UNSUPPORTED;
+		rep->reason = why;
+		return 1;
+	}
+	struct plan p;
+	int rc = plan_make(&p, m, in, rep);
+	size_t cap = 0;
+	for (size_t i = 0; rc == 0 && i < in->n; i++) {
+		const struct tfk_member *mem = &in->members[i];
+		if (mem->kind == TFK_MEMBER_DIR)
+			continue; /* made as its members are written */
+		struct tfk_salvage_member *s = salvage(rep, &cap, mem->name);
+		if (!s) {
+			errno = ENOMEM;
+			rc = -1;
+			break;
+		}
+		if (mem->kind != TFK_MEMBER_FILE) {
+			s->action = "left out";
+			snprintf(s->note, sizeof(s->note), "%s",
+				 mem->kind == TFK_MEMBER_FIFO ? "the FIFO a killed uftrace record leaves behind"
+				 : mem->kind == TFK_MEMBER_LINK ? "a symbolic link (never followed)"
+								 : "not a regular file");
+			continue;
+		}
+		rc = write_member(&p, in, mem, dir, s);
+	}
+	if (rc == 0 && p.rebuild_info) {
+		struct rp_blob b = { 0 };
+		struct rp_out o;
+		memset(&o, 0, sizeof(o));
+		struct tfk_salvage_member *s = NULL;
+		for (size_t i = 0; i < rep->nmembers; i++)
+			if (strcmp(rep->members[i].member, "info") == 0 && strcmp(rep->members[i].action, "rebuilt") == 0)
+				s = &rep->members[i];
+		if (!s && (s = salvage(rep, &cap, "info")) != NULL) {
+			s->action = "rebuilt";
+			snprintf(s->note, sizeof(s->note), "missing (a killed recording): made from task.txt and the task files");
+		}
+		if (!s || !ur_info_build(m, p.tids, p.ntids, p.perf_kept, &b)) {
+			errno = ENOMEM;
+			rc = -1;
+		} else {
+			rp_out_put(&o, b.data, b.len);
+			s->bytes_out = b.len;
+			rc = o.oom ? (errno = ENOMEM, -1) : rp_dir_member(dir, "info", &o);
+		}
+		rp_out_free(&o);
+		free(b.data);
+	}
+	free(p.tids);
+	return rc;
+}

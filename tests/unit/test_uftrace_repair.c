@@ -1,0 +1,468 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * uftrace data directories' repair (tfk_repair_dir): damaged copies of the recorded sample (a
+ * killed recording without info, a task file cut mid-record, a bad record magic, malformed
+ * task.txt lines, a sid token too long, a DLOP of an unknown session, damaged .sym files) are
+ * repaired into a new directory; the output re-checks clean, keeps exactly the records each
+ * task still holds whole, leaves unchanged members byte for byte, and repairs to nothing the
+ * second time.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "raised.h"
+#include "tracefsck/check.h"
+#include "tracefsck/repair.h"
+
+#ifndef UF_SAMPLE
+#define UF_SAMPLE "../shared/samples/uftrace/fib-args.uftrace.data"
+#endif
+
+#define SAMPLE_RECORDS 362
+#define SAMPLE_DAT "18985.dat"
+#define SAMPLE_DAT_SIZE 5808
+#define SAMPLE_MAP "sid-260878a0ab9a6202.map"
+/* The sample was recorded with -a: the first record with arguments is record 359, at 5744. */
+#define RECORDS_BEFORE_ARGS 359
+
+static char top[512], in[600], out[600];
+static struct tfk_repair_report rep;
+
+static void run(const char *cmd)
+{
+	assert_int_equal(system(cmd), 0);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	struct stat sb;
+	memset(&rep, 0, sizeof(rep));
+	if (stat(UF_SAMPLE, &sb) != 0)
+		return 0; /* the tests skip */
+	const char *tmp = getenv("TMPDIR");
+	snprintf(top, sizeof(top), "%s/tfk-ufrepair-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	assert_non_null(mkdtemp(top));
+	snprintf(in, sizeof(in), "%s/in", top);
+	snprintf(out, sizeof(out), "%s/out", top);
+	char cmd[2000];
+	snprintf(cmd, sizeof(cmd), "mkdir '%s' && cp -R '%s/.' '%s/' && chmod -R u+rw '%s'", in, UF_SAMPLE, in, in);
+	run(cmd);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	tfk_repair_report_free(&rep);
+	if (top[0]) {
+		char cmd[1200];
+		snprintf(cmd, sizeof(cmd), "chmod -R u+rwx '%s' && rm -rf '%s'", top, top);
+		run(cmd);
+	}
+	top[0] = 0;
+	return 0;
+}
+
+#define NEED_SAMPLE()                   \
+	do {                            \
+		if (!top[0])            \
+			skip();         \
+	} while (0)
+
+/* A member's bytes (malloc'd), its size in *n; NULL when it does not exist. */
+static uint8_t *slurp(const char *dir, const char *name, size_t *n)
+{
+	char p[1200];
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	FILE *f = fopen(p, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long size = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	uint8_t *b = malloc(size > 0 ? (size_t)size : 1);
+	assert_non_null(b);
+	assert_int_equal(fread(b, 1, (size_t)size, f), (size_t)size);
+	fclose(f);
+	*n = (size_t)size;
+	return b;
+}
+
+static bool exists(const char *dir, const char *name)
+{
+	char p[1200];
+	struct stat sb;
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	return lstat(p, &sb) == 0;
+}
+
+/* out/name holds exactly the first n bytes of the pristine sample's member (n = SIZE_MAX: all). */
+static void same_as_sample(const char *name, size_t n)
+{
+	size_t a, b;
+	uint8_t *want = slurp(UF_SAMPLE, name, &a), *got = slurp(out, name, &b);
+	assert_non_null(want);
+	assert_non_null(got);
+	if (n == SIZE_MAX)
+		n = a;
+	assert_true(n <= a);
+	assert_int_equal(b, n);
+	assert_memory_equal(want, got, n);
+	free(want);
+	free(got);
+}
+
+__attribute__((format(printf, 1, 2))) static void with_text(const char *cmd_fmt, ...)
+{
+	va_list ap;
+	va_start(ap, cmd_fmt);
+	char cmd[2000];
+	vsnprintf(cmd, sizeof(cmd), cmd_fmt, ap);
+	va_end(ap);
+	run(cmd);
+}
+
+static const struct tfk_salvage_member *member(const char *name)
+{
+	for (size_t i = 0; i < rep.nmembers; i++)
+		if (strcmp(rep.members[i].member, name) == 0)
+			return &rep.members[i];
+	return NULL;
+}
+
+/* Repair in into out: it must be repaired, and the output re-check clean. */
+static void repair_ok(void)
+{
+	tfk_repair_dir(in, out, NULL, &rep);
+	raised_note(&rep.before);
+	assert_int_equal(rep.outcome, TFK_REPAIR_DONE);
+	assert_int_equal(rep.write_error, 0);
+	assert_int_equal(tfk_report_verdict(&rep.after), TFK_VERDICT_CLEAN);
+	assert_int_equal(rep.after.count, 0);
+	/* The two-run rule: the output has nothing left to repair. */
+	struct tfk_repair_report again;
+	char out2[700];
+	snprintf(out2, sizeof(out2), "%s/again", top);
+	tfk_repair_dir(out, out2, NULL, &again);
+	assert_int_equal(again.outcome, TFK_REPAIR_NOTHING_TO_DO);
+	assert_false(exists(top, "again"));
+	tfk_repair_report_free(&again);
+}
+
+static void task_kept(uint64_t kept, uint64_t lost, const char *action)
+{
+	const struct tfk_salvage_member *m = member(SAMPLE_DAT);
+	assert_non_null(m);
+	assert_string_equal(m->unit, "records");
+	assert_int_equal(m->kept, kept);
+	assert_int_equal(m->lost, lost);
+	assert_string_equal(m->action, action);
+	struct tfk_report r;
+	tfk_check_file(out, NULL, &r);
+	assert_int_equal(r.stats.events, kept); /* the output walks exactly the records kept */
+	tfk_report_free(&r);
+}
+
+/* Members the damage did not touch stay byte for byte. */
+static void untouched_identical(void)
+{
+	same_as_sample("libc.so.6.sym", SIZE_MAX);
+	same_as_sample("hello.dbg", SIZE_MAX);
+	same_as_sample("perf-cpu1.dat", SIZE_MAX);
+	same_as_sample("default.opts", SIZE_MAX);
+}
+
+static void pristine_nothing_to_do(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	tfk_repair_dir(in, out, NULL, &rep);
+	assert_int_equal(rep.outcome, TFK_REPAIR_NOTHING_TO_DO);
+	assert_false(exists(top, "out"));
+}
+
+/* uftrace record killed: no info, a .channel FIFO; info is rebuilt, records with arguments cut. */
+static void killed_recording(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	with_text("rm '%s/info'", in);
+	with_text("mkfifo '%s/.channel'", in);
+	repair_ok();
+	task_kept(RECORDS_BEFORE_ARGS, SAMPLE_RECORDS - RECORDS_BEFORE_ARGS, "truncated");
+	same_as_sample(SAMPLE_DAT, 5744);
+	assert_false(exists(out, ".channel"));
+	assert_string_equal(member(".channel")->action, "left out");
+	assert_string_equal(member("info")->action, "rebuilt");
+	untouched_identical();
+	same_as_sample("task.txt", SIZE_MAX);
+	same_as_sample(SAMPLE_MAP, SIZE_MAX);
+	/* The minimal info of spec 2.10, byte for byte. */
+	size_t n;
+	uint8_t *info = slurp(out, "info", &n);
+	assert_non_null(info);
+	static const char text[] = "exename:/tmp/tr/hello\ntaskinfo:lines=2\ntaskinfo:nr_tid=1\ntaskinfo:tids=18985\n";
+	assert_int_equal(n, 40 + strlen(text));
+	static const uint8_t hdr[40] = { 'F', 't', 'r', 'a', 'c', 'e', '!', 0, 4, 0, 0, 0, 40, 0, 1, 2,
+					 0x62, 0x01, 0, 0, 0, 0, 0, 0, 0x81, 0, 0, 0, 0, 0, 0, 0,
+					 0, 4, 0, 0, 0, 0, 0, 0 };
+	assert_memory_equal(info, hdr, 40);
+	assert_memory_equal(info + 40, text, strlen(text));
+	free(info);
+}
+
+/*
+ * A damaged info (a section line broken) is rebuilt from its whole header's descriptive
+ * features (0x77b: ARGUMENT, RETVAL and AUTO_ARGS go with the argument spec), and the tasks are
+ * cut before their first record with arguments.
+ */
+static void damaged_info(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	with_text("sed -i 's/^osinfo:lines=3/osinfo:lines=x/' '%s/info'", in);
+	repair_ok();
+	assert_string_equal(member("info")->action, "rebuilt");
+	task_kept(RECORDS_BEFORE_ARGS, SAMPLE_RECORDS - RECORDS_BEFORE_ARGS, "truncated");
+	size_t n;
+	uint8_t *info = slurp(out, "info", &n);
+	assert_non_null(info);
+	assert_true(n > 40);
+	assert_int_equal(info[16], 0x63); /* 0x563: PLTHOOK, TASK_SESSION, SYM_REL_ADDR, MAX_STACK, */
+	assert_int_equal(info[17], 0x05); /* PERF_EVENT, DEBUG_INFO */
+	assert_memory_equal(info + 40, "exename:/tmp/tr/hello\ntaskinfo:lines=2\n", 39);
+	free(info);
+	untouched_identical();
+}
+
+/* A task file cut 7 bytes short: the cut record goes, every whole one stays. */
+static void truncated_task(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	with_text("truncate -s 5801 '%s/" SAMPLE_DAT "'", in);
+	repair_ok();
+	task_kept(SAMPLE_RECORDS - 1, 1, "truncated");
+	same_as_sample(SAMPLE_DAT, 5792);
+	same_as_sample("info", SIZE_MAX);
+	same_as_sample("task.txt", SIZE_MAX);
+	untouched_identical();
+}
+
+/* A bad record magic at 0x648 (record 100): the task is cut there, as uftrace stops there. */
+static void bad_magic(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	with_text("printf '\\000' | dd of='%s/" SAMPLE_DAT "' bs=1 seek=1608 conv=notrunc status=none", in);
+	repair_ok();
+	const struct tfk_salvage_member *m = member(SAMPLE_DAT);
+	assert_true(m->lost_unknown);
+	task_kept(100, 0, "truncated");
+	same_as_sample(SAMPLE_DAT, 1600);
+	same_as_sample("info", SIZE_MAX);
+	untouched_identical();
+}
+
+/* Malformed task.txt lines (an unknown keyword, a sid of 96 characters, a DLOP of an unknown
+ * session) are dropped; what is left is the pristine task.txt. */
+static void malformed_task_lines(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	with_text("sed -i '1a GARBAGE line here' '%s/task.txt'", in);
+	with_text("echo 'SESS timestamp=678.881934972 pid=18985 sid=260878a0ab9a6202260878a0ab9a6202260878a0ab9a6202"
+		  "260878a0ab9a6202260878a0ab9a6202260878a0ab9a6202 exename=\"/tmp/tr/hello\"' >> '%s/task.txt'", in);
+	with_text("echo 'DLOP timestamp=678.882052427 tid=18985 sid=0000000000000001 base=7f0000000000 libname=\"/x.so\"' "
+		  ">> '%s/task.txt'", in);
+	repair_ok();
+	task_kept(SAMPLE_RECORDS, 0, "copied");
+	const struct tfk_salvage_member *m = member("task.txt");
+	assert_string_equal(m->action, "rewritten");
+	assert_int_equal(m->kept, 2);
+	assert_int_equal(m->lost, 3);
+	same_as_sample("task.txt", SIZE_MAX);
+	same_as_sample("info", SIZE_MAX);
+	same_as_sample(SAMPLE_DAT, SIZE_MAX);
+	untouched_identical();
+}
+
+/* A late, wrong '# symbols:' (crasher #6) and an all-ones address (crasher #7): the count is
+ * rewritten first and the line dropped, which gives back the pristine files. */
+static void damaged_symbols(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	with_text("sed -i -e '1d' -e '5a # symbols: 2' '%s/hello.sym'", in);
+	with_text("sed -i '4i ffffffffffffffff T bad' '%s/libz.so.1.2.13.sym'", in);
+	repair_ok();
+	same_as_sample("hello.sym", SIZE_MAX);
+	same_as_sample("libz.so.1.2.13.sym", SIZE_MAX);
+	assert_string_equal(member("hello.sym")->action, "rewritten");
+	assert_int_equal(member("libz.so.1.2.13.sym")->lost, 1);
+	task_kept(SAMPLE_RECORDS, 0, "copied");
+	untouched_identical();
+}
+
+/* A malformed map line is dropped; a session without its map is refused (uftrace needs it). */
+static void maps(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	with_text("echo '7f00-7e00 r-xp 00000000 00:00 0 /bad' >> '%s/" SAMPLE_MAP "'", in);
+	repair_ok();
+	same_as_sample(SAMPLE_MAP, SIZE_MAX);
+	assert_int_equal(member(SAMPLE_MAP)->lost, 1);
+	untouched_identical();
+}
+
+static void missing_map_refused(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	with_text("rm '%s/" SAMPLE_MAP "'", in);
+	tfk_repair_dir(in, out, NULL, &rep);
+	assert_int_equal(rep.outcome, TFK_REPAIR_UNSUPPORTED);
+	assert_non_null(rep.reason);
+	assert_false(exists(top, "out"));
+}
+
+/* A dry run re-checks the output and writes nothing; an occupied target is refused. */
+static void dry_run_and_target(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	with_text("truncate -s 5801 '%s/" SAMPLE_DAT "'", in);
+	tfk_repair_dir(in, NULL, NULL, &rep);
+	assert_int_equal(rep.outcome, TFK_REPAIR_DONE);
+	assert_int_equal(tfk_report_verdict(&rep.after), TFK_VERDICT_CLEAN);
+	assert_false(exists(top, "out"));
+	tfk_repair_report_free(&rep);
+	with_text("mkdir '%s'", out);
+	with_text("touch '%s/x'", out);
+	tfk_repair_dir(in, out, NULL, &rep);
+	assert_int_equal(rep.outcome, TFK_REPAIR_FAILED);
+	assert_true(rep.write_error != 0);
+	assert_true(exists(out, "x"));
+}
+
+/*
+ * A task whose last record carries a 16-byte payload that ends the file exactly is whole: the
+ * payload guess prefers the exact end to a shorter length followed by a would-be cut record.
+ */
+static void payload_ends_file(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	size_t n;
+	uint8_t *d = slurp(UF_SAMPLE, SAMPLE_DAT, &n);
+	assert_non_null(d);
+	assert_int_equal(n, SAMPLE_DAT_SIZE);
+	uint8_t buf[5744 + 32];
+	memcpy(buf, d, 5744 + 16); /* records 0-358, then record 359's header (ENTRY or EXIT, more = 1) */
+	memset(buf + 5744 + 16, 0, 16);
+	free(d);
+	char p[1200];
+	snprintf(p, sizeof(p), "%s/%s", in, SAMPLE_DAT);
+	FILE *f = fopen(p, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(buf, 1, sizeof(buf), f), sizeof(buf));
+	fclose(f);
+	struct tfk_report r;
+	tfk_check_file(in, NULL, &r);
+	raised_note(&r);
+	assert_int_equal(tfk_report_verdict(&r), TFK_VERDICT_CLEAN);
+	assert_int_equal(r.stats.events, RECORDS_BEFORE_ARGS + 1);
+	tfk_report_free(&r);
+	/* Cut 7 bytes short, the payload's length is a guess: repair keeps the records before it. */
+	assert_int_equal(truncate(p, sizeof(buf) - 7), 0);
+	repair_ok();
+	task_kept(RECORDS_BEFORE_ARGS, 2, "truncated");
+	same_as_sample(SAMPLE_DAT, 5744);
+}
+
+/* A perf-cpu file whose last record is cut (a killed recording) is cut before it. */
+static void perf_tail(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	with_text("head -c 500 '%s/perf-cpu1.dat' > '%s/p' && mv '%s/p' '%s/perf-cpu1.dat'", UF_SAMPLE, in, in, in);
+	repair_ok();
+	const struct tfk_salvage_member *m = member("perf-cpu1.dat");
+	assert_non_null(m);
+	assert_string_equal(m->action, "truncated");
+	assert_true(m->bytes_out < 500 && m->bytes_out > 0);
+	assert_int_equal(m->lost, 1);
+	assert_false(m->lost_unknown);
+	same_as_sample("perf-cpu1.dat", (size_t)m->bytes_out);
+	task_kept(SAMPLE_RECORDS, 0, "copied");
+}
+
+/* In place: the directory is replaced by its repaired copy at once. */
+static void in_place(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	with_text("truncate -s 5801 '%s/" SAMPLE_DAT "'", in);
+	with_text("mkfifo '%s/.channel'", in);
+	tfk_repair_dir(in, in, NULL, &rep);
+	assert_int_equal(rep.outcome, TFK_REPAIR_DONE);
+	assert_false(exists(in, ".channel"));
+	struct tfk_report r;
+	tfk_check_file(in, NULL, &r);
+	assert_int_equal(tfk_report_verdict(&r), TFK_VERDICT_CLEAN);
+	assert_int_equal(r.stats.events, SAMPLE_RECORDS - 1);
+	tfk_report_free(&r);
+	/* Nothing is left beside it. */
+	char cmd[800];
+	snprintf(cmd, sizeof(cmd), "test $(ls -A '%s' | wc -l) = 1", top);
+	run(cmd);
+}
+
+static int collect(void *user, const char *s, size_t n)
+{
+	FILE *f = user;
+	return fwrite(s, 1, n, f) == n ? 0 : -1;
+}
+
+/* The salvage report names each member with what it kept and lost, as text and JSON Lines. */
+static void salvage_report(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	with_text("rm '%s/info'", in);
+	repair_ok();
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(tfk_repair_report_text(&rep, "d", collect, f), 0);
+	assert_int_equal(tfk_repair_report_jsonl(&rep, "d", collect, f), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "d: salvage: 1 task file; kept 359 records, lost 3; info rebuilt"));
+	assert_non_null(strstr(buf, "d/18985.dat: truncated; kept 359 records, lost 3 records"));
+	assert_non_null(strstr(buf, "{\"type\":\"salvage_member\",\"file\":\"d\",\"member\":\"18985.dat\",\"action\":"
+				    "\"truncated\",\"unit\":\"records\",\"kept\":359,\"lost\":3,"));
+	assert_null(strstr(buf, "d/libc.so.6.sym")); /* copied members: in JSON only */
+	free(buf);
+}
+
+int main(void)
+{
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		T(pristine_nothing_to_do), T(killed_recording), T(truncated_task), T(bad_magic),
+		T(malformed_task_lines),   T(damaged_symbols),  T(maps),           T(missing_map_refused),
+		T(dry_run_and_target),     T(salvage_report),   T(payload_ends_file), T(perf_tail), T(in_place), T(damaged_info),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
