@@ -16,6 +16,7 @@
 
 #include "format.h"
 #include "formats/formats.h"
+#include "load.h"
 #include "output.h"
 #include "tracefsck/repair.h"
 
@@ -194,16 +195,27 @@ void tfk_repair_file(const char *path, int out_fd, const struct tfk_limits *limi
 	memset(rep, 0, sizeof(*rep));
 	memset(&j, 0, sizeof(j));
 	*out_len = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	void *in = MAP_FAILED;
-	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX)
-		in = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (in == MAP_FAILED) {
-		/* Unreadable, empty, or a directory: the check says which; nothing can be written. A
-		 * directory that checks clean has nothing to repair (and nothing is copied). */
-		tfk_check_file(path, limits, &rep->before);
-		bool dir = fd >= 0 && S_ISDIR(st.st_mode);
+	/*
+	 * The input's bytes as a check reads them (load.h): a file, a FIFO or pipe read to its end,
+	 * or a trace compressed whole, decompressed (the repaired trace is written uncompressed).
+	 */
+	struct tfk_limits defaults = tfk_limits_default();
+	struct tfk_loaded l;
+	const char *what = "";
+	int err = 0;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	enum tfk_load_result loaded = fd >= 0 ? tfk_load_fd(fd, limits ? limits : &defaults, &l, &what, &err) : TFK_LOAD_ERROR;
+	if (loaded != TFK_LOAD_OK || l.size == 0) {
+		/* Unreadable, empty, not a file, or a directory: the check says which; nothing can be
+		 * written. A directory that checks clean has nothing to repair (nothing is copied).
+		 * What was read from a pipe is not read again: it was empty. */
+		if (loaded == TFK_LOAD_OK) {
+			tfk_check_buffer(NULL, 0, limits, &rep->before);
+			tfk_unload(&l);
+		} else {
+			tfk_check_file(path, limits, &rep->before);
+		}
+		bool dir = loaded == TFK_LOAD_DIRECTORY;
 		rep->outcome = dir && tfk_report_verdict(&rep->before) == TFK_VERDICT_CLEAN ? TFK_REPAIR_NOTHING_TO_DO
 											: TFK_REPAIR_UNSUPPORTED;
 		if (dir && rep->outcome == TFK_REPAIR_UNSUPPORTED)
@@ -212,8 +224,10 @@ void tfk_repair_file(const char *path, int out_fd, const struct tfk_limits *limi
 			close(fd);
 		return;
 	}
-	const size_t size = (size_t)st.st_size;
-	const uint8_t *data = in;
+	close(fd);
+	const size_t size = l.size;
+	const uint8_t *data = l.data;
+	fd = l.fd; /* the file, or the memory file holding what was read or decompressed */
 	if (plan(data, size, limits, fd, &j, rep)) {
 		*out_len = j.out.len;
 		if (out_fd < 0) {
@@ -234,8 +248,7 @@ void tfk_repair_file(const char *path, int out_fd, const struct tfk_limits *limi
 		*out_len = size;
 	}
 	job_free(&j);
-	munmap(in, size);
-	close(fd);
+	tfk_unload(&l);
 }
 
 void tfk_repair_report_free(struct tfk_repair_report *rep)

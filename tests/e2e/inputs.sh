@@ -102,5 +102,23 @@ status 8 "compressed text"
 has "$work/text.txt" "error core.input.unrecognised" "compressed text is not a trace"
 has "$work/text.txt" '"hello, this is n' "compressed text: the decompressed bytes are shown"
 
+# repair of a compressed trace, or one read from a pipe: the same repaired trace, uncompressed
+$wrap "$bin" repair -q "$work/damaged.dat" -o "$work/plain.fixed" > /dev/null 2>&1
+[ -s "$work/plain.fixed" ] || bad "repair of the damaged fixture wrote nothing"
+for z in xz gzip zstd; do
+	rm -f "$work/$z.fixed"
+	run "$work/rep.txt" $guard $wrap "$bin" repair -q "$work/damaged.dat.$z" -o "$work/$z.fixed"
+	status 1 "repair of the $z-compressed damaged trace"
+	cmp -s "$work/plain.fixed" "$work/$z.fixed" && ok "$z: the repaired trace is the uncompressed one's" ||
+		bad "$z: the repaired trace differs from the uncompressed input's"
+done
+rm -f "$work/fifo" "$work/fifo.fixed"
+mkfifo "$work/fifo"
+cat "$work/damaged.dat" > "$work/fifo" &
+run "$work/rep.txt" $guard $wrap "$bin" repair -q "$work/fifo" -o "$work/fifo.fixed"
+wait
+status 1 "repair of a trace read from a FIFO"
+cmp -s "$work/plain.fixed" "$work/fifo.fixed" && ok "FIFO: the same repaired trace" || bad "FIFO: the repaired trace differs"
+
 [ "$fail" = 0 ] && echo "inputs: all passed"
 exit $fail
