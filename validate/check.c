@@ -16,7 +16,6 @@
 #include "formats/formats.h"
 #include "input.h"
 #include "load.h"
-#include "formats/perf/perf.h"
 #include "tracefsck/check.h"
 
 static const struct tfk_format *const all_formats[] = {
