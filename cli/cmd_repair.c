@@ -12,40 +12,29 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "repair_output.h"
 #include "tracefsck/repair.h"
 #include "tracefsck/tracefsck.h"
 
-/* A temporary file beside path, to be renamed over it once complete; -1 on failure. */
-static int temp_beside(const char *path, char *tmp, size_t n)
+/* A name as every output shows it: escaped, never cut (NULL only when memory is short). */
+static char *shown(const char *name)
 {
-	char *copy = strdup(path);
-	if (!copy)
-		return -1;
-	snprintf(tmp, n, "%s/.tracefsck-XXXXXX", dirname(copy));
-	free(copy);
-	return mkstemp(tmp);
-}
-
-/* Make the temporary file the output: permissions, on disk, renamed into place. */
-static int commit_temp(int fd, const char *tmp, const char *path)
-{
-	int ok = fchmod(fd, 0644) == 0 && fsync(fd) == 0;
-	ok = close(fd) == 0 && ok;
-	if (!ok || rename(tmp, path) != 0) {
-		int err = errno;
-		unlink(tmp);
-		errno = err;
-		return -1;
-	}
-	return 0;
+	return tfk_sanitize_dup(name, strlen(name));
 }
 
 /* A trace directory: repaired into a new directory, written and renamed by the library. */
-static int repair_dir(const char *in, const char *out, bool dry_run, bool quiet, bool json)
+static int repair_dir(const char *in_raw, const char *out_raw, bool dry_run, bool quiet, bool json)
 {
+	const char *in = in_raw;
+	char *s_in = shown(in_raw), *s_out = out_raw ? shown(out_raw) : NULL;
+	if (!s_in || (out_raw && !s_out)) {
+		free(s_in);
+		free(s_out);
+		return EXIT_OPERATIONAL;
+	}
 	struct tfk_repair_report rep;
 	struct tfk_limits limits = tfk_limits_default();
-	tfk_repair_dir(in, dry_run ? NULL : out, &limits, &rep);
+	tfk_repair_dir(in_raw, dry_run ? NULL : out_raw, &limits, &rep);
 	struct tfk_sink_options opt = { .min_severity = quiet ? TFK_SEV_ERROR : TFK_SEV_NOTE };
 	if (json) {
 		tfk_sink_jsonl(&rep.before, in, &opt, cli_write_stdout, NULL);
@@ -55,25 +44,25 @@ static int repair_dir(const char *in, const char *out, bool dry_run, bool quiet,
 	}
 	int status = EXIT_CLEAN;
 	if (rep.write_error) {
-		fprintf(stderr, "tracefsck repair: cannot write %s: %s\n", out,
+		fprintf(stderr, "tracefsck repair: cannot write %s: %s\n", s_out,
 			rep.write_error == EEXIST ? "it exists and is not an empty directory" : strerror(rep.write_error));
 		status = EXIT_OPERATIONAL;
 	} else {
 		switch (rep.outcome) {
 		case TFK_REPAIR_NOTHING_TO_DO:
 			if (!json)
-				printf("%s: nothing to repair\n", in);
+				printf("%s: nothing to repair\n", s_in);
 			break;
 		case TFK_REPAIR_UNSUPPORTED:
 			if (!json)
-				printf("%s: cannot be repaired (%s)\n", in,
+				printf("%s: cannot be repaired (%s)\n", s_in,
 				       rep.before.not_checked ? "not a trace this build reads"
 				       : rep.reason	      ? rep.reason
 							      : "nothing in it could be proven");
 			status = rep.before.not_checked ? EXIT_OPERATIONAL : EXIT_FAULTS;
 			break;
 		case TFK_REPAIR_FAILED:
-			fprintf(json ? stderr : stdout, "%s: internal error: the repaired output does not check clean\n", in);
+			fprintf(json ? stderr : stdout, "%s: internal error: the repaired output does not check clean\n", s_in);
 			if (!json)
 				tfk_sink_text(&rep.after, "(repaired output)", NULL, cli_write_stdout, NULL);
 			status = EXIT_INTERNAL;
@@ -85,63 +74,45 @@ static int repair_dir(const char *in, const char *out, bool dry_run, bool quiet,
 				break;
 			tfk_repair_report_text(&rep, in, cli_write_stdout, NULL);
 			if (dry_run)
-				printf("%s: dry run: the repaired directory re-checked clean; nothing written\n", in);
+				printf("%s: dry run: the repaired directory re-checked clean; nothing written\n", s_in);
 			else
-				printf("%s: repaired directory written to %s, re-checked clean\n", in, out);
+				printf("%s: repaired directory written to %s, re-checked clean\n", s_in, s_out);
 			break;
 		}
 	}
 	tfk_repair_report_free(&rep);
+	free(s_in);
+	free(s_out);
 	if (fflush(stdout) != 0)
 		status |= EXIT_OPERATIONAL;
 	return status;
 }
 
-int cmd_repair(int argc, char **argv)
+/*
+ * The mode of the repaired file. -o: the input's read and write bits, less the umask (a
+ * private input stays private, as cp does). --in-place: the input's own mode, since the
+ * file replaces it.
+ */
+static mode_t output_mode(const struct stat *si, bool in_place)
 {
-	const char *in = NULL, *out = NULL;
-	bool dry_run = false, in_place = false, quiet = false, json = false;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-			out = argv[++i];
-		else if (strcmp(argv[i], "--dry-run") == 0)
-			dry_run = true;
-		else if (strcmp(argv[i], "--in-place") == 0)
-			in_place = true;
-		else if (strcmp(argv[i], "-q") == 0 || strcmp(argv[i], "--quiet") == 0)
-			quiet = true;
-		else if (strcmp(argv[i], "--json") == 0)
-			json = true;
-		else if (argv[i][0] != '-' && !in)
-			in = argv[i];
-		else {
-			fprintf(stderr, "tracefsck repair: unexpected argument '%s'\n", argv[i]);
-			usage();
-			return EXIT_USAGE;
-		}
-	}
-	if (!in || (!out && !in_place && !dry_run) || (out && in_place)) {
-		fprintf(stderr, "tracefsck repair: give IN and -o OUT (or --in-place, or --dry-run)\n");
-		usage();
-		return EXIT_USAGE;
-	}
-	struct stat si, so;
-	bool in_dir = stat(in, &si) == 0 && S_ISDIR(si.st_mode);
-	if (out && stat(in, &si) == 0 && stat(out, &so) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
-		fprintf(stderr, "tracefsck repair: OUT is IN; use --in-place to replace the input\n");
-		return EXIT_USAGE;
-	}
 	if (in_place)
-		out = in;
-	if (in_dir)
-		return repair_dir(in, out, dry_run, quiet, json);
+		return si->st_mode & 07777;
+	mode_t mask = umask(0);
+	umask(mask);
+	return si->st_mode & 0666 & ~mask;
+}
 
-	/* The output goes to a temporary file beside OUT, renamed over it only when complete. */
-	char tmp[4096];
+static int repair_file(const char *in, const char *out, const struct stat *si, bool in_place, bool dry_run,
+		       bool quiet, bool json, const char *s_in, const char *s_out)
+{
+	struct repair_output o;
 	int fd = -1;
-	if (!dry_run && (fd = temp_beside(out, tmp, sizeof(tmp))) < 0) {
-		fprintf(stderr, "tracefsck repair: cannot create a file beside %s: %s\n", out, strerror(errno));
-		return EXIT_OPERATIONAL;
+	if (!dry_run) {
+		if (repair_output_open(&o, out, output_mode(si, in_place)) != 0) {
+			fprintf(stderr, "tracefsck repair: cannot create a file beside %s: %s\n", s_out, strerror(errno));
+			return EXIT_OPERATIONAL;
+		}
+		fd = o.fd;
 	}
 	struct tfk_repair_report rep;
 	uint64_t written;
@@ -160,27 +131,27 @@ int cmd_repair(int argc, char **argv)
 	}
 
 	int status = EXIT_CLEAN;
-	bool keep = false; /* the temporary file becomes OUT */
+	bool keep = false; /* the new file becomes OUT */
 	if (rep.write_error) {
-		fprintf(stderr, "tracefsck repair: cannot write %s: %s\n", out, strerror(rep.write_error));
+		fprintf(stderr, "tracefsck repair: cannot write %s: %s\n", s_out, strerror(rep.write_error));
 		status = EXIT_OPERATIONAL;
 	} else {
 		switch (rep.outcome) {
 		case TFK_REPAIR_NOTHING_TO_DO:
 			if (!json)
-				printf("%s: nothing to repair\n", in);
-			keep = !in_place && !dry_run && !in_dir; /* a directory is not copied */
+				printf("%s: nothing to repair\n", s_in);
+			keep = !in_place && !dry_run;
 			break;
 		case TFK_REPAIR_UNSUPPORTED:
 			if (!json)
-				printf("%s: cannot be repaired (%s)\n", in,
+				printf("%s: cannot be repaired (%s)\n", s_in,
 				       rep.before.not_checked ? "not a trace this build reads"
 				       : rep.reason	      ? rep.reason
 							      : "nothing in it could be proven");
 			status = rep.before.not_checked ? EXIT_OPERATIONAL : EXIT_FAULTS;
 			break;
 		case TFK_REPAIR_FAILED:
-			fprintf(json ? stderr : stdout, "%s: internal error: the repaired output does not check clean\n", in);
+			fprintf(json ? stderr : stdout, "%s: internal error: the repaired output does not check clean\n", s_in);
 			if (!json)
 				tfk_sink_text(&rep.after, "(repaired output)", NULL, cli_write_stdout, NULL);
 			status = EXIT_INTERNAL;
@@ -191,8 +162,8 @@ int cmd_repair(int argc, char **argv)
 				tfk_repair_report_text(&rep, in, cli_write_stdout, NULL);
 			status = rep.outcome == TFK_REPAIR_DONE ? EXIT_REPAIRED : EXIT_FAULTS;
 			if (dry_run && !json)
-				printf("%s: dry run: %" PRIu64 " bytes would be written%s%s\n", in, written, out ? " to " : "",
-				       out ? out : "");
+				printf("%s: dry run: %" PRIu64 " bytes would be written%s%s\n", s_in, written, out ? " to " : "",
+				       out ? s_out : "");
 			else if (!dry_run)
 				keep = true;
 			break;
@@ -200,19 +171,85 @@ int cmd_repair(int argc, char **argv)
 	}
 	if (fd >= 0) {
 		if (!keep) {
-			close(fd);
-			unlink(tmp);
-		} else if (commit_temp(fd, tmp, out) != 0) {
-			fprintf(stderr, "tracefsck repair: cannot write %s: %s\n", out, strerror(errno));
+			repair_output_discard(&o);
+		} else if (repair_output_commit(&o) != 0) {
+			fprintf(stderr, "tracefsck repair: cannot write %s: %s\n", s_out, strerror(errno));
 			status = EXIT_OPERATIONAL;
 		} else if (rep.outcome == TFK_REPAIR_NOTHING_SALVAGED && !json) {
 			printf("%s: no event could be salvaged; what survived of the metadata was written to %s (%" PRIu64
-			       " bytes), re-checked clean\n", in, out, written);
+			       " bytes), re-checked clean\n", s_in, s_out, written);
 		} else if (rep.outcome != TFK_REPAIR_NOTHING_TO_DO && !json) {
-			printf("%s: repaired file written to %s (%" PRIu64 " bytes), re-checked clean\n", in, out, written);
+			printf("%s: repaired file written to %s (%" PRIu64 " bytes), re-checked clean\n", s_in, s_out, written);
 		}
 	}
 	tfk_repair_report_free(&rep);
+	return status;
+}
+
+int cmd_repair(int argc, char **argv)
+{
+	const char *in = NULL, *out = NULL;
+	bool dry_run = false, in_place = false, quiet = false, json = false, force = false, operands = false;
+	for (int i = 1; i < argc; i++) {
+		if (!operands && strcmp(argv[i], "--") == 0)
+			operands = true;
+		else if (!operands && strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+			out = argv[++i];
+		else if (!operands && strcmp(argv[i], "--dry-run") == 0)
+			dry_run = true;
+		else if (!operands && strcmp(argv[i], "--in-place") == 0)
+			in_place = true;
+		else if (!operands && strcmp(argv[i], "--force") == 0)
+			force = true;
+		else if (!operands && (strcmp(argv[i], "-q") == 0 || strcmp(argv[i], "--quiet") == 0))
+			quiet = true;
+		else if (!operands && strcmp(argv[i], "--json") == 0)
+			json = true;
+		else if ((operands || argv[i][0] != '-') && !in)
+			in = argv[i];
+		else {
+			char *s = shown(argv[i]);
+			fprintf(stderr, "tracefsck repair: unexpected argument '%s'\n", s ? s : "?");
+			free(s);
+			usage();
+			return EXIT_USAGE;
+		}
+	}
+	if (!in || (!out && !in_place && !dry_run) || (out && in_place)) {
+		fprintf(stderr, "tracefsck repair: give IN and -o OUT (or --in-place, or --dry-run)\n");
+		usage();
+		return EXIT_USAGE;
+	}
+	struct stat si, so;
+	if (stat(in, &si) != 0)
+		memset(&si, 0, sizeof(si)); /* the check says why it cannot be read */
+	bool in_dir = S_ISDIR(si.st_mode);
+	if (out && stat(out, &so) == 0 && si.st_ino && si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
+		fprintf(stderr, "tracefsck repair: OUT is IN; use --in-place to replace the input\n");
+		return EXIT_USAGE;
+	}
+	struct stat ol;
+	if (out && !dry_run && !in_dir && !force && lstat(out, &ol) == 0) {
+		char *s = shown(out);
+		fprintf(stderr, "tracefsck repair: %s exists; give --force to replace it\n", s ? s : "OUT");
+		free(s);
+		return EXIT_USAGE;
+	}
+	/* In place on a symbolic link: the file it names is repaired, and the link stays a link. */
+	char *target = in_place ? realpath(in, NULL) : NULL;
+	if (in_place)
+		out = target ? target : in;
+	char *s_in = shown(in), *s_out = out ? shown(out) : NULL;
+	int status;
+	if (!s_in || (out && !s_out))
+		status = EXIT_OPERATIONAL;
+	else if (in_dir)
+		status = repair_dir(in, out, dry_run, quiet, json);
+	else
+		status = repair_file(in, out, &si, in_place, dry_run, quiet, json, s_in, s_out);
+	free(s_in);
+	free(s_out);
+	free(target);
 	if (fflush(stdout) != 0)
 		status |= EXIT_OPERATIONAL;
 	return status;

@@ -12,7 +12,7 @@ void usage(void)
 	      "                       [--disable CODE] [--severity CODE=LEVEL] [--policy FILE]\n"
 	      "                       [--no-libtraceevent] [-j N] [--threads N] [--idle-timeout S] FILE...\n"
 	      "         (FILE may be a directory, - for standard input, a FIFO, or compressed: xz, gzip, zstd)\n"
-	      "       tracefsck repair [-q] [--json] IN (-o OUT | --in-place | --dry-run)\n"
+	      "       tracefsck repair [-q] [--json] [--force] IN (-o OUT | --in-place | --dry-run)\n"
 	      "       tracefsck describe [--json] FILE\n"
 	      "       tracefsck problems [--json|--man]\n"
 	      "       tracefsck explain CODE\n"

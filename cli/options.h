@@ -49,6 +49,7 @@ enum cli_value {
 	X(check, "--idle-timeout", NULL, CLI_COUNT, "end a pipe silent this many seconds (default 60; 0 waits)") \
 	X(repair, "-o", NULL, CLI_FILE, "write the repaired copy to this file")                            \
 	X(repair, "--in-place", NULL, CLI_NONE, "replace the input (through a temporary file)")            \
+	X(repair, "--force", NULL, CLI_NONE, "replace OUT when it exists")                                 \
 	X(repair, "--dry-run", NULL, CLI_NONE, "repair and re-check without writing")                      \
 	X(repair, "--quiet", "-q", CLI_NONE, "print less")                                                 \
 	X(repair, "--json", NULL, CLI_NONE, "findings and the salvage report as JSON Lines")               \

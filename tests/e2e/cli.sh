@@ -6,7 +6,7 @@ set -u
 # TFK_WRAP (e.g. valgrind) runs in front of every tracefsck invocation.
 wrap=${TFK_WRAP:-}
 bin=$1 make=$2 work=$3
-mkdir -p "$work"
+rm -rf "$work" && mkdir -p "$work" || exit 1 # outputs of an earlier run would now be refused
 fail=0
 "$make" clean "$work/clean.dat" && "$make" damaged "$work/damaged.dat" && "$make" warning "$work/warning.dat" || exit 1
 
@@ -239,4 +239,48 @@ expect 4 "a 600-byte name, GitHub" "$bin" check --github "$long"
 has "^::error file=$long," "GitHub names the whole file"
 expect 4 "a 600-byte name, text" "$bin" check "$long"
 has "^$long: corrupt" "text names the whole file"
+
+# Repair's output file: never over an existing OUT without --force; the input's mode less the
+# umask (-o) or the input's own (--in-place); through a symbolic link, the file it names.
+cp "$work/damaged.dat" "$work/priv.dat" && chmod 600 "$work/priv.dat"
+rm -f "$work/priv.out"
+(umask 022 && $wrap "$bin" repair -q "$work/priv.dat" -o "$work/priv.out" > /dev/null)
+[ "$(stat -c %a "$work/priv.out")" = 600 ] && echo "ok: a private input gives a private output" ||
+	{ echo "FAIL: output mode $(stat -c %a "$work/priv.out") from a 600 input"; fail=1; }
+cp "$work/damaged.dat" "$work/open.dat" && chmod 644 "$work/open.dat"
+rm -f "$work/open.out"
+(umask 077 && $wrap "$bin" repair -q "$work/open.dat" -o "$work/open.out" > /dev/null)
+[ "$(stat -c %a "$work/open.out")" = 600 ] && echo "ok: the umask applies" ||
+	{ echo "FAIL: output mode $(stat -c %a "$work/open.out") under umask 077"; fail=1; }
+expect 16 "-o over an existing file" "$bin" repair "$work/open.dat" -o "$work/open.out"
+grep -q "exists; give --force" "$work/err" && echo "ok: says --force replaces it" || { echo "FAIL: message"; cat "$work/err"; fail=1; }
+expect 1 "-o over an existing file with --force" "$bin" repair --force "$work/open.dat" -o "$work/open.out"
+cp "$work/damaged.dat" "$work/target.dat" && chmod 640 "$work/target.dat"
+ln -sf target.dat "$work/link.dat"
+expect 1 "--in-place through a symbolic link" "$bin" repair --in-place "$work/link.dat"
+[ -L "$work/link.dat" ] && echo "ok: the link stays a link" || { echo "FAIL: the link was replaced"; fail=1; }
+[ "$(stat -c %a "$work/target.dat")" = 640 ] && echo "ok: in place keeps the input's mode" ||
+	{ echo "FAIL: in-place mode $(stat -c %a "$work/target.dat")"; fail=1; }
+expect 0 "the file the link names is repaired" "$bin" check "$work/target.dat"
+# a name full of terminal escapes is shown escaped in every line repair prints
+esc=$(printf '%s/e\033]0;x\007\033[31m.dat' "$work")
+cp "$work/damaged.dat" "$esc"
+expect 1 "repair of a name full of escapes" "$bin" repair "$esc" -o "$esc.out"
+expect 1 "repair --dry-run of a name full of escapes" "$bin" repair --dry-run "$esc"
+expect 16 "repair over an existing name full of escapes" "$bin" repair "$esc" -o "$esc.out"
+if LC_ALL=C grep -q "$(printf '\033')" "$work/out" "$work/err"; then echo "FAIL: a raw escape byte reached the terminal"; fail=1; else echo "ok: names escaped"; fi
+# killed while it waits for its input (a FIFO that never ends): nothing is left beside OUT
+for sig in KILL TERM INT; do
+	mkdir -p "$work/kill" && rm -f "$work/kill/"* "$work/kill/".tracefsck-* "$work/fifo"
+	mkfifo "$work/fifo"
+	sleep 30 > "$work/fifo" & holder=$!
+	"$bin" repair --force "$work/fifo" -o "$work/kill/out.dat" > /dev/null 2>&1 & rep=$!
+	sleep 1
+	kill -$sig $rep 2> /dev/null
+	wait $rep 2> /dev/null
+	kill $holder 2> /dev/null
+	wait $holder 2> /dev/null
+	left=$(ls -A "$work/kill")
+	[ -z "$left" ] && echo "ok: SIG$sig during repair leaves nothing behind" || { echo "FAIL: SIG$sig left: $left"; fail=1; }
+done
 exit $fail

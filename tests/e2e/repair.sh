@@ -8,7 +8,7 @@
 # usage: repair.sh TRACEFSCK SAMPLES_WORK_DIR WORK_DIR
 set -u
 bin=$1 samples=$2 work=$3
-mkdir -p "$work"
+rm -rf "$work" && mkdir -p "$work" || exit 1 # repair -o refuses to replace an earlier run's outputs
 fail=0 ran=0
 events_of() { "$bin" check --json "$1" | sed -n 's/.*"type":"summary".*"events":\([0-9]*\).*/\1/p'; }
 # patch FILE OFFSET HEXBYTES: overwrite bytes in place
