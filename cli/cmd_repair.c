@@ -22,6 +22,29 @@ static char *shown(const char *name)
 	return tfk_sanitize_dup(name, strlen(name));
 }
 
+/* What repair says, and its status, when nothing repaired was made (file or directory alike). */
+static int not_repaired(const struct tfk_repair_report *rep, const char *s_in, bool json)
+{
+	switch (rep->outcome) {
+	case TFK_REPAIR_NOTHING_TO_DO:
+		if (!json)
+			printf("%s: nothing to repair\n", s_in);
+		return EXIT_CLEAN;
+	case TFK_REPAIR_UNSUPPORTED:
+		if (!json)
+			printf("%s: cannot be repaired (%s)\n", s_in,
+			       rep->before.not_checked ? "not a trace this build reads"
+			       : rep->reason	       ? rep->reason
+							: "nothing in it could be proven");
+		return rep->before.not_checked ? EXIT_OPERATIONAL : EXIT_FAULTS;
+	default:
+		fprintf(json ? stderr : stdout, "%s: internal error: the repaired output does not check clean\n", s_in);
+		if (!json)
+			tfk_sink_text(&rep->after, "(repaired output)", NULL, cli_write_stdout, NULL);
+		return EXIT_INTERNAL;
+	}
+}
+
 /* A trace directory: repaired into a new directory, written and renamed by the library. */
 static int repair_dir(const char *in_raw, const char *out_raw, bool dry_run, bool quiet, bool json)
 {
@@ -50,22 +73,9 @@ static int repair_dir(const char *in_raw, const char *out_raw, bool dry_run, boo
 	} else {
 		switch (rep.outcome) {
 		case TFK_REPAIR_NOTHING_TO_DO:
-			if (!json)
-				printf("%s: nothing to repair\n", s_in);
-			break;
 		case TFK_REPAIR_UNSUPPORTED:
-			if (!json)
-				printf("%s: cannot be repaired (%s)\n", s_in,
-				       rep.before.not_checked ? "not a trace this build reads"
-				       : rep.reason	      ? rep.reason
-							      : "nothing in it could be proven");
-			status = rep.before.not_checked ? EXIT_OPERATIONAL : EXIT_FAULTS;
-			break;
 		case TFK_REPAIR_FAILED:
-			fprintf(json ? stderr : stdout, "%s: internal error: the repaired output does not check clean\n", s_in);
-			if (!json)
-				tfk_sink_text(&rep.after, "(repaired output)", NULL, cli_write_stdout, NULL);
-			status = EXIT_INTERNAL;
+			status = not_repaired(&rep, s_in, json);
 			break;
 		case TFK_REPAIR_DONE:
 		case TFK_REPAIR_NOTHING_SALVAGED:
@@ -138,23 +148,10 @@ static int repair_file(const char *in, const char *out, const struct stat *si, b
 	} else {
 		switch (rep.outcome) {
 		case TFK_REPAIR_NOTHING_TO_DO:
-			if (!json)
-				printf("%s: nothing to repair\n", s_in);
-			keep = !in_place && !dry_run;
-			break;
 		case TFK_REPAIR_UNSUPPORTED:
-			if (!json)
-				printf("%s: cannot be repaired (%s)\n", s_in,
-				       rep.before.not_checked ? "not a trace this build reads"
-				       : rep.reason	      ? rep.reason
-							      : "nothing in it could be proven");
-			status = rep.before.not_checked ? EXIT_OPERATIONAL : EXIT_FAULTS;
-			break;
 		case TFK_REPAIR_FAILED:
-			fprintf(json ? stderr : stdout, "%s: internal error: the repaired output does not check clean\n", s_in);
-			if (!json)
-				tfk_sink_text(&rep.after, "(repaired output)", NULL, cli_write_stdout, NULL);
-			status = EXIT_INTERNAL;
+			status = not_repaired(&rep, s_in, json);
+			keep = rep.outcome == TFK_REPAIR_NOTHING_TO_DO && !in_place && !dry_run;
 			break;
 		case TFK_REPAIR_DONE:
 		case TFK_REPAIR_NOTHING_SALVAGED:
