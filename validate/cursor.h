@@ -193,6 +193,13 @@ static inline uint32_t tfk_lent_u32(const uint8_t *p, bool swap)
 	return tfk_bswap32_if(r, swap);
 }
 
+static inline uint64_t tfk_lent_u64(const uint8_t *p, bool swap)
+{
+	uint64_t r;
+	memcpy(&r, p, 8);
+	return tfk_bswap64_if(r, swap);
+}
+
 /* Do the n bytes at the position equal lit? Never advances; false when fewer than n are left. */
 static inline bool tfk_cur_has(const struct tfk_cursor *c, const void *lit, uint64_t n)
 {

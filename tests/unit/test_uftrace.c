@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "raised.h"
+#include "test_hooks.h"
 #include "tracefsck/check.h"
 
 #ifndef UF_SAMPLE
@@ -667,6 +668,60 @@ static void test_channel(void **state)
 	expect_verdict(TFK_VERDICT_CORRUPT);
 }
 
+/*
+ * Thousands of sessions and tasks: every tid, pid and sid is looked up through an index, and
+ * the report is the same when the index cannot have its memory (the lists are searched).
+ * 2,000 sessions each with a TASK; each 7th one's DLOP names an unknown sid; the sample's own
+ * task is among them, so its records are checked against its session as before.
+ */
+static void test_many_tasks(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	enum { SESSIONS = 2000 };
+	size_t cap = (size_t)SESSIONS * 300, len = 0;
+	char *text = malloc(cap);
+	assert_non_null(text);
+	len += (size_t)snprintf(text + len, cap - len,
+				"SESS timestamp=678.881934971 pid=18985 sid=260878a0ab9a6202 exename=\"/tmp/tr/hello\"\n"
+				"TASK timestamp=678.882052426 tid=18985 pid=18985\n");
+	unsigned unknown = 0;
+	for (unsigned i = 0; i < SESSIONS; i++) {
+		unsigned pid = 30000 + i;
+		len += (size_t)snprintf(text + len, cap - len,
+					"SESS timestamp=679.%09u pid=%u sid=%016x exename=\"/x\"\n"
+					"TASK timestamp=679.%09u tid=%u pid=%u\n"
+					"FORK timestamp=679.%09u pid=%u ppid=%u\n",
+					i * 10 + 1, pid, 0x10000000u + i, i * 10 + 2, pid, pid, i * 10 + 3, pid + 100000, pid);
+		bool bogus = i % 7 == 0;
+		unknown += bogus;
+		len += (size_t)snprintf(text + len, cap - len,
+					"DLOP timestamp=679.%09u tid=%u sid=%016x base=7f0000000000 libname=\"/l.so\"\n",
+					i * 10 + 4, pid, bogus ? 0x20000000u + i : 0x10000000u + i);
+		assert_true(len < cap);
+	}
+	write_member("task.txt", text, len);
+	free(text);
+	check_dir();
+	expect_count("uftrace.task.unknown-session", unknown);
+	expect_count("uftrace.map.missing", SESSIONS);
+	struct tfk_report with = rep;
+	memset(&rep, 0, sizeof(rep));
+	struct tfk_limits lim = tfk_limits_default();
+	struct tfk_test_hooks hooks = { .fail_optional_alloc = 1 };
+	lim.test_hooks = &hooks;
+	tfk_check_file(dir, &lim, &rep);
+	assert_int_equal(rep.total, with.total);
+	assert_int_equal(rep.count, with.count);
+	assert_int_equal(rep.stats.events, with.stats.events);
+	assert_int_equal(rep.stats.events, SAMPLE_RECORDS);
+	for (size_t i = 0; i < rep.count; i++) {
+		assert_string_equal(rep.findings[i].fault->id, with.findings[i].fault->id);
+		assert_int_equal(rep.findings[i].offset, with.findings[i].offset);
+	}
+	tfk_report_free(&with);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -677,7 +732,7 @@ int main(void)
 		T(test_sym_syntax),	T(test_sym_count),	T(test_sym_addr),	    T(test_dbg_syntax),
 		T(test_dat_partial),	T(test_dat_magic),	T(test_dat_time), T(test_dat_before_session),	    T(test_dat_depth),
 		T(test_dat_large), T(test_dat_more),	T(test_dat_event),	T(test_dat_payload),	    T(test_perf_record),
-		T(test_perf_walker),	T(test_events_extern),	T(test_channel),
+		T(test_perf_walker),	T(test_events_extern),	T(test_channel), T(test_many_tasks),
 #undef T
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

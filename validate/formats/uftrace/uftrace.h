@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "../formats.h"
+#include "keyindex.h"
 #include "tracefsck/formats/uftrace.h"
 
 #define UF_FEAT_TASK_SESSION (1ull << 1)
@@ -37,6 +38,8 @@ struct uf_state {
 	size_t n_info_tids, cap_info_tids;
 	int64_t *task_tids;   /* TASK tids and FORK children of task.txt */
 	size_t n_task_tids, cap_task_tids;
+	/* Where a tid, pid or sid sits in the arrays here: lookups per line stay constant time. */
+	struct tfk_keyindex task_tid_ix, link_ix, sess_time_ix, sid_ix;
 	struct uf_sid *sids;  /* SESS sids */
 	size_t n_sids, cap_sids;
 	struct uf_sess_time { int64_t pid; uint64_t ns; } *sess_times; /* earliest SESS per pid */
@@ -75,7 +78,10 @@ void uf_send(struct tfk_ctx *ctx, uint32_t kind, const void *data, size_t size);
 /* Tell repair to drop a malformed line of the member being checked (ctx->member). */
 void uf_send_line(struct tfk_ctx *ctx, enum tfk_fault_code code, const struct uf_line *line);
 
-bool uf_has_tid(const int64_t *tids, size_t n, int64_t tid);
+/* Is tid a TASK or FORK child of task.txt? */
+bool uf_task_known(const struct uf_state *st, int64_t tid);
+/* Free what the state holds. */
+void uf_state_free(struct uf_state *st);
 /* The time of the earliest session a task's records may belong to (ns), or 0 when unknown. */
 uint64_t uf_task_session_ns(const struct uf_state *st, int64_t tid);
 

@@ -53,12 +53,17 @@ void uf_send_line(struct tfk_ctx *ctx, enum tfk_fault_code code, const struct uf
 	uf_send(ctx, TFK_UFTRACE_MODEL_LINE, &m, sizeof(m));
 }
 
-bool uf_has_tid(const int64_t *tids, size_t n, int64_t tid)
+void uf_state_free(struct uf_state *st)
 {
-	for (size_t i = 0; i < n; i++)
-		if (tids[i] == tid)
-			return true;
-	return false;
+	free(st->info_tids);
+	free(st->task_tids);
+	free(st->sids);
+	free(st->sess_times);
+	free(st->links);
+	tfk_keyindex_free(&st->task_tid_ix);
+	tfk_keyindex_free(&st->link_ix);
+	tfk_keyindex_free(&st->sess_time_ix);
+	tfk_keyindex_free(&st->sid_ix);
 }
 
 /* "NNN.dat" with a decimal tid: the tid, or -1. */
@@ -591,7 +596,7 @@ static void uf_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 	if (task) {
 		struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, "info", NULL);
 		for (size_t i = 0; i < st.n_info_tids; i++) {
-			if (uf_has_tid(st.task_tids, st.n_task_tids, st.info_tids[i]))
+			if (uf_task_known(&st, st.info_tids[i]))
 				continue;
 			struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_UFTRACE_TASK_TID_MISMATCH);
 			tfk_set_path(f, "taskinfo:tids");
@@ -603,7 +608,7 @@ static void uf_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 		for (size_t i = 0; i < in->n; i++) {
 			int64_t tid = dat_tid(in->members[i].name);
 			if (tid < 0 || in->members[i].kind != TFK_MEMBER_FILE ||
-			    uf_has_tid(st.task_tids, st.n_task_tids, tid))
+			    uf_task_known(&st, tid))
 				continue;
 			struct tfk_ctx_place w = tfk_ctx_enter_member(ctx, in->members[i].name, NULL);
 			struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_UFTRACE_DAT_ORPHAN);
@@ -615,11 +620,7 @@ static void uf_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 	}
 	if (info && info->kind == TFK_MEMBER_FILE)
 		send_member(ctx, info, info_errors, info_warnings);
-	free(st.info_tids);
-	free(st.task_tids);
-	free(st.sids);
-	free(st.sess_times);
-	free(st.links);
+	uf_state_free(&st);
 }
 
 static void uf_check_single(struct tfk_ctx *ctx, const struct tfk_cursor *file)

@@ -161,6 +161,61 @@ static void task_cut(struct tfk_uftrace_task *m, enum tfk_uftrace_cut cut, uint6
 	m->cut_time = t;
 }
 
+/* What the walk of one task carries from record to record. */
+struct uf_walk {
+	uint64_t index, prev_time, whole;
+	unsigned last_depth, last_type;
+	bool first, after_lost;
+};
+
+/*
+ * The records from pos on that need no finding and carry no payload (ENTRY or EXIT, magic 5,
+ * no more flag, in time order, no earlier than the session, at a depth the record before
+ * allows): walked in one run over the bytes the window lends, with exactly the state changes
+ * the record-by-record walk makes. Almost every record of a healthy recording is one of
+ * these. Returns the position after the last one taken (pos itself when the first is not).
+ */
+static uint64_t uf_plain_run(struct tfk_ctx *ctx, struct uf_state *st, const struct uf_window *win,
+			     struct tfk_uftrace_task *m, struct uf_walk *wk, uint64_t pos, uint64_t session_ns,
+			     const char *name)
+{
+	const uint8_t *p;
+	if (pos < win->v.origin)
+		return pos;
+	uint64_t rel = pos - win->v.origin, n = (win->v.len - rel) / 16;
+	if (n == 0 || !tfk_cur_bytes_at(&win->v, rel, n * 16, &p))
+		return pos;
+	const bool swap = tfk_cur_swap(&win->v);
+	const bool capped = (st->feat & UF_FEAT_MAX_STACK) && st->max_stack;
+	const uint64_t errors = ctx->report->by_severity[TFK_SEV_ERROR];
+	uint64_t i = 0;
+	for (; i < n; i++, p += 16) {
+		uint64_t t = tfk_lent_u64(p, swap), w = tfk_lent_u64(p + 8, swap);
+		unsigned type = rec_type(w), depth = rec_depth(w);
+		if (rec_magic(w) != UF_RECORD_MAGIC || rec_more(w) || type > UF_EXIT || t < session_ns ||
+		    (!wk->first && t < wk->prev_time))
+			break;
+		unsigned allowed = wk->last_type == UF_ENTRY && type == UF_ENTRY ? wk->last_depth + 1 : wk->last_depth;
+		if ((!wk->first && !wk->after_lost && !st->filtered && depth > allowed) ||
+		    (capped && depth >= st->max_stack))
+			break;
+		wk->index++;
+		wk->prev_time = t;
+		if (depth > st->max_depth) {
+			st->max_depth = depth;
+			st->max_depth_member = name;
+		}
+		wk->first = false;
+		wk->after_lost = false;
+		wk->last_depth = depth;
+		wk->last_type = type;
+		uint64_t at = pos + i * 16;
+		task_record(ctx, m, errors, at, at + 16, t, &wk->whole, type, w, depth);
+	}
+	ctx->report->stats.events += i;
+	return pos + i * 16;
+}
+
 void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cursor *file, const char *name)
 {
 	const struct tfk_cursor c = *file;
@@ -194,6 +249,19 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 			released = pos;
 		}
 		win_ensure(ctx, &win, &c, pos);
+		struct uf_walk wk = { index, prev_time, whole, last_depth, last_type, first, after_lost };
+		uint64_t run_end = uf_plain_run(ctx, st, &win, &m, &wk, pos, session_ns, name);
+		if (run_end != pos) {
+			index = wk.index;
+			prev_time = wk.prev_time;
+			whole = wk.whole;
+			last_depth = wk.last_depth;
+			last_type = wk.last_type;
+			first = wk.first;
+			after_lost = wk.after_lost;
+			pos = run_end;
+			continue;
+		}
 		if (left < 16 || !read_record(&win, pos, &t, &w)) {
 			uf_emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, left, index, "a 16-byte record",
 				    "%llu bytes at the end of the file", (unsigned long long)left);

@@ -121,55 +121,83 @@ static uint64_t timestamp_ns(const struct tok *v)
 	return sec * 1000000000ull + ns;
 }
 
+/* Where the link of tid sits in st->links, or SIZE_MAX. */
+static size_t link_of(const struct uf_state *st, int64_t tid)
+{
+	size_t pos;
+	switch (tfk_keyindex_find(&st->link_ix, (uint64_t)tid, &pos)) {
+	case TFK_KEY_FOUND:
+		return pos;
+	case TFK_KEY_ABSENT:
+		return SIZE_MAX;
+	case TFK_KEY_UNKNOWN:
+		break;
+	}
+	for (size_t i = 0; i < st->n_links; i++)
+		if (st->links[i].tid == tid)
+			return i;
+	return SIZE_MAX;
+}
+
+/* Where the earliest session of pid sits in st->sess_times, or SIZE_MAX. */
+static size_t sess_time_of(const struct uf_state *st, int64_t pid)
+{
+	size_t pos;
+	switch (tfk_keyindex_find(&st->sess_time_ix, (uint64_t)pid, &pos)) {
+	case TFK_KEY_FOUND:
+		return pos;
+	case TFK_KEY_ABSENT:
+		return SIZE_MAX;
+	case TFK_KEY_UNKNOWN:
+		break;
+	}
+	for (size_t i = 0; i < st->n_sess_times; i++)
+		if (st->sess_times[i].pid == pid)
+			return i;
+	return SIZE_MAX;
+}
+
 uint64_t uf_task_session_ns(const struct uf_state *st, int64_t tid)
 {
-	int64_t pid = -1;
-	for (size_t i = 0; i < st->n_links; i++)
-		if (st->links[i].tid == tid) {
-			pid = st->links[i].pid;
-			break;
-		}
+	size_t at = link_of(st, tid);
+	int64_t pid = at == SIZE_MAX ? -1 : st->links[at].pid;
 	/* The process's sessions, else its parent's (a fork keeps the parent's maps), a few levels up. */
 	for (int hop = 0; hop < 8 && pid > 0; hop++) {
-		for (size_t i = 0; i < st->n_sess_times; i++)
-			if (st->sess_times[i].pid == pid)
-				return st->sess_times[i].ns;
-		int64_t parent = -1;
-		for (size_t i = 0; i < st->n_links; i++)
-			if (st->links[i].tid == pid && st->links[i].ppid > 0) {
-				parent = st->links[i].ppid;
-				break;
-			}
-		pid = parent;
+		size_t s = sess_time_of(st, pid);
+		if (s != SIZE_MAX)
+			return st->sess_times[s].ns;
+		size_t l = link_of(st, pid);
+		pid = l != SIZE_MAX && st->links[l].ppid > 0 ? st->links[l].ppid : -1;
 	}
 	return 0;
 }
 
 static void add_link(struct tfk_ctx *ctx, struct uf_state *st, int64_t tid, int64_t pid, int64_t ppid)
 {
-	for (size_t i = 0; i < st->n_links; i++)
-		if (st->links[i].tid == tid)
-			return;
+	if (link_of(st, tid) != SIZE_MAX)
+		return;
 	if (tfk_grow(ctx, (void **)&st->links, &st->cap_links, st->n_links + 1, sizeof(*st->links))) {
 		st->links[st->n_links].tid = tid;
 		st->links[st->n_links].pid = pid;
 		st->links[st->n_links].ppid = ppid;
+		tfk_keyindex_add(ctx, &st->link_ix, (uint64_t)tid, st->n_links);
 		st->n_links++;
 	}
 }
 
 static void add_session_time(struct tfk_ctx *ctx, struct uf_state *st, int64_t pid, uint64_t ns)
 {
-	for (size_t i = 0; i < st->n_sess_times; i++)
-		if (st->sess_times[i].pid == pid) {
-			if (ns && ns < st->sess_times[i].ns)
-				st->sess_times[i].ns = ns;
-			return;
-		}
+	size_t at = sess_time_of(st, pid);
+	if (at != SIZE_MAX) {
+		if (ns && ns < st->sess_times[at].ns)
+			st->sess_times[at].ns = ns;
+		return;
+	}
 	if (ns && tfk_grow(ctx, (void **)&st->sess_times, &st->cap_sess_times, st->n_sess_times + 1,
 			   sizeof(*st->sess_times))) {
 		st->sess_times[st->n_sess_times].pid = pid;
 		st->sess_times[st->n_sess_times].ns = ns;
+		tfk_keyindex_add(ctx, &st->sess_time_ix, (uint64_t)pid, st->n_sess_times);
 		st->n_sess_times++;
 	}
 }
@@ -190,19 +218,51 @@ static bool valid_quoted(const struct tok *v)
 	return v->n >= 2 && v->s[0] == '"' && v->s[v->n - 1] == '"' && v->n - 2 < UF_PATH_MAX;
 }
 
+/* The index key of a sid's bytes (FNV-1a): equal sids, equal keys. */
+static uint64_t sid_key(const char *s, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)s[i]) * 0x100000001b3ull;
+	return h;
+}
+
 static bool known_sid(const struct uf_state *st, const struct tok *v)
 {
+	if (v->n != UF_SID_LEN)
+		return false;
+	size_t pos;
+	enum tfk_key_found found = tfk_keyindex_find(&st->sid_ix, sid_key(v->s, v->n), &pos);
+	if (found == TFK_KEY_ABSENT)
+		return false;
+	if (found == TFK_KEY_FOUND && memcmp(st->sids[pos].sid, v->s, UF_SID_LEN) == 0)
+		return true;
+	/* The index failed, or two sids share a key: the list decides. */
 	for (size_t i = 0; i < st->n_sids; i++)
-		if (v->n == UF_SID_LEN && memcmp(st->sids[i].sid, v->s, UF_SID_LEN) == 0)
+		if (memcmp(st->sids[i].sid, v->s, UF_SID_LEN) == 0)
+			return true;
+	return false;
+}
+
+bool uf_task_known(const struct uf_state *st, int64_t tid)
+{
+	size_t pos;
+	enum tfk_key_found found = tfk_keyindex_find(&st->task_tid_ix, (uint64_t)tid, &pos);
+	if (found != TFK_KEY_UNKNOWN)
+		return found == TFK_KEY_FOUND;
+	for (size_t i = 0; i < st->n_task_tids; i++)
+		if (st->task_tids[i] == tid)
 			return true;
 	return false;
 }
 
 static void add_tid(struct tfk_ctx *ctx, struct uf_state *st, int64_t tid)
 {
-	if (!uf_has_tid(st->task_tids, st->n_task_tids, tid) &&
-	    tfk_grow(ctx, (void **)&st->task_tids, &st->cap_task_tids, st->n_task_tids + 1, sizeof(int64_t)))
+	if (!uf_task_known(st, tid) &&
+	    tfk_grow(ctx, (void **)&st->task_tids, &st->cap_task_tids, st->n_task_tids + 1, sizeof(int64_t))) {
+		tfk_keyindex_add(ctx, &st->task_tid_ix, (uint64_t)tid, st->n_task_tids);
 		st->task_tids[st->n_task_tids++] = tid;
+	}
 }
 
 struct kw {
@@ -327,6 +387,7 @@ void uf_check_task(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_in
 			    tfk_grow(ctx, (void **)&st->sids, &st->cap_sids, st->n_sids + 1, sizeof(struct uf_sid))) {
 				memcpy(st->sids[st->n_sids].sid, sid.s, UF_SID_LEN);
 				st->sids[st->n_sids].sid[UF_SID_LEN] = 0;
+				tfk_keyindex_add(ctx, &st->sid_ix, sid_key(sid.s, UF_SID_LEN), st->n_sids);
 				st->n_sids++;
 				char name[32];
 				snprintf(name, sizeof(name), "sid-%s.map", st->sids[st->n_sids - 1].sid);
