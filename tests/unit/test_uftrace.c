@@ -668,6 +668,27 @@ static void test_channel(void **state)
 	expect_verdict(TFK_VERDICT_CORRUPT);
 }
 
+/* A session map or symbol file that is a FIFO: reported, never opened (uftrace blocks on it). */
+static void test_special_member(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	char p[1024];
+	const char *names[] = { SAMPLE_MAP, "hello.sym" };
+	for (size_t i = 0; i < 2; i++) {
+		remove_member(names[i]);
+		member_path(names[i], p, sizeof(p));
+		assert_int_equal(mkfifo(p, 0600), 0);
+	}
+	check_dir();
+	expect("uftrace.member.special", SAMPLE_MAP);
+	expect("uftrace.member.special", "hello.sym");
+	expect_count("uftrace.member.special", 2);
+	expect_count("uftrace.map.missing", 0);
+	assert_int_equal(rep.stats.events, SAMPLE_RECORDS);
+	expect_verdict(TFK_VERDICT_CORRUPT);
+}
+
 /*
  * Thousands of sessions and tasks: every tid, pid and sid is looked up through an index, and
  * the report is the same when the index cannot have its memory (the lists are searched).
@@ -732,7 +753,7 @@ int main(void)
 		T(test_sym_syntax),	T(test_sym_count),	T(test_sym_addr),	    T(test_dbg_syntax),
 		T(test_dat_partial),	T(test_dat_magic),	T(test_dat_time), T(test_dat_before_session),	    T(test_dat_depth),
 		T(test_dat_large), T(test_dat_more),	T(test_dat_event),	T(test_dat_payload),	    T(test_perf_record),
-		T(test_perf_walker),	T(test_events_extern),	T(test_channel), T(test_many_tasks),
+		T(test_perf_walker),	T(test_events_extern),	T(test_channel), T(test_many_tasks), T(test_special_member),
 #undef T
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

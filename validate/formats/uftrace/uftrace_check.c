@@ -100,6 +100,19 @@ static bool is_perf_cpu(const char *name)
 	return n > 12;
 }
 
+/* Is name a member uftrace reads (one its replay, dump or info opens)? */
+static bool uf_reads(const char *name)
+{
+	static const char *const fixed[] = { "info", "task.txt", "task", "events.txt", "extern.dat", "default.opts",
+					     "kernel_header" };
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		if (strcmp(name, fixed[i]) == 0)
+			return true;
+	return has_prefix_suffix(name, "sid-", ".map") || has_prefix_suffix(name, "", ".sym") ||
+	       has_prefix_suffix(name, "", ".dbg") || dat_tid(name) >= 0 || is_perf_cpu(name) ||
+	       has_prefix_suffix(name, "kernel-cpu", ".dat");
+}
+
 static int uf_sniff_dir(const struct tfk_input *in)
 {
 	const struct tfk_member *info = tfk_input_find(in, "info");
@@ -563,6 +576,15 @@ static void uf_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 			struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_UFTRACE_CHANNEL_LEFTOVER);
 			tfk_set_path(f, "FIFO of uftrace record");
 			tfk_set_found(f, "left behind, not opened");
+			tfk_ctx_return(ctx, was);
+			continue;
+		}
+		if ((m->kind == TFK_MEMBER_FIFO || m->kind == TFK_MEMBER_OTHER) && uf_reads(name)) {
+			struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, name, NULL);
+			struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_UFTRACE_MEMBER_SPECIAL);
+			tfk_set_path(f, "member uftrace reads");
+			tfk_set_expected(f, "a regular file");
+			tfk_set_found(f, "%s, not opened", m->kind == TFK_MEMBER_FIFO ? "a FIFO" : "a socket or device");
 			tfk_ctx_return(ctx, was);
 			continue;
 		}
