@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "common.h"
+#include "output.h"
 #include "tracefsck/formats/uftrace.h"
 #include "tracefsck/repair.h"
 
@@ -52,6 +53,14 @@ struct ur_model {
 	uint64_t records_kept, records_lost, members_left_out;
 	bool loss_unknown;
 };
+
+/*
+ * The records of a task's data (size bytes) before cut into o, the values of arguments and
+ * return values left out (uftrace_strip.c): *records kept, *stripped of them lost their
+ * values. 0, or -1 when out of memory.
+ */
+int ur_strip_payloads(const uint8_t *data, uint64_t size, uint64_t cut, bool big_endian, struct rp_out *o,
+		      uint64_t *records, uint64_t *stripped);
 
 struct tfk_observer ur_observer(void *model, const uint8_t *in, size_t size, unsigned pass);
 void ur_model_free(void *model);

@@ -53,11 +53,7 @@ static uint64_t task_cut(const struct plan *p, const struct tfk_uftrace_task *t,
 {
 	*kept = t->records_good;
 	uint64_t cut = t->good_end <= t->size ? t->good_end : t->size;
-	/* A rebuilt info has no argument spec: records carrying arguments could not be read. */
-	if (p->rebuild_info && t->payload_at < cut) {
-		*kept = t->records_before_payload;
-		cut = t->payload_at;
-	}
+	(void)p; /* records with arguments under a rebuilt info keep all but their values (strips) */
 	return cut;
 }
 
@@ -191,8 +187,14 @@ static int write_prefix(struct rp_dir *dir, const char *name, const struct tfk_m
 	return rc;
 }
 
+/* Must the task's arguments and return values be left out? A rebuilt info has no spec for them. */
+static bool strips(const struct plan *p, const struct tfk_uftrace_task *t, uint64_t cut)
+{
+	return p->rebuild_info && t->payload_at < cut;
+}
+
 static void task_salvage(const struct plan *p, const struct tfk_uftrace_task *t, struct tfk_salvage_member *s,
-			 uint64_t cut, uint64_t kept)
+			 uint64_t cut, uint64_t kept, uint64_t stripped)
 {
 	snprintf(s->unit, sizeof(s->unit), "records");
 	s->kept = kept;
@@ -203,12 +205,15 @@ static void task_salvage(const struct plan *p, const struct tfk_uftrace_task *t,
 	s->bytes_dropped = t->size - cut;
 	static const char *const why[] = { "", "a record cut by the end of the file", "a record with a bad magic",
 					   "a payload whose length cannot be known", "an invalid record" };
-	if (kept < t->records_good) {
+	if (stripped) {
+		snprintf(s->note, sizeof(s->note), "the arguments or return values of %" PRIu64 " records left out (the "
+						    "argument spec was lost with info)%s%s",
+			 stripped, t->cut ? "; cut at " : "", t->cut ? why[t->cut] : "");
+	} else if (kept < t->records_good) {
 		s->lost_time_known = true;
 		s->lost_from = t->payload_time;
 		s->lost_to = t->last_time;
-		snprintf(s->note, sizeof(s->note), "cut before the first record with arguments or a return value (the "
-						    "argument spec was lost with info)%s%s",
+		snprintf(s->note, sizeof(s->note), "cut at a record whose arguments could not be stepped over%s%s",
 			 t->cut ? "; then " : "", t->cut ? why[t->cut] : "");
 	} else if (t->cut) {
 		if (t->cut_time)
@@ -250,7 +255,26 @@ static int write_member(const struct plan *p, const struct tfk_input *in, const 
 		uint64_t kept, cut = task_cut(p, t, &kept);
 		if (cut > map.size)
 			cut = map.size;
-		task_salvage(p, t, s, cut, kept);
+		if (cut > 0 && strips(p, t, cut)) {
+			struct rp_out o;
+			memset(&o, 0, sizeof(o));
+			uint64_t records, stripped;
+			rc = ur_strip_payloads(map.data, map.size, cut, m->have_info && m->info.big_endian, &o, &records,
+					       &stripped);
+			if (rc == 0) {
+				task_salvage(p, t, s, cut, records < kept ? records : kept, stripped);
+				s->bytes_out = o.len;
+				s->bytes_dropped = map.size - o.len;
+				s->action = o.len < map.size ? "rewritten" : "copied";
+				rc = rp_dir_member(dir, name, &o);
+			} else {
+				errno = ENOMEM;
+			}
+			rp_out_free(&o);
+			tfk_member_close(&map);
+			return rc;
+		}
+		task_salvage(p, t, s, cut, kept, 0);
 		if (cut == 0 && map.size > 0) {
 			s->action = "left out";
 			char why[sizeof(s->note)];

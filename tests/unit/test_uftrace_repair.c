@@ -32,6 +32,8 @@
 #define SAMPLE_MAP "sid-260878a0ab9a6202.map"
 /* The sample was recorded with -a: the first record with arguments is record 359, at 5744. */
 #define RECORDS_BEFORE_ARGS 359
+/* Its records with arguments or a return value: two of its last three, 8 bytes of values each. */
+#define RECORDS_WITH_VALUES 2
 
 static char top[512], in[600], out[600];
 static struct tfk_repair_report rep;
@@ -172,6 +174,33 @@ static void task_kept(uint64_t kept, uint64_t lost, const char *action)
 	tfk_report_free(&r);
 }
 
+/*
+ * The task written under a rebuilt info: every record of the sample, the values of arguments
+ * and return values left out (no more flag, no bytes after a record), the records before the
+ * first such one byte for byte.
+ */
+static void task_without_values(void)
+{
+	task_kept(SAMPLE_RECORDS, 0, "rewritten");
+	size_t n, a;
+	uint8_t *d = slurp(out, SAMPLE_DAT, &n), *want = slurp(UF_SAMPLE, SAMPLE_DAT, &a);
+	assert_non_null(d);
+	assert_non_null(want);
+	assert_true(n >= 5744 && a >= 5744);
+	assert_memory_equal(d, want, 5744);
+	free(want);
+	assert_int_equal(n, SAMPLE_DAT_SIZE - RECORDS_WITH_VALUES * 8);
+	assert_int_equal(n, SAMPLE_RECORDS * 16);
+	for (size_t at = 0; at < n; at += 16) {
+		uint64_t w;
+		memcpy(&w, d + at + 8, 8);
+		assert_int_equal((w >> 3) & 7, 5); /* magic */
+		assert_int_equal((w >> 2) & 1, 0); /* no more flag */
+	}
+	free(d);
+	assert_non_null(strstr(member(SAMPLE_DAT)->note, "the arguments or return values of 2 records left out"));
+}
+
 /* Members the damage did not touch stay byte for byte. */
 static void untouched_identical(void)
 {
@@ -190,7 +219,7 @@ static void pristine_nothing_to_do(void **state)
 	assert_false(exists(top, "out"));
 }
 
-/* uftrace record killed: no info, a .channel FIFO; info is rebuilt, records with arguments cut. */
+/* uftrace record killed: no info, a .channel FIFO; info is rebuilt, every record kept without its values. */
 static void killed_recording(void **state)
 {
 	(void)state;
@@ -198,8 +227,7 @@ static void killed_recording(void **state)
 	with_text("rm '%s/info'", in);
 	with_text("mkfifo '%s/.channel'", in);
 	repair_ok();
-	task_kept(RECORDS_BEFORE_ARGS, SAMPLE_RECORDS - RECORDS_BEFORE_ARGS, "truncated");
-	same_as_sample(SAMPLE_DAT, 5744);
+	task_without_values();
 	assert_false(exists(out, ".channel"));
 	assert_string_equal(member(".channel")->action, "left out");
 	assert_string_equal(member("info")->action, "rebuilt");
@@ -232,7 +260,7 @@ static void damaged_info(void **state)
 	with_text("sed -i 's/^osinfo:lines=3/osinfo:lines=x/' '%s/info'", in);
 	repair_ok();
 	assert_string_equal(member("info")->action, "rebuilt");
-	task_kept(RECORDS_BEFORE_ARGS, SAMPLE_RECORDS - RECORDS_BEFORE_ARGS, "truncated");
+	task_without_values();
 	size_t n;
 	uint8_t *info = slurp(out, "info", &n);
 	assert_non_null(info);
@@ -448,10 +476,10 @@ static void salvage_report(void **state)
 	assert_int_equal(tfk_repair_report_text(&rep, "d", collect, f), 0);
 	assert_int_equal(tfk_repair_report_jsonl(&rep, "d", collect, f), 0);
 	fclose(f);
-	assert_non_null(strstr(buf, "d: salvage: 1 task file; kept 359 records, lost 3; info rebuilt"));
-	assert_non_null(strstr(buf, "d/18985.dat: truncated; kept 359 records, lost 3 records"));
+	assert_non_null(strstr(buf, "d: salvage: 1 task file; kept 362 records, lost 0; info rebuilt"));
+	assert_non_null(strstr(buf, "d/18985.dat: rewritten; kept 362 records"));
 	assert_non_null(strstr(buf, "{\"type\":\"salvage_member\",\"file\":\"d\",\"member\":\"18985.dat\",\"action\":"
-				    "\"truncated\",\"unit\":\"records\",\"kept\":359,\"lost\":3,"));
+				    "\"rewritten\",\"unit\":\"records\",\"kept\":362,\"lost\":0,"));
 	assert_null(strstr(buf, "d/libc.so.6.sym")); /* copied members: in JSON only */
 	free(buf);
 }

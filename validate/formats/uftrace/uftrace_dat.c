@@ -6,10 +6,8 @@
 #include <string.h>
 
 #include "uftrace.h"
+#include "uftrace_records.h"
 
-enum { UF_ENTRY = 0, UF_EXIT = 1, UF_LOST = 2, UF_EVENT = 3 };
-#define UF_RECORD_MAGIC 5
-#define UF_PAYLOAD_MAX 4096
 #define UF_RELEASE_STEP (16u << 20)
 #define UF_LISTED_MAX 16 /* findings of one kind listed per task; the rest are counted */
 
@@ -40,11 +38,15 @@ static void win_ensure(struct tfk_ctx *ctx, struct uf_window *w, const struct tf
 	tfk_cur_sub(c, pos, n, &w->v);
 }
 
-/* A record header at member offset at: time and second word. */
+/* A record header at member offset at of the bytes v views: time and second word. */
+static bool view_record(const struct tfk_cursor *v, uint64_t at, uint64_t *time, uint64_t *word)
+{
+	return at >= v->origin && tfk_cur_u64_at(v, at - v->origin, time) && tfk_cur_u64_at(v, at - v->origin + 8, word);
+}
+
 static bool read_record(const struct uf_window *w, uint64_t at, uint64_t *time, uint64_t *word)
 {
-	return at >= w->v.origin && tfk_cur_u64_at(&w->v, at - w->v.origin, time) &&
-	       tfk_cur_u64_at(&w->v, at - w->v.origin + 8, word);
+	return view_record(&w->v, at, time, word);
 }
 
 static unsigned rec_type(uint64_t w) { return (unsigned)(w & 3); }
@@ -77,7 +79,7 @@ static int event_len(uint64_t id)
  * which fewer than 16 bytes are left, and then *by_tail is set (a guess repair cannot trust).
  * 0 when none within UF_PAYLOAD_MAX.
  */
-static uint64_t guess_payload(const struct uf_window *w, uint64_t file_len, uint64_t at, uint64_t t, bool *by_tail)
+uint64_t uf_guess_payload(const struct tfk_cursor *v, uint64_t file_len, uint64_t at, uint64_t t, bool *by_tail)
 {
 	uint64_t tail = 0, tail_timed = 0;
 	*by_tail = false;
@@ -91,12 +93,12 @@ static uint64_t guess_payload(const struct uf_window *w, uint64_t file_len, uint
 			/* A record cut by the end of the file after the payload, or a longer payload. */
 			if (!tail)
 				tail = len;
-			if (!tail_timed && file_len - next >= 8 && next >= w->v.origin &&
-			    tfk_cur_u64_at(&w->v, next - w->v.origin, &nt) && nt >= t && nt - t < (1ull << 40))
+			if (!tail_timed && file_len - next >= 8 && next >= v->origin &&
+			    tfk_cur_u64_at(v, next - v->origin, &nt) && nt >= t && nt - t < (1ull << 40))
 				tail_timed = len;
 			continue;
 		}
-		if (read_record(w, next, &nt, &nw) && rec_magic(nw) == UF_RECORD_MAGIC && nt >= t && nt - t < (1ull << 40))
+		if (view_record(v, next, &nt, &nw) && rec_magic(nw) == UF_RECORD_MAGIC && nt >= t && nt - t < (1ull << 40))
 			return len;
 	}
 	if (tail_timed)
@@ -383,7 +385,7 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 			continue;
 		}
 		bool by_tail;
-		uint64_t len = guess_payload(&win, c.len, pos - 16, t, &by_tail);
+		uint64_t len = uf_guess_payload(&win.v, c.len, pos - 16, t, &by_tail);
 		if (len == 0) {
 			if (c.len - pos <= UF_PAYLOAD_MAX) {
 				uf_emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, c.len - pos, index - 1,

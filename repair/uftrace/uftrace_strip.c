@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A task whose arguments and return values cannot be read any more: a killed recording left
+ * no info, and with it went the argument spec, without which uftrace cannot step over them.
+ * Rather than cut the task before its first such record, every record is kept and only the
+ * values are left out: the more flag cleared, the bytes after it skipped, by the same length
+ * rule the check walked with (formats/uftrace/uftrace_records.h). Events keep their data
+ * (its length is in it), LOST records are copied as they are.
+ */
+#include "uftrace_repair.h"
+
+#include <string.h>
+
+#include "formats/uftrace/uftrace_records.h"
+
+int ur_strip_payloads(const uint8_t *data, uint64_t size, uint64_t cut, bool big_endian, struct rp_out *o,
+		      uint64_t *records, uint64_t *stripped)
+{
+	const struct tfk_cursor v = tfk_cur_make(data, size, 0, big_endian);
+	const bool swap = tfk_cur_swap(&v);
+	uint64_t pos = 0, run = 0; /* the kept bytes not yet added start at run */
+	*records = *stripped = 0;
+	if (cut > size)
+		cut = size;
+	while (pos < cut && cut - pos >= 16) {
+		uint64_t t, w;
+		if (!tfk_cur_u64_at(&v, pos, &t) || !tfk_cur_u64_at(&v, pos + 8, &w))
+			break;
+		unsigned type = (unsigned)(w & 3);
+		uint64_t next = pos + 16;
+		bool drop = false;
+		if (w & UF_MORE_BIT) {
+			if (type == UF_EVENT) {
+				uint16_t len;
+				if (!tfk_cur_u16_at(&v, next, &len))
+					break;
+				next += ((uint64_t)len + 2 + 7) & ~7ull;
+			} else if (type == UF_ENTRY || type == UF_EXIT) {
+				bool by_tail;
+				uint64_t len = uf_guess_payload(&v, size, pos, t, &by_tail);
+				if (len == 0)
+					break;
+				next += len;
+				drop = true;
+			}
+		}
+		if (next > cut)
+			break;
+		(*records)++;
+		if (drop) {
+			if (pos > run)
+				rp_out_keep(o, data + run, (size_t)(pos - run));
+			uint8_t hdr[16];
+			memcpy(hdr, data + pos, 8);
+			uint64_t cleared = tfk_bswap64_if(w & ~UF_MORE_BIT, swap);
+			memcpy(hdr + 8, &cleared, 8);
+			rp_out_put(o, hdr, sizeof(hdr));
+			run = next;
+			(*stripped)++;
+		}
+		pos = next;
+	}
+	if (pos > run)
+		rp_out_keep(o, data + run, (size_t)(pos - run));
+	return o->oom ? -1 : 0;
+}
