@@ -471,7 +471,11 @@ static void test_dir_2008(void **state)
 	s.big_endian = true;
 	uint64_t n = dir_fx(&d, "cpu_0", s) + dir_fx(&d, "cpu_2", s);
 	s.blocks = 1;
-	n += dir_fx(&d, "control/facilities_0", s) + dir_fx(&d, "control/processes_0", s);
+	n += dir_fx(&d, "control/processes_0", s);
+	struct l0fx_spec meta = s;
+	meta.meta = true;
+	meta.blocks = L0FX_MAX_BLOCKS;
+	n += dir_fx(&d, "control/facilities_0", meta);
 	struct l0fx_spec c = s;
 	c.compact = true;
 	c.blocks = 2;
@@ -533,6 +537,174 @@ static void test_dir_ltf2(void **state)
 	assert_int_equal(tfk_report_verdict(&r), TFK_VERDICT_CLEAN);
 	tfk_report_free(&r);
 	dir_free(&d);
+}
+
+
+/* ---- sizes from the marker metadata ------------------------------------------------------ */
+
+/* A trace directory of one layout: its metadata tracefile and a tracefile of formats events. */
+struct mdir {
+	struct dir d;
+	struct fx meta, data;
+	char meta_name[64], data_name[64];
+	uint64_t events;
+};
+
+static void mdir_make(struct mdir *m, uint8_t layout, bool be, uint8_t alignment, bool heartbeat)
+{
+	dir_make(&m->d);
+	struct l0fx_spec s = l0fx_default(layout);
+	s.big_endian = be;
+	s.alignment = alignment;
+	s.heartbeat = heartbeat;
+	s.channel = "kernel";
+	struct l0fx_spec ms = s;
+	ms.meta = true;
+	ms.blocks = L0FX_MAX_BLOCKS;
+	if (layout == 1)
+		ms.block_size = 512; /* the records take several blocks */
+	make(&m->meta, ms);
+	s.formats = true;
+	s.blocks = 4;
+	s.events = 9;
+	make(&m->data, s);
+	snprintf(m->meta_name, sizeof m->meta_name, "%s", layout == 1 ? "control/facilities_0" : "metadata_0");
+	snprintf(m->data_name, sizeof m->data_name, "%s", layout == 1 ? "cpu_0" : "kernel_0");
+	m->events = m->meta.L.total_events + m->data.L.total_events;
+}
+
+static void mdir_check(struct mdir *m, struct tfk_report *r)
+{
+	dir_put(&m->d, m->meta_name, m->meta.buf, m->meta.len);
+	dir_put(&m->d, m->data_name, m->data.buf, m->data.len);
+	tfk_check_file(m->d.path, NULL, r);
+	raised_note(r);
+}
+
+static void mdir_free(struct mdir *m)
+{
+	done(&m->meta);
+	done(&m->data);
+	dir_free(&m->d);
+}
+
+/* The first file offset of the string s (its NUL included) in the fixture. */
+static size_t find_str(const struct fx *x, const char *s)
+{
+	const size_t n = strlen(s) + 1;
+	for (size_t i = 0; i + n <= x->len; i++)
+		if (memcmp(x->buf + i, s, n) == 0)
+			return i;
+	fail_msg("no \"%s\" in the fixture", s);
+	return 0;
+}
+
+/* The file offset of a marker_id record's u16 id: after its name, aligned to 2 when aligned. */
+static size_t id_field(const struct fx *x, const char *name)
+{
+	size_t at = find_str(x, name) + strlen(name) + 1;
+	return x->s.alignment ? (at + 1) / 2 * 2 : at;
+}
+
+static const struct tfk_finding *finding_of(const struct tfk_report *r, const char *code, const char *member)
+{
+	const struct tfk_finding *f = member_finding(r, code, member);
+	assert_true(f->has_offset);
+	return f;
+}
+
+static void test_metadata_sizes(void **state)
+{
+	(void)state;
+	for (unsigned v = 0; v < 16; v++) {
+		const uint8_t layout = 1 + (v & 1), alignment = v & 2 ? 8 : 0;
+		const bool be = v & 4, hb = v & 8;
+		if (layout == 2 && hb)
+			continue;
+		struct mdir m;
+		mdir_make(&m, layout, be, alignment, hb);
+		/* Every block holds several events of each marker, strings of every length. */
+		assert_int_equal(m.data.L.blocks, 4);
+		assert_true(m.meta.L.blocks >= (layout == 1 ? 2u : 1u));
+		assert_int_equal(m.meta.L.total_events, 2 * (L0FX_NMARKERS + (layout == 1 ? 7 : 5)));
+		struct tfk_report r;
+		mdir_check(&m, &r);
+		expect_clean(&r, m.events);
+		tfk_report_free(&r);
+		/* Without its metadata the data tracefile cannot be measured past each block's first. */
+		tfk_check_buffer(m.data.buf, m.data.len, NULL, &r);
+		raised_note(&r);
+		assert_int_equal(count(&r, "lttng0.event.size-unknown"), 4);
+		assert_int_equal(r.stats.events, layout == 2 ? 4 : 0); /* 2.x: the escape-29 events */
+		if (layout == 1)
+			for (unsigned b = 0; b < 4; b++)
+				expect_at(&r, "lttng0.event.size-unknown", m.data.L.event_off[b]);
+		assert_int_equal(tfk_report_verdict(&r), TFK_VERDICT_INCOMPLETE);
+		tfk_report_free(&r);
+		mdir_free(&m);
+	}
+}
+
+/* Events of data block b up to (not including) the first of marker index k; all if none. */
+static uint64_t walked_before(const struct fx *x, unsigned b, unsigned k)
+{
+	uint64_t n = 0;
+	for (uint64_t g = x->L.first_event[b]; g < x->L.first_event[b] + x->L.events[b]; g++, n++)
+		if (g % L0FX_NMARKERS == k && !(x->s.layout == 2 && g == x->L.first_event[b]))
+			break; /* 2.x: a block's first event carries its size */
+	return n;
+}
+
+static uint64_t walked_all_but(const struct fx *x, unsigned k)
+{
+	uint64_t n = 0;
+	for (unsigned b = 0; b < x->L.blocks; b++)
+		n += walked_before(x, b, k);
+	return n;
+}
+
+/* Damaged metadata: each fault at its byte; the data events of the marker it spoils go unmeasured. */
+static void test_metadata_faults(void **state)
+{
+	(void)state;
+	for (unsigned v = 0; v < 4; v++) {
+		const uint8_t layout = 1 + (v & 1), alignment = v & 2 ? 8 : 0;
+		const bool be = v & 1;
+		struct mdir m;
+		struct tfk_report r;
+		/* A type size of 3 in sched_switch's marker_id: the record is ignored. */
+		mdir_make(&m, layout, be, alignment, false);
+		size_t at = id_field(&m.meta, "sched_switch") + 2;
+		assert_int_equal(m.meta.buf[at], 4);
+		m.meta.buf[at] = 3;
+		mdir_check(&m, &r);
+		assert_int_equal(finding_of(&r, "lttng0.metadata.bad-record", m.meta_name)->offset, at);
+		finding_of(&r, "lttng0.event.unknown-id", m.data_name);
+		assert_int_equal(r.stats.events, m.meta.L.total_events + walked_all_but(&m.data, 0));
+		tfk_report_free(&r);
+		mdir_free(&m);
+		/* A floating-point conversion in irq_entry's format: its events have no size. */
+		mdir_make(&m, layout, be, alignment, false);
+		at = find_str(&m.meta, "ip %p irq #2u%u kernel #1u%hhu");
+		m.meta.buf[at + 4] = 'f';
+		mdir_check(&m, &r);
+		assert_int_equal(finding_of(&r, "lttng0.metadata.bad-format", m.meta_name)->offset, at + 3);
+		finding_of(&r, "lttng0.event.size-unknown", m.data_name);
+		assert_int_equal(r.stats.events, m.meta.L.total_events + walked_all_but(&m.data, 1));
+		tfk_report_free(&r);
+		mdir_free(&m);
+		/* irq_entry given sched_switch's id: the first definition stays, id 11 is undefined. */
+		mdir_make(&m, layout, be, alignment, false);
+		at = id_field(&m.meta, "irq_entry");
+		l0fx_put(m.meta.buf + at, 10, 2, be);
+		mdir_check(&m, &r);
+		assert_int_equal(finding_of(&r, "lttng0.metadata.redefined", m.meta_name)->offset, at);
+		const struct tfk_finding *f = finding_of(&r, "lttng0.event.unknown-id", m.data_name);
+		assert_int_equal(f->offset, m.data.L.ev_off[1]); /* event 1 is the first of irq_entry */
+		assert_int_equal(r.stats.events, m.meta.L.total_events + walked_all_but(&m.data, 1));
+		tfk_report_free(&r);
+		mdir_free(&m);
+	}
 }
 
 /* ---- repair -------------------------------------------------------------------------- */
@@ -739,6 +911,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_dir_2008),
 		cmocka_unit_test(test_dir_ltf2),
+		cmocka_unit_test(test_metadata_sizes),
+		cmocka_unit_test(test_metadata_faults),
 		cmocka_unit_test(test_repair_cut),
 		cmocka_unit_test(test_repair_damaged),
 		cmocka_unit_test(test_repair_salvage_text),

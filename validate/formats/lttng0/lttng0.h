@@ -79,7 +79,7 @@ struct l0_markers {
 /* Parse a marker format into fields; -1 when it can be sized, else the offset of the bad byte. */
 long l0_format_parse(const char *fmt, size_t len, uint8_t *fields, uint8_t *nfields);
 
-/* The marker of (channel, id) with both its id and format known, or NULL. */
+/* The marker given id in the channel (its format perhaps unknown), or NULL. */
 const struct l0_marker *l0_marker_find(struct l0_markers *mk, const char *channel, uint16_t id);
 /* Does any marker of the channel have an id and a format (ids can be checked against them)? */
 bool l0_markers_cover(const struct l0_markers *mk, const char *channel);

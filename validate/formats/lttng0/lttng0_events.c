@@ -85,8 +85,13 @@ static const struct l0_marker *marker_for(struct walker *k, const struct l0_para
 		return l0_core_marker(p->layout, id);
 	const char *channel = p->layout == 1 ? "" : k->t->channel;
 	const struct l0_marker *m = l0_marker_find(&k->t->markers, channel, id);
-	if (m)
+	if (m && m->has_format)
 		return m;
+	if (m) {
+		if (need)
+			unknown_size(k, "the marker's format could not be read (reported with the metadata)");
+		return NULL;
+	}
 	if (l0_markers_cover(&k->t->markers, channel)) {
 		struct tfk_finding *f = l0_emit(k->ctx, k->t, TFK_LTTNG0_EVENT_UNKNOWN_ID,
 						 k->c->origin + k->at + k->event_start, 4);

@@ -137,12 +137,12 @@ const struct l0_marker *l0_marker_find(struct l0_markers *mk, const char *channe
 {
 	if (mk->last < mk->n) {
 		const struct l0_marker *m = &mk->m[mk->last];
-		if (m->has_id && m->has_format && m->id == id && strcmp(m->channel, channel) == 0)
+		if (m->has_id && m->id == id && strcmp(m->channel, channel) == 0)
 			return m;
 	}
 	for (size_t i = 0; i < mk->n; i++) {
 		const struct l0_marker *m = &mk->m[i];
-		if (m->has_id && m->has_format && m->id == id && strcmp(m->channel, channel) == 0) {
+		if (m->has_id && m->id == id && strcmp(m->channel, channel) == 0) {
 			mk->last = i;
 			return m;
 		}
