@@ -6,6 +6,7 @@
  * member; the trace header must be the same in all of them.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lttng0.h"
@@ -117,8 +118,22 @@ static void channel_of(const char *base, char *out, size_t cap)
 	out[n] = 0;
 }
 
+/* Tell repair's model which tracefile the blocks that follow belong to. */
+static void model_member(const struct tfk_ctx *ctx, const struct tfk_member *m)
+{
+	const struct tfk_observer *obs = ctx->obs;
+	if (!obs || !obs->model)
+		return;
+	struct tfk_lttng0_member mm;
+	memset(&mm, 0, sizeof(mm));
+	snprintf(mm.name, sizeof(mm.name), "%s", m->name);
+	mm.size = m->size;
+	obs->model(obs->user, tfk_format_lttng0.name, TFK_LTTNG0_MODEL_MEMBER, &mm, sizeof(mm));
+}
+
 static void one_member(struct tfk_ctx *ctx, const struct tfk_input *in, const struct tfk_member *m, struct l0_trace *t)
 {
+	model_member(ctx, m);
 	char channel[L0_NAME_MAX];
 	channel_of(base_name(m->name), channel, sizeof channel);
 	t->channel = channel;
