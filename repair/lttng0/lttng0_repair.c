@@ -263,12 +263,43 @@ out:
 	return rc;
 }
 
+/*
+ * An error no block rule addresses (no per-CPU tracefile, a damaged marker record): the
+ * output could not check clean, so nothing is written. Its summary, or NULL.
+ */
+static const char *unrepairable(const struct tfk_report *before)
+{
+	for (size_t i = 0; i < before->count; i++) {
+		const struct tfk_finding *f = &before->findings[i];
+		if (f->severity == TFK_SEV_ERROR && f->fault->repair == TFK_REPAIR_NONE)
+			return f->fault->summary;
+	}
+	return NULL;
+}
+
+/* Does a kept block remain in some per-CPU or channel tracefile (top level, not metadata_N)? */
+static bool data_kept(const struct l0_model *m)
+{
+	for (size_t i = 0; i < m->nm; i++) {
+		const struct l0_member *mm = &m->members[i];
+		if (strchr(mm->name, '/') || strncmp(mm->name, "metadata_", 9) == 0)
+			continue;
+		for (size_t b = mm->first; b < mm->first + mm->n; b++)
+			if (kept(&m->blocks[b]))
+				return true;
+	}
+	return false;
+}
+
 static int l0_write_dir(const void *model, const struct tfk_input *in, struct rp_dir *dir, struct tfk_repair_report *rep)
 {
 	const struct l0_model *m = model;
-	if (rep->before.incomplete || m->oom) {
+	const char *why = unrepairable(&rep->before);
+	if (!why && !data_kept(m))
+		why = "no block of any per-CPU tracefile has a header that can be trusted";
+	if (rep->before.incomplete || m->oom || why) {
 		rep->outcome = TFK_REPAIR_UNSUPPORTED;
-		rep->reason = m->oom ? "out of memory" : incomplete_reason;
+		rep->reason = m->oom ? "out of memory" : why ? why : incomplete_reason;
 		return 1;
 	}
 	rep->cpus = calloc(1, sizeof(*rep->cpus));

@@ -1026,10 +1026,79 @@ static int write_corpus(const char *dir)
 	return 0;
 }
 
+/* One member of fuzz_lttng0's container: {u8 name length, name, u8 kind 0, u32 LE size, bytes}. */
+static bool put_member(FILE *f, const char *name, const uint8_t *p, size_t n)
+{
+	const uint8_t head[6] = { 0, (uint8_t)n, (uint8_t)(n >> 8), (uint8_t)(n >> 16), (uint8_t)(n >> 24), 0 };
+	const uint8_t nlen = (uint8_t)strlen(name);
+	return fwrite(&nlen, 1, 1, f) == 1 && fwrite(name, 1, nlen, f) == nlen && fwrite(head, 1, 5, f) == 5 &&
+	       fwrite(p, 1, n, f) == n;
+}
+
+/*
+ * Seeds of fuzz_lttng0: trace directories of the fixture writer (metadata, a tracefile of
+ * metadata-sized events, one of explicit sizes), pristine and with a tracefile cut mid-block.
+ */
+static int write_dir_corpus(const char *dir)
+{
+	static const struct {
+		const char *name;
+		uint8_t layout;
+		bool be;
+		uint8_t align;
+		bool cut;
+	} seeds[] = {
+		{ "seed-lttng0-dir-2008-le", 1, false, 0, false },
+		{ "seed-lttng0-dir-2008-be-align8-cut", 1, true, 8, true },
+		{ "seed-lttng0-dir-ltf26-le-align8", 2, false, 8, false },
+		{ "seed-lttng0-dir-ltf26-be-cut", 2, true, 0, true },
+	};
+	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		const uint8_t layout = seeds[i].layout;
+		struct l0fx_spec s = l0fx_default(layout);
+		s.big_endian = seeds[i].be;
+		s.alignment = seeds[i].align;
+		s.channel = "kernel";
+		s.block_size = layout == 1 ? 512 : 4096;
+		s.blocks = 2;
+		s.events = 6;
+		struct l0fx_spec ms = s, fs = s;
+		ms.meta = true;
+		ms.blocks = L0FX_MAX_BLOCKS;
+		fs.formats = true;
+		const struct l0fx_spec *specs[3] = { &ms, &fs, &s };
+		const char *names[2][3] = { { "control.facilities_0", "cpu_0", "cpu_1" },
+					    { "metadata_0", "kernel_0", "kernel_1" } };
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/%s", dir, seeds[i].name);
+		FILE *f = fopen(path, "wb");
+		if (!f)
+			return 1;
+		for (unsigned k = 0; k < 3; k++) {
+			struct l0fx_layout L;
+			uint8_t *buf;
+			size_t len;
+			if (l0fx_write(specs[k], &buf, &len, &L) != 0)
+				return 1;
+			if (seeds[i].cut && k == 2)
+				len = L.ev_off[L.first_event[1] + 2] + 3;
+			bool ok = put_member(f, names[layout - 1][k], buf, len);
+			free(buf);
+			if (!ok)
+				return 1;
+		}
+		if (fclose(f) != 0)
+			return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "--corpus") == 0)
 		return write_corpus(argv[2]);
+	if (argc == 3 && strcmp(argv[1], "--dir-corpus") == 0)
+		return write_dir_corpus(argv[2]);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pristine_2008),
 		cmocka_unit_test(test_pristine_ltf2),

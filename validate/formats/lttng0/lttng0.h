@@ -43,6 +43,8 @@ struct l0_params {
 	bool heartbeat;             /* 1.x: 32-bit event timestamps */
 	bool compact;               /* 1.x compact tracefile: one u32 per event */
 	bool tsc_bounds;            /* the block's cycle counts are sound: events' full TSCs lie within them */
+	bool sound;                 /* the block's header is sound: repair keeps its whole events, so its
+	                               marker records count (a dropped block's would vanish from the output) */
 };
 
 /*

@@ -189,7 +189,8 @@ static bool payload(struct walker *k, const struct l0_params *p, uint16_t id, ui
 		if (!(k->t->meta && id < 2))
 			return true;
 	}
-	l0_marker_record(k->ctx, k->t, k->c, p->layout, id, offs, p->arch_size);
+	if (p->sound)
+		l0_marker_record(k->ctx, k->t, k->c, p->layout, id, offs, p->arch_size);
 	return true;
 }
 
