@@ -58,9 +58,14 @@ static size_t align_up(size_t pos, unsigned a)
 	return a <= 1 ? pos : (pos + a - 1) / a * a;
 }
 
-static uint64_t ev_tsc(uint64_t g)
+static uint64_t base_tsc(const struct l0fx_spec *s)
 {
-	return BASE_TSC + 100 + TSC_STEP * g;
+	return s->tsc_base ? s->tsc_base : BASE_TSC;
+}
+
+static uint64_t ev_tsc(const struct l0fx_spec *s, uint64_t g)
+{
+	return base_tsc(s) + 100 + (s->tsc_step ? s->tsc_step : TSC_STEP) * g;
 }
 
 const struct l0fx_marker l0fx_markers[L0FX_NMARKERS] = {
@@ -211,7 +216,7 @@ void l0fx_event(const struct l0fx_spec *s, uint64_t g, uint16_t *id, uint32_t *s
 {
 	*id = (uint16_t)(s->layout == 1 ? 1 + g % 7 : 100 + g % 5);
 	*size = ev_size(s, g);
-	*tsc = ev_tsc(g);
+	*tsc = ev_tsc(s, g);
 }
 
 /* An event whose payload is laid out from fields (formats and meta modes); its end, or 0. */
@@ -219,7 +224,7 @@ static size_t put_sized_by_format(const struct l0fx_spec *s, uint8_t *blk, size_
 				  size_t *start)
 {
 	const bool be = s->big_endian;
-	const uint64_t tsc = ev_tsc(g);
+	const uint64_t tsc = ev_tsc(s, g);
 	struct field f[L0FX_FIELDS];
 	unsigned nf;
 	uint16_t id;
@@ -276,7 +281,7 @@ static size_t put_sized_by_format(const struct l0fx_spec *s, uint8_t *blk, size_
 static size_t put_event(const struct l0fx_spec *s, uint8_t *blk, size_t pos, uint64_t g, bool first, size_t *start)
 {
 	const bool be = s->big_endian;
-	const uint64_t tsc = ev_tsc(g);
+	const uint64_t tsc = ev_tsc(s, g);
 	const unsigned size = ev_size(s, g);
 	uint8_t tmp[64];
 	size_t n = 0, at;
@@ -365,7 +370,7 @@ static void put_header(const struct l0fx_spec *s, uint8_t *blk, uint64_t begin, 
 		h[24] = 29;
 		l0fx_put(h + 25, 1, 4, be);
 		l0fx_put(h + 29, 2000000000, 8, be);
-		l0fx_put(h + 37, BASE_TSC, 8, be);
+		l0fx_put(h + 37, base_tsc(s), 8, be);
 		l0fx_put(h + 45, 0, 8, be);
 		l0fx_put(h + 53, start_sec, 8, be);
 		l0fx_put(h + 61, 0, 8, be);
@@ -423,7 +428,7 @@ int l0fx_write(const struct l0fx_spec *s, uint8_t **out, size_t *len, struct l0f
 		L->block_off[b] = (size_t)b * s->block_size;
 		L->first_event[b] = first_g;
 		L->data_end[b] = (size_t)b * s->block_size + pos;
-		put_header(s, blk, ev_tsc(first_g) - 50, ev_tsc(g ? g - 1 : 0) + 50, pos, b);
+		put_header(s, blk, ev_tsc(s, first_g) - 50, ev_tsc(s, g ? g - 1 : 0) + 50, pos, b);
 		L->total_events += L->events[b];
 	}
 	*out = buf;

@@ -27,6 +27,8 @@ struct l0fx_spec {
 	bool unknown_sizes;      /* 1.x: event_size 0xFFFF; 2.x: compact 5-bit ids (sizes from formats) */
 	bool big_sizes;          /* 2.x: every size through the 0xFFFF escape and its u32 */
 	uint64_t start_time;     /* start_time_sec (trace-wide; 0: a default) */
+	uint64_t tsc_base;       /* the trace's start TSC (0: a default far from any wrap) */
+	uint64_t tsc_step;       /* cycles between events (0: a default of 1000) */
 	/*
 	 * Events whose sizes only the marker metadata gives: event g is of marker
 	 * l0fx_markers[g % L0FX_NMARKERS], its payload laid out from the marker's format; 1.x

@@ -17,6 +17,8 @@ struct walker {
 	uint64_t event_start;
 	uint64_t prev_tsc;
 	bool tsc_reported;
+	uint64_t rebuilt;         /* the full TSC rebuilt from compact timestamps (from the block's begin) */
+	bool back_reported;
 	bool quiet;               /* measuring a record inside its declared size: no overrun findings */
 };
 
@@ -72,6 +74,36 @@ static void full_tsc(struct walker *k, const struct l0_params *p, const struct l
 	}
 	if (tsc > k->prev_tsc)
 		k->prev_tsc = tsc;
+	if (tsc > k->rebuilt && tsc <= h->tsc_end)
+		k->rebuilt = tsc; /* compact timestamps after it count from it */
+}
+
+/*
+ * A compact timestamp (the low `bits` bits of the TSC) at block-relative pos: the full count
+ * is rebuilt from the one before, with one wrap when the bits decrease; past the block's end
+ * cycle count it went back or wrapped more than once (no heartbeat between).
+ */
+static void compact_tsc(struct walker *k, const struct l0_params *p, const struct l0_header *h, uint64_t low,
+			unsigned bits, uint64_t pos)
+{
+	const uint64_t span = 1ull << bits, mask = span - 1;
+	if (!p->tsc_bounds || k->rebuilt > UINT64_MAX - span)
+		return;
+	uint64_t full = (k->rebuilt & ~mask) | (low & mask);
+	if (full < k->rebuilt)
+		full += span;
+	if (full <= h->tsc_end) {
+		k->rebuilt = full;
+		return;
+	}
+	if (k->back_reported)
+		return;
+	struct tfk_finding *f = l0_emit(k->ctx, k->t, TFK_LTTNG0_EVENT_TIME_BACKWARDS, k->c->origin + k->at + pos, 4);
+	tfk_set_path(f, "block %llu event %llu timestamp", (unsigned long long)k->block, (unsigned long long)k->w->events);
+	tfk_set_expected(f, "a %u-bit count at or after 0x%llx (the event before) that rebuilds to at most %llu (the "
+			    "block's end)", bits, (unsigned long long)(k->rebuilt & mask), (unsigned long long)h->tsc_end);
+	tfk_set_found(f, "0x%llx, rebuilt as %llu", (unsigned long long)(low & mask), (unsigned long long)full);
+	k->back_reported = true;
 }
 
 /*
@@ -226,6 +258,8 @@ static bool v1_event(struct walker *k, const struct l0_params *p, const struct l
 	tfk_cur_u16_at(k->c, k->at + pos + ts + 2, &size);
 	if (!p->heartbeat)
 		full_tsc(k, p, h, tsc, pos);
+	else
+		compact_tsc(k, p, h, tsc, 32, pos);
 	uint64_t at = pos + ts + 4;
 	if (p->alignment)
 		at = align_up(at, p->arch_size); /* §3.2: payload aligned to the arch size */
@@ -241,6 +275,8 @@ static bool v2_event(struct walker *k, const struct l0_params *p, const struct l
 	uint32_t word = 0;
 	tfk_cur_u32_at(k->c, k->at + pos, &word);
 	const unsigned id5 = word >> 27;
+	if (id5 != 29)
+		compact_tsc(k, p, h, word & 0x7FFFFFF, 27, pos); /* escape 29 carries the full count */
 	pos += 4;
 	if (id5 < 29)
 		return payload(k, p, (uint16_t)id5, pos, -1, end); /* the compact id: size from the format */
@@ -278,7 +314,7 @@ static bool v2_event(struct walker *k, const struct l0_params *p, const struct l
 void l0_walk_events(struct tfk_ctx *ctx, struct l0_trace *t, const struct tfk_cursor *c, uint64_t at, uint64_t fill, uint64_t block_len,
 		    const struct l0_params *p, const struct l0_header *h, uint64_t block, struct l0_walk *w)
 {
-	struct walker k = { ctx, t, c, at, fill, block_len, block, w, 0, 0, false, false };
+	struct walker k = { ctx, t, c, at, fill, block_len, block, w, 0, 0, false, h->tsc_begin, false, false };
 	uint64_t pos = p->layout == 1 ? L0_V1_HEADER : L0_V2_HEADER;
 	unsigned a = 1;
 	if (p->alignment)
