@@ -642,6 +642,17 @@ static size_t find_str(const struct fx *x, const char *s)
 	return 0;
 }
 
+/* The offset of the string s (its NUL included) at or after from, relative to from. */
+static size_t find_str_from(const struct fx *x, size_t from, const char *s)
+{
+	const size_t n = strlen(s) + 1;
+	for (size_t i = from; i + n <= x->len; i++)
+		if (memcmp(x->buf + i, s, n) == 0)
+			return i - from;
+	fail_msg("no \"%s\" after %zu in the fixture", s, from);
+	return 0;
+}
+
 /* The file offset of a marker_id record's u16 id: after its name, aligned to 2 when aligned. */
 static size_t id_field(const struct fx *x, const char *name)
 {
@@ -745,6 +756,30 @@ static void test_metadata_faults(void **state)
 		const struct tfk_finding *f = finding_of(&r, "lttng0.event.unknown-id", m.data_name);
 		assert_int_equal(f->offset, m.data.L.ev_off[1]); /* event 1 is the first of irq_entry */
 		assert_int_equal(r.stats.events, m.meta.L.total_events + walked_all_but(&m.data, 1));
+		tfk_report_free(&r);
+		mdir_free(&m);
+		/* The marker_format record of sched_switch with an empty name: ignored, reported there. */
+		mdir_make(&m, layout, be, alignment, false);
+		at = find_str(&m.meta, "sched_switch");
+		const size_t second = at + 1 + find_str_from(&m.meta, at + 1, "sched_switch");
+		m.meta.buf[second] = 0;
+		mdir_check(&m, &r);
+		assert_int_equal(finding_of(&r, "lttng0.metadata.bad-record", m.meta_name)->offset, second);
+		finding_of(&r, "lttng0.event.size-unknown", m.data_name);
+		tfk_report_free(&r);
+		mdir_free(&m);
+		/* A block whose data ends inside the last event's string (no NUL within): an overrun. */
+		mdir_make(&m, layout, be, alignment, false);
+		unsigned b = 0;
+		while (b < m.data.L.blocks && (m.data.L.first_event[b] + m.data.L.events[b] - 1) % L0FX_NMARKERS != 0)
+			b++;
+		assert_true(b < m.data.L.blocks); /* sched_switch, whose last field is a string */
+		const size_t fill_at = m.data.L.block_off[b] + (layout == 1 ? 32 : 52);
+		const uint64_t fill = m.data.L.data_end[b] - m.data.L.block_off[b] - 1;
+		l0fx_put(m.data.buf + fill_at, layout == 1 ? m.data.s.block_size - fill : fill, 4, be);
+		mdir_check(&m, &r);
+		assert_int_equal(finding_of(&r, "lttng0.event.overrun", m.data_name)->offset, m.data.L.last_off[b]);
+		assert_int_equal(r.stats.events, m.events - 1);
 		tfk_report_free(&r);
 		mdir_free(&m);
 	}
