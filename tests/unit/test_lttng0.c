@@ -685,6 +685,20 @@ static void test_metadata_sizes(void **state)
 		mdir_check(&m, &r);
 		expect_clean(&r, m.events);
 		tfk_report_free(&r);
+		/* The test decoder reads the markers itself, then every event of the data, in order. */
+		static struct l0dec_meta meta;
+		static struct l0dec_event ev[1024];
+		memset(&meta, 0, sizeof(meta));
+		long n = l0dec_decode_meta(m.meta.buf, m.meta.len, layout, be, &meta, true, "", ev, 1024);
+		assert_int_equal(n, (long)m.meta.L.total_events);
+		assert_int_equal(meta.n, L0FX_NMARKERS + (layout == 1 ? 7 : 5));
+		n = l0dec_decode_meta(m.data.buf, m.data.len, layout, be, &meta, false, "kernel", ev, 1024);
+		assert_int_equal(n, (long)m.data.L.total_events);
+		for (long g = 0; g < n; g++) {
+			assert_int_equal(ev[g].id, l0fx_markers[g % L0FX_NMARKERS].id);
+			if ((size_t)g < L0FX_MAX_EVENTS && g + 1 < n && ev[g + 1].block == ev[g].block)
+				assert_true(ev[g].payload + ev[g].size <= m.data.buf + m.data.L.ev_off[g + 1]);
+		}
 		/* Without its metadata the data tracefile cannot be measured past each block's first. */
 		tfk_check_buffer(m.data.buf, m.data.len, NULL, &r);
 		raised_note(&r);
