@@ -75,7 +75,14 @@ struct l0_markers {
 	struct l0_marker *m;
 	size_t n, cap;
 	bool full;                 /* the cap was hit (reported once) */
-	size_t last;               /* the last marker found: events of one marker come in runs */
+	/*
+	 * Event id -> marker of one channel (65536 entries, -1 for none), rebuilt when the channel
+	 * or the markers change, so that a lookup costs the same however many markers there are.
+	 */
+	int32_t *index;
+	char index_channel[L0_NAME_MAX];
+	uint64_t gen, index_gen;   /* bumped at every change of the markers; the index's */
+	bool index_cover;          /* the channel has a marker with an id and a format */
 };
 
 /* Parse a marker format into fields; -1 when it can be sized, else the offset of the bad byte. */
@@ -84,7 +91,7 @@ long l0_format_parse(const char *fmt, size_t len, uint8_t *fields, uint8_t *nfie
 /* The marker given id in the channel (its format perhaps unknown), or NULL. */
 const struct l0_marker *l0_marker_find(struct l0_markers *mk, const char *channel, uint16_t id);
 /* Does any marker of the channel have an id and a format (ids can be checked against them)? */
-bool l0_markers_cover(const struct l0_markers *mk, const char *channel);
+bool l0_markers_cover(struct l0_markers *mk, const char *channel);
 void l0_markers_free(struct l0_markers *mk);
 
 /* What stays the same across the blocks of every tracefile of one trace. */

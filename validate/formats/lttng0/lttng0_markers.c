@@ -11,6 +11,7 @@
  * #1u%zu long #1u%zu pointer #1u%zu size_t #1u%zu alignment #1u%u" and marker_format is
  * "[channel %s ]name %s format %s", the channel present in LTF 2.x only.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,25 +134,43 @@ long l0_format_parse(const char *fmt, size_t len, uint8_t *fields, uint8_t *nfie
 	return -1;
 }
 
+/* The id index of the channel, up to date; false when it cannot be allocated (then scan). */
+static bool index_of(struct l0_markers *mk, const char *channel)
+{
+	if (mk->index && mk->index_gen == mk->gen && strcmp(mk->index_channel, channel) == 0)
+		return true;
+	if (!mk->index && !(mk->index = malloc(65536 * sizeof(*mk->index))))
+		return false;
+	memset(mk->index, 0xFF, 65536 * sizeof(*mk->index));
+	mk->index_cover = false;
+	for (size_t i = mk->n; i-- > 0;) {
+		const struct l0_marker *m = &mk->m[i];
+		if (!m->has_id || strcmp(m->channel, channel) != 0)
+			continue;
+		mk->index[m->id] = (int32_t)i; /* the first definition wins, as redefinitions are refused */
+		mk->index_cover |= m->has_format;
+	}
+	snprintf(mk->index_channel, sizeof(mk->index_channel), "%s", channel);
+	mk->index_gen = mk->gen;
+	return true;
+}
+
 const struct l0_marker *l0_marker_find(struct l0_markers *mk, const char *channel, uint16_t id)
 {
-	if (mk->last < mk->n) {
-		const struct l0_marker *m = &mk->m[mk->last];
-		if (m->has_id && m->id == id && strcmp(m->channel, channel) == 0)
-			return m;
-	}
+	if (index_of(mk, channel))
+		return mk->index[id] < 0 ? NULL : &mk->m[mk->index[id]];
 	for (size_t i = 0; i < mk->n; i++) {
 		const struct l0_marker *m = &mk->m[i];
-		if (m->has_id && m->id == id && strcmp(m->channel, channel) == 0) {
-			mk->last = i;
+		if (m->has_id && m->id == id && strcmp(m->channel, channel) == 0)
 			return m;
-		}
 	}
 	return NULL;
 }
 
-bool l0_markers_cover(const struct l0_markers *mk, const char *channel)
+bool l0_markers_cover(struct l0_markers *mk, const char *channel)
 {
+	if (index_of(mk, channel))
+		return mk->index_cover;
 	for (size_t i = 0; i < mk->n; i++)
 		if (mk->m[i].has_id && mk->m[i].has_format && strcmp(mk->m[i].channel, channel) == 0)
 			return true;
@@ -161,6 +180,7 @@ bool l0_markers_cover(const struct l0_markers *mk, const char *channel)
 void l0_markers_free(struct l0_markers *mk)
 {
 	free(mk->m);
+	free(mk->index);
 	memset(mk, 0, sizeof(*mk));
 }
 
@@ -263,6 +283,7 @@ void l0_marker_record(struct tfk_ctx *ctx, struct l0_trace *t, const struct tfk_
 		m->id = mid;
 		m->has_id = true;
 		memcpy(m->sizes, sz, 4);
+		t->markers.gen++;
 		return;
 	}
 	struct tfk_cursor s = *c;
@@ -287,4 +308,5 @@ void l0_marker_record(struct tfk_ctx *ctx, struct l0_trace *t, const struct tfk_
 	m->nfields = nf;
 	memcpy(m->fields, fields, nf);
 	m->has_format = true;
+	t->markers.gen++;
 }
