@@ -583,6 +583,51 @@ static void test_compact_time(void **state)
 	}
 }
 
+/* A 2008 compact tracefile (24 TSC bits a word) beside cpu_0: wraps check clean; one back is reported. */
+static void test_compact_tracefile_time(void **state)
+{
+	(void)state;
+	for (unsigned v = 0; v < 2; v++) {
+		struct dir d;
+		dir_make(&d);
+		struct l0fx_spec s = l0fx_default(1);
+		s.big_endian = v;
+		s.tsc_base = (5ull << 24) - 2500;
+		s.tsc_step = (1ull << 24) / 3;
+		struct l0fx_spec c = s;
+		c.compact = true;
+		struct fx x;
+		make(&x, c);
+		uint64_t n = dir_fx(&d, "cpu_0", s) + x.L.total_events;
+		dir_put(&d, "compact_0", x.buf, x.len);
+		struct tfk_report r;
+		tfk_check_file(d.path, NULL, &r);
+		raised_note(&r);
+		assert_int_equal(tfk_report_verdict(&r), TFK_VERDICT_CLEAN);
+		assert_int_equal(r.stats.events, n);
+		assert_int_equal(count(&r, "lttng0.event.time-backwards"), 0);
+		tfk_report_free(&r);
+		/* Events 1000 cycles apart near a wrap; event 5's bits one below event 4's. */
+		done(&x);
+		c.tsc_step = 0;
+		make(&x, c);
+		uint32_t word = 0;
+		for (unsigned i = 0; i < 4; i++)
+			word |= (uint32_t)x.buf[x.L.ev_off[4] + i] << (v ? 8 * (3 - i) : 8 * i);
+		const uint32_t low = (word & 0xFFFFFF) ? (word & 0xFFFFFF) - 1 : 0xFFFFFF;
+		word = (word & 0xFF000000u) | low;
+		put(&x, x.L.ev_off[5], word, 4);
+		dir_put(&d, "compact_0", x.buf, x.len);
+		tfk_check_file(d.path, NULL, &r);
+		raised_note(&r);
+		const struct tfk_finding *f = member_finding(&r, "lttng0.event.time-backwards", "compact_0");
+		assert_int_equal(f->offset, x.L.ev_off[5]);
+		tfk_report_free(&r);
+		done(&x);
+		dir_free(&d);
+	}
+}
+
 /* ---- sizes from the marker metadata ------------------------------------------------------ */
 
 /* A trace directory of one layout: its metadata tracefile and a tracefile of formats events. */
@@ -1206,6 +1251,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_dir_2008),
 		cmocka_unit_test(test_dir_ltf2),
 		cmocka_unit_test(test_compact_time),
+		cmocka_unit_test(test_compact_tracefile_time),
 		cmocka_unit_test(test_metadata_sizes),
 		cmocka_unit_test(test_metadata_faults),
 		cmocka_unit_test(test_repair_dir),

@@ -32,6 +32,7 @@ struct l0_header {
 	uint32_t events_lost, subbuf_corrupt; /* 2.x, cumulative */
 	uint8_t major, minor, arch_size, alignment;
 	uint8_t has_heartbeat, flight_recorder, tscbits, compact_data_shift; /* 1.x */
+	uint8_t tsc_lsb_truncate;   /* 1.x: compact words hold the TSC shifted right by this */
 	uint32_t freq_scale;
 	uint64_t start_freq;
 };
@@ -43,6 +44,7 @@ struct l0_params {
 	bool heartbeat;             /* 1.x: 32-bit event timestamps */
 	bool compact;               /* 1.x compact tracefile: one u32 per event */
 	bool tsc_bounds;            /* the block's cycle counts are sound: events' full TSCs lie within them */
+	uint8_t tscbits, tsc_truncate; /* 1.x compact tracefiles: the TSC bits of a word, and their shift */
 	bool sound;                 /* the block's header is sound: repair keeps its whole events, so its
 	                               marker records count (a dropped block's would vanish from the output) */
 };

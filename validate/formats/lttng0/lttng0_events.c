@@ -79,21 +79,22 @@ static void full_tsc(struct walker *k, const struct l0_params *p, const struct l
 }
 
 /*
- * A compact timestamp (the low `bits` bits of the TSC) at block-relative pos: the full count
- * is rebuilt from the one before, with one wrap when the bits decrease; past the block's end
- * cycle count it went back or wrapped more than once (no heartbeat between).
+ * A compact timestamp (bits bits of the TSC shifted right by shift) at block-relative pos: the
+ * full count is rebuilt from the one before, with one wrap when the bits decrease; past the
+ * block's end cycle count it went back or wrapped more than once (no heartbeat between).
  */
 static void compact_tsc(struct walker *k, const struct l0_params *p, const struct l0_header *h, uint64_t low,
-			unsigned bits, uint64_t pos)
+			unsigned bits, unsigned shift, uint64_t pos)
 {
 	const uint64_t span = 1ull << bits, mask = span - 1;
-	if (!p->tsc_bounds || k->rebuilt > UINT64_MAX - span)
+	const uint64_t before = k->rebuilt >> shift, end = h->tsc_end >> shift;
+	if (!p->tsc_bounds || before > UINT64_MAX - span)
 		return;
-	uint64_t full = (k->rebuilt & ~mask) | (low & mask);
-	if (full < k->rebuilt)
+	uint64_t full = (before & ~mask) | (low & mask);
+	if (full < before)
 		full += span;
-	if (full <= h->tsc_end) {
-		k->rebuilt = full;
+	if (full <= end) {
+		k->rebuilt = full << shift; /* full <= tsc_end >> shift: no bit is lost */
 		return;
 	}
 	if (k->back_reported)
@@ -101,7 +102,7 @@ static void compact_tsc(struct walker *k, const struct l0_params *p, const struc
 	struct tfk_finding *f = l0_emit(k->ctx, k->t, TFK_LTTNG0_EVENT_TIME_BACKWARDS, k->c->origin + k->at + pos, 4);
 	tfk_set_path(f, "block %llu event %llu timestamp", (unsigned long long)k->block, (unsigned long long)k->w->events);
 	tfk_set_expected(f, "a %u-bit count at or after 0x%llx (the event before) that rebuilds to at most %llu (the "
-			    "block's end)", bits, (unsigned long long)(k->rebuilt & mask), (unsigned long long)h->tsc_end);
+			    "block's end)", bits, (unsigned long long)(before & mask), (unsigned long long)end);
 	tfk_set_found(f, "0x%llx, rebuilt as %llu", (unsigned long long)(low & mask), (unsigned long long)full);
 	k->back_reported = true;
 }
@@ -237,8 +238,13 @@ static bool v1_event(struct walker *k, const struct l0_params *p, const struct l
 {
 	uint64_t pos = k->event_start;
 	if (p->compact) {
-		/* §3.2 "Compact": one u32 {TSC bits, event id bits, compact data}, no size field, no payload. */
+		/* §3.2 "Compact": one u32 {TSC bits, event id bits, compact data}, no size field, no payload;
+		 * the TSC bits are the word's low tscbits (our reading), the count shifted by tsc_lsb_truncate. */
 		READ_OR_STOP(pos, 4, "compact word");
+		uint32_t word = 0;
+		tfk_cur_u32_at(k->c, k->at + pos, &word);
+		if (p->tscbits >= 1 && p->tscbits <= 32 && p->tsc_truncate < 32)
+			compact_tsc(k, p, h, word, p->tscbits, p->tsc_truncate, pos);
 		*end = pos + 4;
 		return true;
 	}
@@ -259,7 +265,7 @@ static bool v1_event(struct walker *k, const struct l0_params *p, const struct l
 	if (!p->heartbeat)
 		full_tsc(k, p, h, tsc, pos);
 	else
-		compact_tsc(k, p, h, tsc, 32, pos);
+		compact_tsc(k, p, h, tsc, 32, 0, pos);
 	uint64_t at = pos + ts + 4;
 	if (p->alignment)
 		at = align_up(at, p->arch_size); /* §3.2: payload aligned to the arch size */
@@ -276,7 +282,7 @@ static bool v2_event(struct walker *k, const struct l0_params *p, const struct l
 	tfk_cur_u32_at(k->c, k->at + pos, &word);
 	const unsigned id5 = word >> 27;
 	if (id5 != 29)
-		compact_tsc(k, p, h, word & 0x7FFFFFF, 27, pos); /* escape 29 carries the full count */
+		compact_tsc(k, p, h, word & 0x7FFFFFF, 27, 0, pos); /* escape 29 carries the full count */
 	pos += 4;
 	if (id5 < 29)
 		return payload(k, p, (uint16_t)id5, pos, -1, end); /* the compact id: size from the format */
