@@ -3,7 +3,7 @@
  * Writes the fuzzing dictionaries (AFL++ / libFuzzer -dict format) from the library's own
  * constants: every format's tokens (its tfk_format's dictionary) for the trace harnesses, the fault
  * catalog's codes and the bytes the sinks must escape for the sinks harness.
- * usage: gen_dict DIR   (writes DIR/check.dict, repair.dict, format.dict, sinks.dict, uftrace.dict, ctf.dict)
+ * usage: gen_dict DIR   (writes DIR/check.dict, repair.dict, format.dict, sinks.dict, uftrace.dict, ctf.dict, lttng0.dict)
  */
 #include <stdio.h>
 #include <string.h>
@@ -46,7 +46,7 @@ static void sinks_tokens(struct out *o)
 
 int main(int argc, char **argv)
 {
-	static const char *const names[] = { "check", "repair", "format", "sinks", "uftrace", "ctf" };
+	static const char *const names[] = { "check", "repair", "format", "sinks", "uftrace", "ctf", "lttng0" };
 	if (argc != 2) {
 		fprintf(stderr, "usage: %s DIR\n", argv[0]);
 		return 2;

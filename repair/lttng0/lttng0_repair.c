@@ -5,41 +5,76 @@
  * crossing its data, or the file cut inside it) is kept with its fill (2008 lost_size, LTF 2.x
  * data_size) ending at the last whole event, padded with zeros to its size when cut; blocks
  * whose header cannot be trusted, and bytes where no block was found, are dropped. There is no
- * index to regenerate. One tracefile at a time (a directory's repair needs the driver's
- * directory entry point).
+ * index to regenerate. A trace directory goes through the directory driver (repair_dir.c):
+ * each damaged tracefile is laid out by the same rules, the others copied as they are.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
+#include "dir_output.h"
 #include "format.h"
+#include "input.h"
 #include "sinks/sink_common.h"
 #include "tracefsck/formats/lttng0.h"
+
+/* A tracefile of a directory: its blocks are blocks[first, first + n). */
+struct l0_member {
+	char name[256];
+	size_t first, n;
+};
 
 struct l0_model {
 	struct tfk_lttng0_block *blocks;
 	size_t n, cap;
+	struct l0_member *members;
+	size_t nm, capm;
 	bool oom;
 };
+
+/* Room for one more element of an array of cap elements of size bytes (doubling). */
+static bool grow(void **arr, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return true;
+	size_t c = *cap ? 2 * *cap : 16;
+	void *p = realloc(*arr, c * size);
+	if (!p)
+		return false;
+	*arr = p;
+	*cap = c;
+	return true;
+}
 
 static void on_model(void *user, const char *format, uint32_t kind, const void *data, size_t size)
 {
 	struct l0_model *m = user;
-	if (strcmp(format, rp_format_lttng0.checks) != 0 || kind != TFK_LTTNG0_MODEL_BLOCK || size != sizeof(*m->blocks))
+	if (strcmp(format, rp_format_lttng0.checks) != 0)
 		return;
-	if (m->n == m->cap) {
-		size_t cap = m->cap ? 2 * m->cap : 16;
-		struct tfk_lttng0_block *b = realloc(m->blocks, cap * sizeof(*b));
-		if (!b) {
+	if (kind == TFK_LTTNG0_MODEL_MEMBER && size == sizeof(struct tfk_lttng0_member)) {
+		if (!grow((void **)&m->members, &m->capm, m->nm, sizeof(*m->members))) {
 			m->oom = true;
 			return;
 		}
-		m->blocks = b;
-		m->cap = cap;
+		struct l0_member *mm = &m->members[m->nm++];
+		memcpy(mm->name, ((const struct tfk_lttng0_member *)data)->name, sizeof(mm->name));
+		mm->name[sizeof(mm->name) - 1] = 0;
+		mm->first = m->n;
+		mm->n = 0;
+		return;
+	}
+	if (kind != TFK_LTTNG0_MODEL_BLOCK || size != sizeof(*m->blocks))
+		return;
+	if (!grow((void **)&m->blocks, &m->cap, m->n, sizeof(*m->blocks))) {
+		m->oom = true;
+		return;
 	}
 	memcpy(&m->blocks[m->n++], data, sizeof(*m->blocks));
+	if (m->nm)
+		m->members[m->nm - 1].n++;
 }
 
 static struct tfk_observer l0_observer(void *model, const uint8_t *in, size_t size, unsigned pass)
@@ -54,8 +89,10 @@ static void l0_model_free(void *model)
 {
 	struct l0_model *m = model;
 	free(m->blocks);
+	free(m->members);
 	m->blocks = NULL;
-	m->n = m->cap = 0;
+	m->members = NULL;
+	m->n = m->cap = m->nm = m->capm = 0;
 }
 
 static bool kept(const struct tfk_lttng0_block *b)
@@ -79,11 +116,11 @@ static void clip(const struct tfk_lttng0_block *b, const uint8_t *in, struct rp_
 	rp_out_zeros_to(out, start + b->size);
 }
 
-static void salvage(const struct l0_model *m, struct tfk_salvage_cpu *c)
+/* Add what the blocks give to the salvage counts. */
+static void salvage(const struct tfk_lttng0_block *blocks, size_t n, struct tfk_salvage_cpu *c)
 {
-	snprintf(c->buffer, sizeof(c->buffer), "tracefile blocks");
-	for (size_t i = 0; i < m->n; i++) {
-		const struct tfk_lttng0_block *b = &m->blocks[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct tfk_lttng0_block *b = &blocks[i];
 		if (b->state == TFK_LTTNG0_KEEP)
 			c->pages_kept++;
 		else if (kept(b))
@@ -99,6 +136,28 @@ static void salvage(const struct l0_model *m, struct tfk_salvage_cpu *c)
 	}
 }
 
+/* The kept blocks of a tracefile (in, size bytes) into out; how many were kept. */
+static size_t lay_blocks(const struct tfk_lttng0_block *blocks, size_t n, const uint8_t *in, size_t size,
+			 struct rp_out *out)
+{
+	size_t keep = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct tfk_lttng0_block *b = &blocks[i];
+		if (b->offset > size || b->present > size - b->offset || !kept(b))
+			continue;
+		keep++;
+		if (b->state == TFK_LTTNG0_KEEP && b->present == b->size)
+			rp_out_keep(out, in + b->offset, (size_t)b->size);
+		else
+			clip(b, in, out);
+	}
+	return keep;
+}
+
+static const char *const incomplete_reason =
+	"part of it could not be checked (event sizes left to marker formats the trace does not give, or a "
+	"limit), so no repaired copy could be proven";
+
 static bool l0_lay_out(const void *model, const uint8_t *in, size_t size, struct tfk_repair_report *rep,
 		       struct rp_out *out)
 {
@@ -109,9 +168,7 @@ static bool l0_lay_out(const void *model, const uint8_t *in, size_t size, struct
 	}
 	if (rep->before.incomplete || m->oom || !m->n) {
 		rep->outcome = TFK_REPAIR_UNSUPPORTED;
-		rep->reason = m->oom ? "out of memory"
-				     : "part of it could not be checked (event sizes left to the marker formats, or a "
-				       "limit), so no repaired copy could be proven";
+		rep->reason = m->oom ? "out of memory" : incomplete_reason;
 		return false;
 	}
 	size_t keep = 0;
@@ -123,15 +180,7 @@ static bool l0_lay_out(const void *model, const uint8_t *in, size_t size, struct
 		rep->reason = "no block of the tracefile has a header that can be trusted";
 		return false;
 	}
-	for (size_t i = 0; i < m->n; i++) {
-		const struct tfk_lttng0_block *b = &m->blocks[i];
-		if (b->offset > size || b->present > size - b->offset)
-			continue;
-		if (b->state == TFK_LTTNG0_KEEP && b->present == b->size)
-			rp_out_keep(out, in + b->offset, (size_t)b->size);
-		else if (kept(b))
-			clip(b, in, out);
-	}
+	lay_blocks(m->blocks, m->n, in, size, out);
 	if (out->oom) {
 		rep->outcome = TFK_REPAIR_FAILED;
 		return false;
@@ -139,10 +188,146 @@ static bool l0_lay_out(const void *model, const uint8_t *in, size_t size, struct
 	rep->cpus = calloc(1, sizeof(*rep->cpus));
 	if (rep->cpus) {
 		rep->ncpus = 1;
-		salvage(m, &rep->cpus[0]);
+		snprintf(rep->cpus[0].buffer, sizeof(rep->cpus[0].buffer), "tracefile blocks");
+		salvage(m->blocks, m->n, &rep->cpus[0]);
 	}
 	rep->buffers = 1;
 	return true;
+}
+
+/* ---- trace directories ---------------------------------------------------------------- */
+
+static const struct l0_member *member_of(const struct l0_model *m, const char *name)
+{
+	for (size_t i = 0; i < m->nm; i++)
+		if (strcmp(m->members[i].name, name) == 0)
+			return &m->members[i];
+	return NULL;
+}
+
+/* Is every block of the tracefile kept as it is (nothing cut, clipped, dropped)? */
+static bool whole(const struct l0_model *m, const struct l0_member *mm)
+{
+	for (size_t i = mm->first; i < mm->first + mm->n; i++)
+		if (m->blocks[i].state != TFK_LTTNG0_KEEP || m->blocks[i].present != m->blocks[i].size)
+			return false;
+	return true;
+}
+
+/* One member: copied as it is, or its kept blocks laid out, or left out when none is. */
+static int write_member(const struct l0_model *m, const struct tfk_input *in, const struct tfk_member *mem,
+			struct rp_dir *dir, struct tfk_salvage_member *s, struct tfk_salvage_cpu *total)
+{
+	struct tfk_member_map map = { 0 };
+	if (mem->size && tfk_member_open(in, mem, &map) != 0)
+		return -1;
+	const struct l0_member *mm = member_of(m, mem->name);
+	struct rp_out o;
+	memset(&o, 0, sizeof(o));
+	struct tfk_salvage_cpu c = { 0 };
+	if (mm) {
+		salvage(m->blocks + mm->first, mm->n, &c);
+		snprintf(s->unit, sizeof(s->unit), "events");
+		s->kept = c.events_kept;
+		s->lost = c.events_lost;
+		s->lost_unknown = c.pages_clipped || c.bytes_missing || c.pages_dropped;
+	}
+	int rc = 0;
+	if (!mm || whole(m, mm)) {
+		rp_out_keep(&o, map.data, map.size);
+	} else if (lay_blocks(m->blocks + mm->first, mm->n, map.data, map.size, &o) == 0) {
+		s->action = "left out";
+		s->bytes_dropped = map.size;
+		snprintf(s->note, sizeof(s->note), "no block whose header can be trusted");
+		goto out;
+	} else {
+		s->action = "rewritten";
+		snprintf(s->note, sizeof(s->note), "%" PRIu64 " block%s kept whole, %" PRIu64 " clipped to the last whole event, %" PRIu64 " dropped",
+			 c.pages_kept, c.pages_kept == 1 ? "" : "s", c.pages_clipped, c.pages_dropped);
+	}
+	s->bytes_out = o.len;
+	s->bytes_dropped = map.size > o.len ? map.size - o.len : 0;
+	rc = o.oom ? (errno = ENOMEM, -1) : rp_dir_member(dir, mem->name, &o);
+out:
+	if (mm) {
+		total->pages_kept += c.pages_kept;
+		total->pages_clipped += c.pages_clipped;
+		total->pages_dropped += c.pages_dropped;
+		total->events_kept += c.events_kept;
+		total->events_lost += c.events_lost;
+		total->bytes_missing += c.bytes_missing;
+	}
+	rp_out_free(&o);
+	if (mem->size)
+		tfk_member_close(&map);
+	return rc;
+}
+
+/*
+ * An error no block rule addresses (no per-CPU tracefile, a damaged marker record): the
+ * output could not check clean, so nothing is written. Its summary, or NULL.
+ */
+static const char *unrepairable(const struct tfk_report *before)
+{
+	for (size_t i = 0; i < before->count; i++) {
+		const struct tfk_finding *f = &before->findings[i];
+		if (f->severity == TFK_SEV_ERROR && f->fault->repair == TFK_REPAIR_NONE)
+			return f->fault->summary;
+	}
+	return NULL;
+}
+
+/* Does a kept block remain in some per-CPU or channel tracefile (top level, not metadata_N)? */
+static bool data_kept(const struct l0_model *m)
+{
+	for (size_t i = 0; i < m->nm; i++) {
+		const struct l0_member *mm = &m->members[i];
+		if (strchr(mm->name, '/') || strncmp(mm->name, "metadata_", 9) == 0)
+			continue;
+		for (size_t b = mm->first; b < mm->first + mm->n; b++)
+			if (kept(&m->blocks[b]))
+				return true;
+	}
+	return false;
+}
+
+static int l0_write_dir(const void *model, const struct tfk_input *in, struct rp_dir *dir, struct tfk_repair_report *rep)
+{
+	const struct l0_model *m = model;
+	const char *why = unrepairable(&rep->before);
+	if (!why && !data_kept(m))
+		why = "no block of any per-CPU tracefile has a header that can be trusted";
+	if (rep->before.incomplete || m->oom || why) {
+		rep->outcome = TFK_REPAIR_UNSUPPORTED;
+		rep->reason = m->oom ? "out of memory" : why ? why : incomplete_reason;
+		return 1;
+	}
+	rep->cpus = calloc(1, sizeof(*rep->cpus));
+	rep->members = calloc(in->n ? in->n : 1, sizeof(*rep->members));
+	if (!rep->cpus || !rep->members) {
+		errno = ENOMEM;
+		return -1;
+	}
+	rep->ncpus = 1;
+	rep->buffers = 1;
+	snprintf(rep->cpus[0].buffer, sizeof(rep->cpus[0].buffer), "tracefile blocks");
+	for (size_t i = 0; i < in->n; i++) {
+		const struct tfk_member *mem = &in->members[i];
+		if (mem->kind == TFK_MEMBER_DIR)
+			continue; /* made as its members are written */
+		struct tfk_salvage_member *s = &rep->members[rep->nmembers++];
+		snprintf(s->member, sizeof(s->member), "%s", mem->name);
+		s->action = "copied";
+		s->bytes_in = mem->size;
+		if (mem->kind != TFK_MEMBER_FILE) {
+			s->action = "left out";
+			snprintf(s->note, sizeof(s->note), "not a regular file");
+			continue;
+		}
+		if (write_member(m, in, mem, dir, s, &rep->cpus[0]) != 0)
+			return -1;
+	}
+	return 0;
 }
 
 static bool l0_kept_any(const void *model, struct tfk_repair_report *rep)
@@ -195,4 +380,5 @@ const struct rp_format rp_format_lttng0 = {
 	.lay_out = l0_lay_out,
 	.kept_any = l0_kept_any,
 	.salvage_text = l0_salvage_text,
+	.write_dir = l0_write_dir,
 };

@@ -7,9 +7,181 @@
  * headers, "lost_size: number of bytes of padding at the end of the buffer"; the event header
  * {timestamp u32 or u64, ids (16 bits), event_size u16}, aligned when alignment is on, the
  * payload aligned on the architecture size. LTF 2.6 from the spec's §3.3 (data_size, sb_size,
- * the 27/5-bit word and escapes 29 and 30).
+ * the 27/5-bit word and escapes 29 and 30). Events without a size are measured from their
+ * marker's format as the 2008 document's facilities files give it: each conversion is a field,
+ * a string up to its NUL, a number of its C type's size, aligned on that size (at most the
+ * trace's alignment) when alignment is on.
  */
+#include <stdio.h>
+#include <string.h>
+
 #include "lttng0_decode.h"
+
+struct dec {
+	struct l0dec_meta *meta;
+	bool is_meta;
+	const char *channel;
+	uint8_t layout, arch, align;
+	bool be;
+};
+
+static uint64_t num(const uint8_t *p, unsigned width, bool be);
+
+/* The core events' formats: marker_id and marker_format, with the channel in LTF 2.x. */
+static const char *core_format(uint8_t layout, uint16_t id)
+{
+	if (id == 0)
+		return layout == 1 ? "name %s event_id %hu int #1u%zu long #1u%zu pointer #1u%zu size_t #1u%zu alignment #1u%u"
+				   : "channel %s name %s event_id %hu int #1u%zu long #1u%zu pointer #1u%zu size_t #1u%zu "
+				     "alignment #1u%u";
+	return layout == 1 ? "name %s format %s" : "channel %s name %s format %s";
+}
+
+/*
+ * Walk the fields of fmt from block-relative pos (b is the block, end its data end): each
+ * field's position into at[] (up to 16); the payload's end, or 0 when it does not fit.
+ */
+static size_t walk_format(const struct dec *d, const char *fmt, const uint8_t sizes[4], const uint8_t *b, size_t pos,
+			  size_t end, size_t *at, unsigned *nat)
+{
+	unsigned n = 0, forced = 0;
+	for (const char *c = fmt; *c; c++) {
+		if (*c == '#') {
+			c++;
+			if (*c == 'n')
+				c++;
+			forced = 0;
+			while (*c >= '0' && *c <= '9')
+				forced = forced * 10 + (unsigned)(*c++ - '0');
+			while (*c && *c != '%')
+				c++;
+			if (!*c)
+				return 0;
+		}
+		if (*c != '%')
+			continue;
+		c++;
+		if (*c == '%')
+			continue;
+		while (*c && strchr("-+ #0123456789.", *c))
+			c++;
+		unsigned h = 0, l = 0;
+		int z = 0;
+		for (; *c && strchr("hlLqzZjt", *c); c++) {
+			h += *c == 'h';
+			l += *c == 'l';
+			l += (*c == 'L' || *c == 'q' || *c == 'j') * 2;
+			z |= *c == 'z' || *c == 'Z' || *c == 't';
+		}
+		if (!*c)
+			return 0;
+		unsigned size;
+		if (*c == 's') {
+			if (n < 16)
+				at[n++] = pos;
+			while (pos < end && b[pos])
+				pos++;
+			if (pos >= end)
+				return 0;
+			pos++;
+			continue;
+		}
+		if (*c == 'p')
+			size = sizes[2];
+		else if (*c == 'c' && !h && !l && !z)
+			size = 1;
+		else if (!strchr("diouxX", *c))
+			return 0;
+		else
+			size = z ? sizes[*c == 't' ? 1 : 3] : l >= 2 ? 8 : l ? sizes[1] : h >= 2 ? 1 : h ? 2 : sizes[0];
+		if (forced)
+			size = forced;
+		forced = 0;
+		if (d->align && size > 1) {
+			unsigned a = size < d->align ? size : d->align;
+			pos = (pos + a - 1) / a * a;
+		}
+		if (pos + size > end)
+			return 0;
+		if (n < 16)
+			at[n++] = pos;
+		pos += size;
+	}
+	*nat = n;
+	return pos;
+}
+
+static void copy_str(char *out, size_t cap, const uint8_t *s)
+{
+	snprintf(out, cap, "%s", (const char *)s);
+}
+
+/* A core event's fields, read into the markers. */
+static void read_record(struct dec *d, uint16_t id, const uint8_t *b, const size_t *at, unsigned nat)
+{
+	unsigned k = 0;
+	char channel[64] = "", name[64];
+	if (d->layout == 2)
+		copy_str(channel, sizeof channel, b + at[k++]);
+	copy_str(name, sizeof name, b + at[k++]);
+	struct l0dec_marker *m = NULL;
+	for (size_t i = 0; i < d->meta->n; i++)
+		if (!strcmp(d->meta->m[i].channel, channel) && !strcmp(d->meta->m[i].name, name))
+			m = &d->meta->m[i];
+	if (!m) {
+		if (d->meta->n == L0DEC_MARKERS)
+			return;
+		m = &d->meta->m[d->meta->n++];
+		memset(m, 0, sizeof(*m));
+		snprintf(m->channel, sizeof m->channel, "%s", channel);
+		snprintf(m->name, sizeof m->name, "%s", name);
+	}
+	if (id == 0 && nat == k + 6) {
+		m->id = (uint16_t)num(b + at[k], 2, d->be);
+		for (unsigned i = 0; i < 4; i++)
+			m->sizes[i] = b[at[k + 1 + i]];
+		m->has_id = true;
+	} else if (id == 1 && nat == k + 1) {
+		copy_str(m->format, sizeof m->format, b + at[k]);
+		m->has_format = true;
+	}
+}
+
+/* The payload of event id at block-relative pos: its declared size, or (size < 0) measured. */
+static bool payload(struct dec *d, const uint8_t *b, size_t pos, size_t end, uint16_t id, long size, struct l0dec_event *e,
+		    size_t *next)
+{
+	const bool core = d->meta && d->is_meta && id < 2;
+	const char *fmt = NULL;
+	uint8_t sizes[4] = { 4, d->arch, d->arch, d->arch };
+	if (core) {
+		fmt = core_format(d->layout, id);
+	} else if (size < 0 && d->meta) {
+		for (size_t i = 0; i < d->meta->n; i++) {
+			const struct l0dec_marker *m = &d->meta->m[i];
+			if (m->has_id && m->has_format && m->id == id && !strcmp(m->channel, d->layout == 1 ? "" : d->channel)) {
+				fmt = m->format;
+				memcpy(sizes, m->sizes, 4);
+			}
+		}
+	}
+	size_t at[16];
+	unsigned nat = 0;
+	size_t fend = fmt ? walk_format(d, fmt, sizes, b, pos, end, at, &nat) : 0;
+	if (size < 0) {
+		if (!fend)
+			return false;
+		size = (long)(fend - pos);
+	}
+	if (pos + (size_t)size > end)
+		return false;
+	if (core && fend && fend <= pos + (size_t)size)
+		read_record(d, id, b, at, nat);
+	e->size = (uint32_t)size;
+	e->payload = b + pos;
+	*next = pos + (size_t)size;
+	return true;
+}
 
 static uint64_t num(const uint8_t *p, unsigned width, bool be)
 {
@@ -24,11 +196,13 @@ static size_t up(size_t x, unsigned a)
 	return a > 1 ? (x + a - 1) / a * a : x;
 }
 
-static long block_2008(const uint8_t *b, size_t size, bool be, unsigned block, struct l0dec_event *ev, size_t max,
-		       size_t n)
+static long block_2008(struct dec *d, const uint8_t *b, size_t size, bool be, unsigned block, struct l0dec_event *ev,
+		       size_t max, size_t n)
 {
 	const uint8_t *th = b + 40;
 	unsigned arch = th[16], hb = th[20], align = th[21];
+	d->arch = (uint8_t)arch;
+	d->align = (uint8_t)align;
 	size_t lost = (size_t)num(b + 32, 4, be), pos = 109;
 	if (lost > size - 109)
 		return -1;
@@ -42,61 +216,76 @@ static long block_2008(const uint8_t *b, size_t size, bool be, unsigned block, s
 		e->block = block;
 		e->tsc = num(b + pos, ts, be);
 		e->id = (uint16_t)num(b + pos + ts, 2, be);
-		e->size = (uint32_t)num(b + pos + ts + 2, 2, be);
+		const uint32_t declared = (uint32_t)num(b + pos + ts + 2, 2, be);
 		pos += ts + 4;
 		if (align)
 			pos = up(pos, arch);
-		if (e->size == 0xFFFF || pos + e->size > end)
+		if (!payload(d, b, pos, end, e->id, declared == 0xFFFF ? -1 : (long)declared, e, &pos))
 			return -1;
-		e->payload = b + pos;
-		pos += e->size;
 	}
 	return (long)n;
 }
 
-static long block_ltf26(const uint8_t *b, size_t size, bool be, unsigned block, struct l0dec_event *ev, size_t max,
-			size_t n)
+static long block_ltf26(struct dec *d, const uint8_t *b, size_t size, bool be, unsigned block, struct l0dec_event *ev,
+			size_t max, size_t n)
 {
 	unsigned align = b[23];
+	d->arch = b[22];
+	d->align = (uint8_t)align;
 	size_t end = (size_t)num(b + 52, 4, be), pos = 68;
 	if (end > size)
 		return -1;
 	while (pos < end && up(pos, align ? 4 : 1) < end) {
 		pos = up(pos, align ? 4 : 1);
-		if (pos + 8 > end || n == max)
+		if (pos + 4 > end || n == max)
 			return -1;
 		uint32_t word = (uint32_t)num(b + pos, 4, be);
-		if (word >> 27 != 29 && word >> 27 != 30)
-			return -1;
+		const unsigned id5 = word >> 27;
 		struct l0dec_event *e = &ev[n++];
 		e->block = block;
 		e->tsc = word & 0x7FFFFFF;
-		e->id = (uint16_t)num(b + pos + 4, 2, be);
-		e->size = (uint32_t)num(b + pos + 6, 2, be);
-		pos += 8;
-		if (e->size == 0xFFFF) {
+		pos += 4;
+		if (id5 < 29) {
+			e->id = (uint16_t)id5; /* compact: the size comes from the marker's format */
+			if (!payload(d, b, pos, end, e->id, -1, e, &pos))
+				return -1;
+			continue;
+		}
+		if (pos + 2 > end)
+			return -1;
+		e->id = (uint16_t)num(b + pos, 2, be);
+		if (id5 == 31) {
+			if (!payload(d, b, pos + 2, end, e->id, -1, e, &pos))
+				return -1;
+			continue;
+		}
+		if (pos + 4 > end)
+			return -1;
+		uint32_t declared = (uint32_t)num(b + pos + 2, 2, be);
+		pos += 4;
+		if (declared == 0xFFFF) {
 			if (pos + 4 > end)
 				return -1;
-			e->size = (uint32_t)num(b + pos, 4, be);
+			declared = (uint32_t)num(b + pos, 4, be);
 			pos += 4;
 		}
-		if (word >> 27 == 29) {
+		if (id5 == 29) {
 			pos = align ? up(pos, 8) : pos;
 			if (pos + 8 > end)
 				return -1;
 			e->tsc = num(b + pos, 8, be);
 			pos += 8;
 		}
-		if (pos + e->size > end)
+		if (!payload(d, b, pos, end, e->id, (long)declared, e, &pos))
 			return -1;
-		e->payload = b + pos;
-		pos += e->size;
 	}
 	return (long)n;
 }
 
-long l0dec_decode(const uint8_t *p, size_t len, uint8_t layout, bool be, struct l0dec_event *ev, size_t max)
+long l0dec_decode_meta(const uint8_t *p, size_t len, uint8_t layout, bool be, struct l0dec_meta *meta, bool is_meta,
+		       const char *channel, struct l0dec_event *ev, size_t max)
 {
+	struct dec d = { meta, is_meta, channel ? channel : "", layout, 0, 0, be };
 	size_t off = 0, n = 0;
 	for (unsigned block = 0; off < len; block++) {
 		if (len - off < 109)
@@ -105,11 +294,17 @@ long l0dec_decode(const uint8_t *p, size_t len, uint8_t layout, bool be, struct 
 		size_t size = (size_t)num(b + (layout == 1 ? 36 : 56), 4, be);
 		if (num(b + (layout == 1 ? 40 : 16), 4, be) != 0x00D6B7ED || size < 109 || size > len - off)
 			return -1;
-		long r = layout == 1 ? block_2008(b, size, be, block, ev, max, n) : block_ltf26(b, size, be, block, ev, max, n);
+		long r = layout == 1 ? block_2008(&d, b, size, be, block, ev, max, n)
+				     : block_ltf26(&d, b, size, be, block, ev, max, n);
 		if (r < 0)
 			return -1;
 		n = (size_t)r;
 		off += size;
 	}
 	return (long)n;
+}
+
+long l0dec_decode(const uint8_t *p, size_t len, uint8_t layout, bool be, struct l0dec_event *ev, size_t max)
+{
+	return l0dec_decode_meta(p, len, layout, be, NULL, false, "", ev, max);
 }

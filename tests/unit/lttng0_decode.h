@@ -22,4 +22,25 @@ struct l0dec_event {
 /* Decode every event; their number, or -1 when a block cannot be decoded. */
 long l0dec_decode(const uint8_t *p, size_t len, uint8_t layout, bool big_endian, struct l0dec_event *ev, size_t max);
 
+/* Markers read from a metadata tracefile's core marker_id (0) and marker_format (1) events. */
+#define L0DEC_MARKERS 64
+struct l0dec_marker {
+	char channel[64], name[64], format[256];
+	uint16_t id;
+	uint8_t sizes[4];        /* int, long, pointer, size_t */
+	bool has_id, has_format;
+};
+struct l0dec_meta {
+	struct l0dec_marker m[L0DEC_MARKERS];
+	size_t n;
+};
+
+/*
+ * The same, measuring events that carry no size (2008 event_size 0xFFFF; LTF 2.x compact ids
+ * and escape 31) from the markers of channel in meta. With is_meta, ids 0 and 1 are the core
+ * marker events, read into meta as they come.
+ */
+long l0dec_decode_meta(const uint8_t *p, size_t len, uint8_t layout, bool big_endian, struct l0dec_meta *meta,
+		       bool is_meta, const char *channel, struct l0dec_event *ev, size_t max);
+
 #endif

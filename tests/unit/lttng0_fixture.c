@@ -17,7 +17,15 @@
  *    on; escape 30: u16 id, u16 size (0xFFFF: a u32 size follows); escape 29: the same, then a
  *    u64 TSC aligned to 8 (when alignment is on: our reading). The payload follows at once.
  * Positions are aligned relative to the block's start (sub-buffers were page aligned).
+ *  - Marker metadata (§3.1, §3.3, the 2008 document's facilities files): core event 0
+ *    marker_id {[channel string,] name string, u16 id, u8 int, long, pointer and size_t sizes,
+ *    u8 alignment} and core event 1 marker_format {[channel string,] name string, format
+ *    string}, the channel in LTF 2.x only (LTTng 0.x ltt-marker-control, our reading). A
+ *    payload laid out from a format: strings with their NUL, numbers of their C type's size
+ *    (or of the size an LTTng "#2u" prefix gives), each aligned to min(size, alignment) when
+ *    alignment is on.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +34,7 @@
 #define MAGIC 0x00D6B7EDu
 #define BASE_TSC 5000000ull
 #define TSC_STEP 1000ull
+#define L0FX_FIELDS 16
 
 void l0fx_put(uint8_t *p, uint64_t v, unsigned width, bool be)
 {
@@ -49,9 +58,153 @@ static size_t align_up(size_t pos, unsigned a)
 	return a <= 1 ? pos : (pos + a - 1) / a * a;
 }
 
-static uint64_t ev_tsc(uint64_t g)
+static uint64_t base_tsc(const struct l0fx_spec *s)
 {
-	return BASE_TSC + 100 + TSC_STEP * g;
+	return s->tsc_base ? s->tsc_base : BASE_TSC;
+}
+
+static uint64_t ev_tsc(const struct l0fx_spec *s, uint64_t g)
+{
+	return base_tsc(s) + 100 + (s->tsc_step ? s->tsc_step : TSC_STEP) * g;
+}
+
+const struct l0fx_marker l0fx_markers[L0FX_NMARKERS] = {
+	{ 10, "sched_switch", "prev %d next %d comm %s" },
+	{ 11, "irq_entry", "ip %p irq #2u%u kernel #1u%hhu" },
+	{ 12, "syscall_exit", "ts %llu c %c name %s ret %ld count %zu" },
+	{ 40, "empty", "no fields %% at all" },
+};
+
+/* A field of a payload: a string (str set) or a number of size bytes. */
+struct field {
+	const char *str;
+	unsigned size;
+	uint64_t value;
+};
+
+/* The fields of a format (only the conversions l0fx_markers and the core formats use). */
+static unsigned format_fields(const char *fmt, unsigned arch, struct field *f)
+{
+	unsigned n = 0, forced = 0;
+	for (const char *p = fmt; *p; p++) {
+		if (*p == '#') {
+			forced = (unsigned)(p[1] - '0');
+			p += 2; /* "#2u" */
+			continue;
+		}
+		if (*p != '%')
+			continue;
+		p++;
+		if (*p == '%')
+			continue;
+		unsigned size = 4;
+		bool str = false;
+		if (strncmp(p, "llu", 3) == 0) {
+			size = 8;
+			p += 2;
+		} else if (strncmp(p, "hhu", 3) == 0) {
+			size = 1;
+			p += 2;
+		} else if (strncmp(p, "hu", 2) == 0) {
+			size = 2;
+			p++;
+		} else if (*p == 'l' || *p == 'z') {
+			size = arch;
+			p++;
+		} else if (*p == 'p') {
+			size = arch;
+		} else if (*p == 'c') {
+			size = 1;
+		} else if (*p == 's') {
+			str = true;
+		}
+		f[n].str = str ? "" : NULL;
+		f[n].size = forced ? forced : size;
+		forced = 0;
+		n++;
+	}
+	return n;
+}
+
+/* Lay out fields at block-relative position at into tmp (from offset n); the new n. */
+static size_t put_fields(const struct l0fx_spec *s, uint8_t *tmp, size_t at, size_t n, const struct field *f, unsigned nf)
+{
+	for (unsigned i = 0; i < nf; i++) {
+		if (f[i].str) {
+			size_t len = strlen(f[i].str) + 1;
+			memcpy(tmp + n, f[i].str, len);
+			n += len;
+			continue;
+		}
+		unsigned a = s->alignment ? (f[i].size < s->alignment ? f[i].size : s->alignment) : 1;
+		size_t pad = align_up(at + n, a) - (at + n);
+		memset(tmp + n, 0, pad);
+		n += pad;
+		l0fx_put(tmp + n, f[i].value, f[i].size, s->big_endian);
+		n += f[i].size;
+	}
+	return n;
+}
+
+static const char *const comms[5] = { "init", "bash", "kworker/0:1", "", "sshd" };
+
+/* The payload of formats event g: values from g, strings from comms. */
+static unsigned format_payload(const struct l0fx_spec *s, uint64_t g, struct field *f)
+{
+	unsigned nf = format_fields(l0fx_markers[g % L0FX_NMARKERS].format, s->arch_size, f);
+	for (unsigned i = 0; i < nf; i++) {
+		if (f[i].str)
+			f[i].str = comms[(g + i) % 5];
+		else
+			f[i].value = (g * 7 + i) & (f[i].size == 8 ? ~0ull : (1ull << (8 * f[i].size)) - 1);
+	}
+	return nf;
+}
+
+/* The plain ids of the default events, which the metadata also defines (any format). */
+static unsigned plain_ids(const struct l0fx_spec *s, uint16_t *ids)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < (s->layout == 1 ? 7u : 5u); i++)
+		ids[n++] = (uint16_t)(s->layout == 1 ? 1 + i : 100 + i);
+	return n;
+}
+
+/* Meta event g: marker_id (even g) or marker_format (odd g) of marker g / 2; false past the last. */
+static bool meta_payload(const struct l0fx_spec *s, uint64_t g, struct field *f, unsigned *nf, uint16_t *core)
+{
+	uint16_t plain[8];
+	const unsigned np = plain_ids(s, plain), m = (unsigned)(g / 2);
+	if (m >= L0FX_NMARKERS + np)
+		return false;
+	static char names[8][16];
+	const char *name, *format;
+	uint16_t id;
+	if (m < L0FX_NMARKERS) {
+		name = l0fx_markers[m].name;
+		format = l0fx_markers[m].format;
+		id = l0fx_markers[m].id;
+	} else {
+		snprintf(names[m - L0FX_NMARKERS], sizeof names[0], "plain_%u", m - L0FX_NMARKERS);
+		name = names[m - L0FX_NMARKERS];
+		format = "data %d";
+		id = plain[m - L0FX_NMARKERS];
+	}
+	unsigned n = 0;
+	if (s->layout == 2)
+		f[n++] = (struct field){ s->channel ? s->channel : "kernel", 0, 0 };
+	f[n++] = (struct field){ name, 0, 0 };
+	*core = (uint16_t)(g % 2);
+	if (g % 2 == 0) {
+		f[n++] = (struct field){ NULL, 2, id };
+		const unsigned sizes[5] = { 4, s->arch_size, s->arch_size, s->arch_size, s->alignment };
+		for (unsigned i = 0; i < 5; i++)
+			f[n++] = (struct field){ NULL, 1, sizes[i] };
+	} else {
+		f[n++] = (struct field){ format, 0, 0 };
+	}
+	*nf = n;
+	return true;
 }
 
 static unsigned ev_size(const struct l0fx_spec *s, uint64_t g)
@@ -63,17 +216,77 @@ void l0fx_event(const struct l0fx_spec *s, uint64_t g, uint16_t *id, uint32_t *s
 {
 	*id = (uint16_t)(s->layout == 1 ? 1 + g % 7 : 100 + g % 5);
 	*size = ev_size(s, g);
-	*tsc = ev_tsc(g);
+	*tsc = ev_tsc(s, g);
+}
+
+/* An event whose payload is laid out from fields (formats and meta modes); its end, or 0. */
+static size_t put_sized_by_format(const struct l0fx_spec *s, uint8_t *blk, size_t pos, uint64_t g, bool first,
+				  size_t *start)
+{
+	const bool be = s->big_endian;
+	const uint64_t tsc = ev_tsc(s, g);
+	struct field f[L0FX_FIELDS];
+	unsigned nf;
+	uint16_t id;
+	if (s->meta) {
+		if (!meta_payload(s, g, f, &nf, &id))
+			return 0;
+	} else {
+		nf = format_payload(s, g, f);
+		id = l0fx_markers[g % L0FX_NMARKERS].id;
+	}
+	uint8_t tmp[256];
+	size_t n = 0, at;
+	if (s->layout == 1) {
+		unsigned a = s->alignment ? (s->alignment < s->arch_size ? s->alignment : s->arch_size) : 1;
+		at = align_up(pos, a);
+		unsigned ts = s->heartbeat ? 4 : 8;
+		l0fx_put(tmp, s->heartbeat ? (tsc & 0xFFFFFFFFu) : tsc, ts, be);
+		l0fx_put(tmp + ts, id, 2, be);
+		l0fx_put(tmp + ts + 2, 0xFFFF, 2, be);
+		n = ts + 4;
+		size_t payload = s->alignment ? align_up(at + n, s->arch_size) - at : n;
+		memset(tmp + n, 0, payload - n);
+		n = put_fields(s, tmp, at, payload, f, nf);
+	} else {
+		at = align_up(pos, s->alignment ? 4 : 1);
+		if (first && !s->meta) {
+			/* escape 29: u16 id, u16 size, the u64 TSC aligned to 8, then the payload */
+			l0fx_put(tmp, 29u << 27 | (uint32_t)(tsc & 0x7FFFFFF), 4, be);
+			l0fx_put(tmp + 4, id, 2, be);
+			n = 8;
+			size_t t = s->alignment ? align_up(at + n, 8) - at : n;
+			memset(tmp + n, 0, t - n);
+			l0fx_put(tmp + t, tsc, 8, be);
+			size_t body = t + 8;
+			n = put_fields(s, tmp, at, body, f, nf);
+			l0fx_put(tmp + 6, n - body, 2, be);
+		} else if (id < 29) {
+			l0fx_put(tmp, (uint32_t)id << 27 | (uint32_t)(tsc & 0x7FFFFFF), 4, be);
+			n = put_fields(s, tmp, at, 4, f, nf);
+		} else {
+			l0fx_put(tmp, 31u << 27 | (uint32_t)(tsc & 0x7FFFFFF), 4, be);
+			l0fx_put(tmp + 4, id, 2, be);
+			n = put_fields(s, tmp, at, 6, f, nf);
+		}
+	}
+	if (at + n > s->block_size)
+		return 0;
+	memcpy(blk + at, tmp, n);
+	*start = at;
+	return at + n;
 }
 
 /* One event of global number g at block-relative pos; its end, or 0 when it does not fit. */
 static size_t put_event(const struct l0fx_spec *s, uint8_t *blk, size_t pos, uint64_t g, bool first, size_t *start)
 {
 	const bool be = s->big_endian;
-	const uint64_t tsc = ev_tsc(g);
+	const uint64_t tsc = ev_tsc(s, g);
 	const unsigned size = ev_size(s, g);
 	uint8_t tmp[64];
 	size_t n = 0, at;
+	if (s->formats || s->meta)
+		return put_sized_by_format(s, blk, pos, g, first, start);
 	if (s->layout == 1) {
 		if (s->compact) {
 			at = align_up(pos, s->alignment ? 4 : 1);
@@ -157,7 +370,7 @@ static void put_header(const struct l0fx_spec *s, uint8_t *blk, uint64_t begin, 
 		h[24] = 29;
 		l0fx_put(h + 25, 1, 4, be);
 		l0fx_put(h + 29, 2000000000, 8, be);
-		l0fx_put(h + 37, BASE_TSC, 8, be);
+		l0fx_put(h + 37, base_tsc(s), 8, be);
 		l0fx_put(h + 45, 0, 8, be);
 		l0fx_put(h + 53, start_sec, 8, be);
 		l0fx_put(h + 61, 0, 8, be);
@@ -190,28 +403,36 @@ int l0fx_write(const struct l0fx_spec *s, uint8_t **out, size_t *len, struct l0f
 	if (!buf)
 		return -1;
 	uint64_t g = 0;
-	for (unsigned b = 0; b < s->blocks; b++) {
+	unsigned blocks = s->blocks;
+	for (unsigned b = 0; b < blocks; b++) {
 		uint8_t *blk = buf + (size_t)b * s->block_size;
 		size_t pos = hdr, start = 0;
 		uint64_t first_g = g;
-		for (unsigned j = 0; j < s->events; j++) {
+		for (unsigned j = 0; j < (s->meta ? 1000u : s->events); j++) {
 			size_t end = put_event(s, blk, pos, g, j == 0, &start);
 			if (!end)
 				break;
 			if (j == 0)
 				L->event_off[b] = (size_t)b * s->block_size + start;
 			L->last_off[b] = (size_t)b * s->block_size + start;
+			if (g < L0FX_MAX_EVENTS)
+				L->ev_off[g] = L->last_off[b];
 			pos = end;
 			g++;
 			L->events[b]++;
 		}
+		if (s->meta && b && !L->events[b]) {
+			blocks = b; /* every marker is written: no empty block after them */
+			break;
+		}
 		L->block_off[b] = (size_t)b * s->block_size;
 		L->first_event[b] = first_g;
 		L->data_end[b] = (size_t)b * s->block_size + pos;
-		put_header(s, blk, ev_tsc(first_g) - 50, ev_tsc(g ? g - 1 : 0) + 50, pos, b);
+		put_header(s, blk, ev_tsc(s, first_g) - 50, ev_tsc(s, g ? g - 1 : 0) + 50, pos, b);
 		L->total_events += L->events[b];
 	}
 	*out = buf;
-	*len = (size_t)s->blocks * s->block_size;
+	L->blocks = blocks;
+	*len = (size_t)blocks * s->block_size;
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #define L0FX_MAX_BLOCKS 16
+#define L0FX_MAX_EVENTS 256
 
 struct l0fx_spec {
 	uint8_t layout;          /* 1: the 2008 layout (LTF 1.0); 2: LTF 2.6 sub-buffers */
@@ -26,7 +27,29 @@ struct l0fx_spec {
 	bool unknown_sizes;      /* 1.x: event_size 0xFFFF; 2.x: compact 5-bit ids (sizes from formats) */
 	bool big_sizes;          /* 2.x: every size through the 0xFFFF escape and its u32 */
 	uint64_t start_time;     /* start_time_sec (trace-wide; 0: a default) */
+	uint64_t tsc_base;       /* the trace's start TSC (0: a default far from any wrap) */
+	uint64_t tsc_step;       /* cycles between events (0: a default of 1000) */
+	/*
+	 * Events whose sizes only the marker metadata gives: event g is of marker
+	 * l0fx_markers[g % L0FX_NMARKERS], its payload laid out from the marker's format; 1.x
+	 * event_size 0xFFFF; 2.x the compact id (ids below 29) or the id-only escape 31, but the
+	 * first event of each block an escape 29 with its size and full TSC.
+	 */
+	bool formats;
+	/* A metadata tracefile (control/facilities_N, metadata_N): core marker_id and
+	 * marker_format events (ids 0 and 1, sizes from their core formats) defining every
+	 * marker of l0fx_markers and the plain ids of the default events, for channel. */
+	bool meta;
+	const char *channel;     /* 2.x meta: the channel its markers belong to */
 };
+
+/* The markers of `formats` events. Ids below 29 are compact in LTF 2.x; 40 takes escape 31. */
+struct l0fx_marker {
+	uint16_t id;
+	const char *name, *format;
+};
+#define L0FX_NMARKERS 4
+extern const struct l0fx_marker l0fx_markers[L0FX_NMARKERS];
 
 struct l0fx_layout {
 	size_t block_off[L0FX_MAX_BLOCKS];
@@ -36,6 +59,8 @@ struct l0fx_layout {
 	unsigned events[L0FX_MAX_BLOCKS];
 	uint64_t first_event[L0FX_MAX_BLOCKS]; /* number of the block's first event in the file */
 	uint64_t total_events;
+	size_t ev_off[L0FX_MAX_EVENTS];      /* file offset of event g (the first L0FX_MAX_EVENTS) */
+	unsigned blocks;                     /* written (a meta tracefile stops after its last marker) */
 };
 
 /* A default spec for a layout: 3 blocks, 8 events each, little-endian, arch 8, no alignment. */

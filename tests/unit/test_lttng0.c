@@ -471,7 +471,11 @@ static void test_dir_2008(void **state)
 	s.big_endian = true;
 	uint64_t n = dir_fx(&d, "cpu_0", s) + dir_fx(&d, "cpu_2", s);
 	s.blocks = 1;
-	n += dir_fx(&d, "control/facilities_0", s) + dir_fx(&d, "control/processes_0", s);
+	n += dir_fx(&d, "control/processes_0", s);
+	struct l0fx_spec meta = s;
+	meta.meta = true;
+	meta.blocks = L0FX_MAX_BLOCKS;
+	n += dir_fx(&d, "control/facilities_0", meta);
 	struct l0fx_spec c = s;
 	c.compact = true;
 	c.blocks = 2;
@@ -533,6 +537,444 @@ static void test_dir_ltf2(void **state)
 	assert_int_equal(tfk_report_verdict(&r), TFK_VERDICT_CLEAN);
 	tfk_report_free(&r);
 	dir_free(&d);
+}
+
+
+/* ---- compact timestamps ---------------------------------------------------------------- */
+
+/*
+ * Heartbeat mode (32-bit 2008 timestamps) and LTF 2.x 27-bit words: the TSC wraps inside a
+ * block and checks clean; a timestamp set below the one before (no heartbeat could explain it)
+ * is reported at its event, and the walk goes on.
+ */
+static void test_compact_time(void **state)
+{
+	(void)state;
+	for (unsigned v = 0; v < 8; v++) {
+		const uint8_t layout = 1 + (v & 1);
+		struct l0fx_spec s = l0fx_default(layout);
+		s.big_endian = v & 2;
+		s.alignment = v & 4 ? 8 : 0;
+		s.heartbeat = layout == 1;
+		const unsigned bits = layout == 1 ? 32 : 27;
+		/* Cross a wrap in every block: one every third event. */
+		s.tsc_base = (5ull << bits) - 2500;
+		s.tsc_step = (1ull << bits) / 3;
+		struct fx x;
+		make(&x, s);
+		check(&x);
+		expect_clean(&x.rep, x.L.total_events);
+		done(&x);
+		/* Near a wrap, events 1000 cycles apart; event 5 dated one cycle before event 4. */
+		s.tsc_step = 0;
+		make(&x, s);
+		uint16_t id;
+		uint32_t size;
+		uint64_t tsc4;
+		l0fx_event(&x.s, 4, &id, &size, &tsc4);
+		const uint64_t low = (tsc4 - 1) & ((1ull << bits) - 1);
+		if (layout == 1)
+			put(&x, x.L.ev_off[5], low, 4);
+		else
+			put(&x, x.L.ev_off[5], 30u << 27 | low, 4);
+		expect_only(&x, "lttng0.event.time-backwards", x.L.ev_off[5], x.L.total_events);
+		assert_int_equal(count(&x.rep, "lttng0.event.time-backwards"), 1);
+		done(&x);
+	}
+}
+
+/* A 2008 compact tracefile (24 TSC bits a word) beside cpu_0: wraps check clean; one back is reported. */
+static void test_compact_tracefile_time(void **state)
+{
+	(void)state;
+	for (unsigned v = 0; v < 2; v++) {
+		struct dir d;
+		dir_make(&d);
+		struct l0fx_spec s = l0fx_default(1);
+		s.big_endian = v;
+		s.tsc_base = (5ull << 24) - 2500;
+		s.tsc_step = (1ull << 24) / 3;
+		struct l0fx_spec c = s;
+		c.compact = true;
+		struct fx x;
+		make(&x, c);
+		uint64_t n = dir_fx(&d, "cpu_0", s) + x.L.total_events;
+		dir_put(&d, "compact_0", x.buf, x.len);
+		struct tfk_report r;
+		tfk_check_file(d.path, NULL, &r);
+		raised_note(&r);
+		assert_int_equal(tfk_report_verdict(&r), TFK_VERDICT_CLEAN);
+		assert_int_equal(r.stats.events, n);
+		assert_int_equal(count(&r, "lttng0.event.time-backwards"), 0);
+		tfk_report_free(&r);
+		/* Events 1000 cycles apart near a wrap; event 5's bits one below event 4's. */
+		done(&x);
+		c.tsc_step = 0;
+		make(&x, c);
+		uint32_t word = 0;
+		for (unsigned i = 0; i < 4; i++)
+			word |= (uint32_t)x.buf[x.L.ev_off[4] + i] << (v ? 8 * (3 - i) : 8 * i);
+		const uint32_t low = (word & 0xFFFFFF) ? (word & 0xFFFFFF) - 1 : 0xFFFFFF;
+		word = (word & 0xFF000000u) | low;
+		put(&x, x.L.ev_off[5], word, 4);
+		dir_put(&d, "compact_0", x.buf, x.len);
+		tfk_check_file(d.path, NULL, &r);
+		raised_note(&r);
+		const struct tfk_finding *f = member_finding(&r, "lttng0.event.time-backwards", "compact_0");
+		assert_int_equal(f->offset, x.L.ev_off[5]);
+		tfk_report_free(&r);
+		done(&x);
+		dir_free(&d);
+	}
+}
+
+/* ---- sizes from the marker metadata ------------------------------------------------------ */
+
+/* A trace directory of one layout: its metadata tracefile and a tracefile of formats events. */
+struct mdir {
+	struct dir d;
+	struct fx meta, data;
+	char meta_name[64], data_name[64];
+	uint64_t events;
+};
+
+static void mdir_make(struct mdir *m, uint8_t layout, bool be, uint8_t alignment, bool heartbeat)
+{
+	dir_make(&m->d);
+	struct l0fx_spec s = l0fx_default(layout);
+	s.big_endian = be;
+	s.alignment = alignment;
+	s.heartbeat = heartbeat;
+	s.channel = "kernel";
+	struct l0fx_spec ms = s;
+	ms.meta = true;
+	ms.blocks = L0FX_MAX_BLOCKS;
+	if (layout == 1)
+		ms.block_size = 512; /* the records take several blocks */
+	make(&m->meta, ms);
+	s.formats = true;
+	s.blocks = 4;
+	s.events = 9;
+	make(&m->data, s);
+	snprintf(m->meta_name, sizeof m->meta_name, "%s", layout == 1 ? "control/facilities_0" : "metadata_0");
+	snprintf(m->data_name, sizeof m->data_name, "%s", layout == 1 ? "cpu_0" : "kernel_0");
+	m->events = m->meta.L.total_events + m->data.L.total_events;
+}
+
+static void mdir_check(struct mdir *m, struct tfk_report *r)
+{
+	dir_put(&m->d, m->meta_name, m->meta.buf, m->meta.len);
+	dir_put(&m->d, m->data_name, m->data.buf, m->data.len);
+	tfk_check_file(m->d.path, NULL, r);
+	raised_note(r);
+}
+
+static void mdir_free(struct mdir *m)
+{
+	done(&m->meta);
+	done(&m->data);
+	dir_free(&m->d);
+}
+
+/* The first file offset of the string s (its NUL included) in the fixture. */
+static size_t find_str(const struct fx *x, const char *s)
+{
+	const size_t n = strlen(s) + 1;
+	for (size_t i = 0; i + n <= x->len; i++)
+		if (memcmp(x->buf + i, s, n) == 0)
+			return i;
+	fail_msg("no \"%s\" in the fixture", s);
+	return 0;
+}
+
+/* The offset of the string s (its NUL included) at or after from, relative to from. */
+static size_t find_str_from(const struct fx *x, size_t from, const char *s)
+{
+	const size_t n = strlen(s) + 1;
+	for (size_t i = from; i + n <= x->len; i++)
+		if (memcmp(x->buf + i, s, n) == 0)
+			return i - from;
+	fail_msg("no \"%s\" after %zu in the fixture", s, from);
+	return 0;
+}
+
+/* The file offset of a marker_id record's u16 id: after its name, aligned to 2 when aligned. */
+static size_t id_field(const struct fx *x, const char *name)
+{
+	size_t at = find_str(x, name) + strlen(name) + 1;
+	return x->s.alignment ? (at + 1) / 2 * 2 : at;
+}
+
+static const struct tfk_finding *finding_of(const struct tfk_report *r, const char *code, const char *member)
+{
+	const struct tfk_finding *f = member_finding(r, code, member);
+	assert_true(f->has_offset);
+	return f;
+}
+
+static void test_metadata_sizes(void **state)
+{
+	(void)state;
+	for (unsigned v = 0; v < 16; v++) {
+		const uint8_t layout = 1 + (v & 1), alignment = v & 2 ? 8 : 0;
+		const bool be = v & 4, hb = v & 8;
+		if (layout == 2 && hb)
+			continue;
+		struct mdir m;
+		mdir_make(&m, layout, be, alignment, hb);
+		/* Every block holds several events of each marker, strings of every length. */
+		assert_int_equal(m.data.L.blocks, 4);
+		assert_true(m.meta.L.blocks >= (layout == 1 ? 2u : 1u));
+		assert_int_equal(m.meta.L.total_events, 2 * (L0FX_NMARKERS + (layout == 1 ? 7 : 5)));
+		struct tfk_report r;
+		mdir_check(&m, &r);
+		expect_clean(&r, m.events);
+		tfk_report_free(&r);
+		/* The test decoder reads the markers itself, then every event of the data, in order. */
+		static struct l0dec_meta meta;
+		static struct l0dec_event ev[1024];
+		memset(&meta, 0, sizeof(meta));
+		long n = l0dec_decode_meta(m.meta.buf, m.meta.len, layout, be, &meta, true, "", ev, 1024);
+		assert_int_equal(n, (long)m.meta.L.total_events);
+		assert_int_equal(meta.n, L0FX_NMARKERS + (layout == 1 ? 7 : 5));
+		n = l0dec_decode_meta(m.data.buf, m.data.len, layout, be, &meta, false, "kernel", ev, 1024);
+		assert_int_equal(n, (long)m.data.L.total_events);
+		for (long g = 0; g < n; g++) {
+			assert_int_equal(ev[g].id, l0fx_markers[g % L0FX_NMARKERS].id);
+			if ((size_t)g < L0FX_MAX_EVENTS && g + 1 < n && ev[g + 1].block == ev[g].block)
+				assert_true(ev[g].payload + ev[g].size <= m.data.buf + m.data.L.ev_off[g + 1]);
+		}
+		/* Without its metadata the data tracefile cannot be measured past each block's first. */
+		tfk_check_buffer(m.data.buf, m.data.len, NULL, &r);
+		raised_note(&r);
+		assert_int_equal(count(&r, "lttng0.event.size-unknown"), 4);
+		assert_int_equal(r.stats.events, layout == 2 ? 4 : 0); /* 2.x: the escape-29 events */
+		if (layout == 1)
+			for (unsigned b = 0; b < 4; b++)
+				expect_at(&r, "lttng0.event.size-unknown", m.data.L.event_off[b]);
+		assert_int_equal(tfk_report_verdict(&r), TFK_VERDICT_INCOMPLETE);
+		tfk_report_free(&r);
+		mdir_free(&m);
+	}
+}
+
+/* Events of data block b up to (not including) the first of marker index k; all if none. */
+static uint64_t walked_before(const struct fx *x, unsigned b, unsigned k)
+{
+	uint64_t n = 0;
+	for (uint64_t g = x->L.first_event[b]; g < x->L.first_event[b] + x->L.events[b]; g++, n++)
+		if (g % L0FX_NMARKERS == k && !(x->s.layout == 2 && g == x->L.first_event[b]))
+			break; /* 2.x: a block's first event carries its size */
+	return n;
+}
+
+static uint64_t walked_all_but(const struct fx *x, unsigned k)
+{
+	uint64_t n = 0;
+	for (unsigned b = 0; b < x->L.blocks; b++)
+		n += walked_before(x, b, k);
+	return n;
+}
+
+/* Damaged metadata: each fault at its byte; the data events of the marker it spoils go unmeasured. */
+static void test_metadata_faults(void **state)
+{
+	(void)state;
+	for (unsigned v = 0; v < 4; v++) {
+		const uint8_t layout = 1 + (v & 1), alignment = v & 2 ? 8 : 0;
+		const bool be = v & 1;
+		struct mdir m;
+		struct tfk_report r;
+		/* A type size of 3 in sched_switch's marker_id: the record is ignored. */
+		mdir_make(&m, layout, be, alignment, false);
+		size_t at = id_field(&m.meta, "sched_switch") + 2;
+		assert_int_equal(m.meta.buf[at], 4);
+		m.meta.buf[at] = 3;
+		mdir_check(&m, &r);
+		assert_int_equal(finding_of(&r, "lttng0.metadata.bad-record", m.meta_name)->offset, at);
+		finding_of(&r, "lttng0.event.unknown-id", m.data_name);
+		assert_int_equal(r.stats.events, m.meta.L.total_events + walked_all_but(&m.data, 0));
+		tfk_report_free(&r);
+		mdir_free(&m);
+		/* A floating-point conversion in irq_entry's format: its events have no size. */
+		mdir_make(&m, layout, be, alignment, false);
+		at = find_str(&m.meta, "ip %p irq #2u%u kernel #1u%hhu");
+		m.meta.buf[at + 4] = 'f';
+		mdir_check(&m, &r);
+		assert_int_equal(finding_of(&r, "lttng0.metadata.bad-format", m.meta_name)->offset, at + 3);
+		finding_of(&r, "lttng0.event.size-unknown", m.data_name);
+		assert_int_equal(r.stats.events, m.meta.L.total_events + walked_all_but(&m.data, 1));
+		tfk_report_free(&r);
+		mdir_free(&m);
+		/* irq_entry given sched_switch's id: the first definition stays, id 11 is undefined. */
+		mdir_make(&m, layout, be, alignment, false);
+		at = id_field(&m.meta, "irq_entry");
+		l0fx_put(m.meta.buf + at, 10, 2, be);
+		mdir_check(&m, &r);
+		assert_int_equal(finding_of(&r, "lttng0.metadata.redefined", m.meta_name)->offset, at);
+		const struct tfk_finding *f = finding_of(&r, "lttng0.event.unknown-id", m.data_name);
+		assert_int_equal(f->offset, m.data.L.ev_off[1]); /* event 1 is the first of irq_entry */
+		assert_int_equal(r.stats.events, m.meta.L.total_events + walked_all_but(&m.data, 1));
+		tfk_report_free(&r);
+		mdir_free(&m);
+		/* The marker_format record of sched_switch with an empty name: ignored, reported there. */
+		mdir_make(&m, layout, be, alignment, false);
+		at = find_str(&m.meta, "sched_switch");
+		const size_t second = at + 1 + find_str_from(&m.meta, at + 1, "sched_switch");
+		m.meta.buf[second] = 0;
+		mdir_check(&m, &r);
+		assert_int_equal(finding_of(&r, "lttng0.metadata.bad-record", m.meta_name)->offset, second);
+		finding_of(&r, "lttng0.event.size-unknown", m.data_name);
+		tfk_report_free(&r);
+		mdir_free(&m);
+		/* A block whose data ends inside the last event's string (no NUL within): an overrun. */
+		mdir_make(&m, layout, be, alignment, false);
+		unsigned b = 0;
+		while (b < m.data.L.blocks && (m.data.L.first_event[b] + m.data.L.events[b] - 1) % L0FX_NMARKERS != 0)
+			b++;
+		assert_true(b < m.data.L.blocks); /* sched_switch, whose last field is a string */
+		const size_t fill_at = m.data.L.block_off[b] + (layout == 1 ? 32 : 52);
+		const uint64_t fill = m.data.L.data_end[b] - m.data.L.block_off[b] - 1;
+		l0fx_put(m.data.buf + fill_at, layout == 1 ? m.data.s.block_size - fill : fill, 4, be);
+		mdir_check(&m, &r);
+		assert_int_equal(finding_of(&r, "lttng0.event.overrun", m.data_name)->offset, m.data.L.last_off[b]);
+		assert_int_equal(r.stats.events, m.events - 1);
+		tfk_report_free(&r);
+		mdir_free(&m);
+	}
+}
+
+/* ---- directory repair ------------------------------------------------------------------ */
+
+static uint8_t *read_all(const char *dir, const char *name, size_t *len)
+{
+	char path[800];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	long n = ftell(f);
+	assert_true(n >= 0);
+	rewind(f);
+	uint8_t *p = malloc(n ? (size_t)n : 1);
+	assert_non_null(p);
+	assert_int_equal(fread(p, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return p;
+}
+
+static const struct tfk_salvage_member *salvaged(const struct tfk_repair_report *rep, const char *name)
+{
+	for (size_t i = 0; i < rep->nmembers; i++)
+		if (strcmp(rep->members[i].member, name) == 0)
+			return &rep->members[i];
+	fail_msg("no salvage line for %s", name);
+	return NULL;
+}
+
+/*
+ * A trace directory with its metadata, an intact tracefile of metadata-sized events, and three
+ * damaged tracefiles: cut inside block 2, a bad magic in the tail block, block 1's fill
+ * impossible. The repaired directory checks clean; untouched members are copied byte for byte;
+ * the test decoder reads exactly the events of the blocks and whole events that survived.
+ */
+static void test_repair_dir(void **state)
+{
+	(void)state;
+	for (unsigned v = 0; v < 4; v++) {
+		const uint8_t layout = 1 + (v & 1);
+		struct mdir m;
+		mdir_make(&m, layout, v & 2, v & 2 ? 8 : 0, false);
+		const char *pre = layout == 1 ? "cpu_" : "kernel_";
+		struct l0fx_spec s = m.data.s;
+		s.formats = false;
+		s.blocks = 3;
+		s.events = 8;
+		struct fx cut, magic, fill;
+		make(&cut, s);
+		make(&magic, s);
+		make(&fill, s);
+		const uint64_t cut_at = cut.L.ev_off[cut.L.first_event[2] + 3] + 1;
+		magic.buf[magic.L.block_off[2] + (layout == 1 ? 40 : 16)] ^= 0x55;
+		put(&fill, fill.L.block_off[1] + (layout == 1 ? 32 : 52), layout == 1 ? 4000 : 5000, 4);
+		char names[3][32];
+		struct fx *xs[3] = { &cut, &magic, &fill };
+		for (unsigned i = 0; i < 3; i++) {
+			snprintf(names[i], sizeof names[i], "%s%u", pre, i + 1);
+			dir_put(&m.d, names[i], xs[i]->buf, i == 0 ? (size_t)cut_at : xs[i]->len);
+		}
+		struct tfk_report r;
+		mdir_check(&m, &r);
+		finding_of(&r, "lttng0.block.cut", names[0]);
+		finding_of(&r, "lttng0.header.bad-magic", names[1]);
+		finding_of(&r, "lttng0.block.bad-fill", names[2]);
+		tfk_report_free(&r);
+
+		char out[600];
+		snprintf(out, sizeof(out), "%s-out", m.d.path);
+		struct tfk_repair_report rep;
+		tfk_repair_dir(m.d.path, out, NULL, &rep);
+		if (rep.outcome != TFK_REPAIR_DONE) {
+			dump(&rep.after);
+			fail_msg("outcome %d (%s)", rep.outcome, rep.reason ? rep.reason : "");
+		}
+		const uint64_t kept[3] = { cut.L.first_event[2] + 3, magic.L.first_event[2],
+					   fill.L.total_events - fill.L.events[1] };
+		for (unsigned i = 0; i < 3; i++) {
+			const struct tfk_salvage_member *sm = salvaged(&rep, names[i]);
+			assert_string_equal(sm->action, "rewritten");
+			assert_int_equal(sm->kept, kept[i]);
+		}
+		/* Block 1's events were not walked (its fill is impossible): lost, number unknown. */
+		assert_int_equal(salvaged(&rep, names[2])->lost, 0);
+		assert_true(salvaged(&rep, names[2])->lost_unknown);
+		assert_non_null(strstr(salvaged(&rep, names[2])->note, "2 blocks kept whole, 0 clipped to the last whole event, 1 dropped"));
+		assert_string_equal(salvaged(&rep, m.meta_name)->action, "copied");
+		assert_string_equal(salvaged(&rep, m.data_name)->action, "copied");
+		assert_int_equal(salvaged(&rep, m.data_name)->kept, m.data.L.total_events);
+		tfk_repair_report_free(&rep);
+
+		/* The output re-checks clean with exactly the events kept. */
+		tfk_check_file(out, NULL, &r);
+		raised_note(&r);
+		expect_clean(&r, m.events + kept[0] + kept[1] + kept[2]);
+		tfk_report_free(&r);
+		/* Untouched members byte for byte; the others through the decoder. */
+		struct fx *whole[2] = { &m.meta, &m.data };
+		const char *whole_names[2] = { m.meta_name, m.data_name };
+		for (unsigned i = 0; i < 2; i++) {
+			size_t n;
+			uint8_t *p = read_all(out, whole_names[i], &n);
+			assert_int_equal(n, whole[i]->len);
+			assert_memory_equal(p, whole[i]->buf, n);
+			free(p);
+		}
+		size_t n;
+		uint8_t *p = read_all(out, names[0], &n);
+		assert_int_equal(n, 3 * (size_t)s.block_size);
+		expect_events(p, n, &cut, kept[0], cut.L.total_events, 0, 0);
+		free(p);
+		p = read_all(out, names[1], &n);
+		assert_int_equal(n, 2 * (size_t)s.block_size);
+		expect_events(p, n, &magic, kept[1], magic.L.total_events, 0, 0);
+		free(p);
+		p = read_all(out, names[2], &n);
+		assert_int_equal(n, 2 * (size_t)s.block_size);
+		expect_events(p, n, &fill, fill.L.first_event[1], fill.L.first_event[2], 0, 0);
+		free(p);
+
+		/* Two-run rule: the repaired directory needs nothing more. */
+		tfk_repair_dir(out, NULL, NULL, &rep);
+		assert_int_equal(rep.outcome, TFK_REPAIR_NOTHING_TO_DO);
+		tfk_repair_report_free(&rep);
+		char cmd[700];
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", out);
+		assert_int_equal(system(cmd), 0);
+		for (unsigned i = 0; i < 3; i++)
+			done(xs[i]);
+		mdir_free(&m);
+	}
 }
 
 /* ---- repair -------------------------------------------------------------------------- */
@@ -721,10 +1163,79 @@ static int write_corpus(const char *dir)
 	return 0;
 }
 
+/* One member of fuzz_lttng0's container: {u8 name length, name, u8 kind 0, u32 LE size, bytes}. */
+static bool put_member(FILE *f, const char *name, const uint8_t *p, size_t n)
+{
+	const uint8_t head[6] = { 0, (uint8_t)n, (uint8_t)(n >> 8), (uint8_t)(n >> 16), (uint8_t)(n >> 24), 0 };
+	const uint8_t nlen = (uint8_t)strlen(name);
+	return fwrite(&nlen, 1, 1, f) == 1 && fwrite(name, 1, nlen, f) == nlen && fwrite(head, 1, 5, f) == 5 &&
+	       fwrite(p, 1, n, f) == n;
+}
+
+/*
+ * Seeds of fuzz_lttng0: trace directories of the fixture writer (metadata, a tracefile of
+ * metadata-sized events, one of explicit sizes), pristine and with a tracefile cut mid-block.
+ */
+static int write_dir_corpus(const char *dir)
+{
+	static const struct {
+		const char *name;
+		uint8_t layout;
+		bool be;
+		uint8_t align;
+		bool cut;
+	} seeds[] = {
+		{ "seed-lttng0-dir-2008-le", 1, false, 0, false },
+		{ "seed-lttng0-dir-2008-be-align8-cut", 1, true, 8, true },
+		{ "seed-lttng0-dir-ltf26-le-align8", 2, false, 8, false },
+		{ "seed-lttng0-dir-ltf26-be-cut", 2, true, 0, true },
+	};
+	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		const uint8_t layout = seeds[i].layout;
+		struct l0fx_spec s = l0fx_default(layout);
+		s.big_endian = seeds[i].be;
+		s.alignment = seeds[i].align;
+		s.channel = "kernel";
+		s.block_size = layout == 1 ? 512 : 4096;
+		s.blocks = 2;
+		s.events = 6;
+		struct l0fx_spec ms = s, fs = s;
+		ms.meta = true;
+		ms.blocks = L0FX_MAX_BLOCKS;
+		fs.formats = true;
+		const struct l0fx_spec *specs[3] = { &ms, &fs, &s };
+		const char *names[2][3] = { { "control.facilities_0", "cpu_0", "cpu_1" },
+					    { "metadata_0", "kernel_0", "kernel_1" } };
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/%s", dir, seeds[i].name);
+		FILE *f = fopen(path, "wb");
+		if (!f)
+			return 1;
+		for (unsigned k = 0; k < 3; k++) {
+			struct l0fx_layout L;
+			uint8_t *buf;
+			size_t len;
+			if (l0fx_write(specs[k], &buf, &len, &L) != 0)
+				return 1;
+			if (seeds[i].cut && k == 2)
+				len = L.ev_off[L.first_event[1] + 2] + 3;
+			bool ok = put_member(f, names[layout - 1][k], buf, len);
+			free(buf);
+			if (!ok)
+				return 1;
+		}
+		if (fclose(f) != 0)
+			return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "--corpus") == 0)
 		return write_corpus(argv[2]);
+	if (argc == 3 && strcmp(argv[1], "--dir-corpus") == 0)
+		return write_dir_corpus(argv[2]);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pristine_2008),
 		cmocka_unit_test(test_pristine_ltf2),
@@ -739,6 +1250,11 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_dir_2008),
 		cmocka_unit_test(test_dir_ltf2),
+		cmocka_unit_test(test_compact_time),
+		cmocka_unit_test(test_compact_tracefile_time),
+		cmocka_unit_test(test_metadata_sizes),
+		cmocka_unit_test(test_metadata_faults),
+		cmocka_unit_test(test_repair_dir),
 		cmocka_unit_test(test_repair_cut),
 		cmocka_unit_test(test_repair_damaged),
 		cmocka_unit_test(test_repair_salvage_text),

@@ -16,6 +16,17 @@ extern "C" {
 /* kind: data is a struct tfk_lttng0_block, one per block (or run of garbage) of the file. */
 #define TFK_LTTNG0_MODEL_BLOCK 1u
 
+/*
+ * kind: data is a struct tfk_lttng0_member, sent before the blocks of each tracefile of a
+ * trace directory (the blocks that follow, up to the next one, are that tracefile's).
+ */
+#define TFK_LTTNG0_MODEL_MEMBER 2u
+
+struct tfk_lttng0_member {
+	char name[256];       /* relative path in the directory (raw) */
+	uint64_t size;
+};
+
 enum tfk_lttng0_block_state {
 	TFK_LTTNG0_KEEP = 0,  /* header and every event sound: kept as it is */
 	TFK_LTTNG0_CLIP,      /* header sound, events whole up to good_end only, or the block cut short */

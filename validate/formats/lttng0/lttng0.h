@@ -32,6 +32,7 @@ struct l0_header {
 	uint32_t events_lost, subbuf_corrupt; /* 2.x, cumulative */
 	uint8_t major, minor, arch_size, alignment;
 	uint8_t has_heartbeat, flight_recorder, tscbits, compact_data_shift; /* 1.x */
+	uint8_t tsc_lsb_truncate;   /* 1.x: compact words hold the TSC shifted right by this */
 	uint32_t freq_scale;
 	uint64_t start_freq;
 };
@@ -43,7 +44,57 @@ struct l0_params {
 	bool heartbeat;             /* 1.x: 32-bit event timestamps */
 	bool compact;               /* 1.x compact tracefile: one u32 per event */
 	bool tsc_bounds;            /* the block's cycle counts are sound: events' full TSCs lie within them */
+	uint8_t tscbits, tsc_truncate; /* 1.x compact tracefiles: the TSC bits of a word, and their shift */
+	bool sound;                 /* the block's header is sound: repair keeps its whole events, so its
+	                               marker records count (a dropped block's would vanish from the output) */
 };
+
+/*
+ * Marker metadata (spec §3.1 and §3.3; the 2008 document's "facilities" files): the core
+ * marker_id event (id 0) gives a marker's numeric id and the sizes of int, long, pointer and
+ * size_t; the core marker_format event (id 1) its printf-like format, from which the size of
+ * an event that does not carry one is computed field by field.
+ */
+#define L0_MAX_FIELDS 32      /* fields of one format; a longer format is reported */
+#define L0_MAX_MARKERS 4096   /* markers kept for one trace (LTTng 0.x kernels had a few hundred) */
+#define L0_NAME_MAX 64        /* bytes kept of a channel or marker name, NUL included */
+
+/* A field's class (low 4 bits) and, for L0F_FIXED, its size in bytes (high 4 bits). */
+enum { L0F_FIXED = 0, L0F_INT, L0F_LONG, L0F_PTR, L0F_SIZE_T, L0F_STRING };
+#define L0F_CLASS(f) ((f) & 0x0F)
+#define L0F_SIZE(f) ((f) >> 4)
+
+struct l0_marker {
+	char channel[L0_NAME_MAX], name[L0_NAME_MAX];
+	uint16_t id;
+	bool has_id, has_format;
+	uint8_t sizes[4];          /* int, long, pointer, size_t (from marker_id; arch defaults before) */
+	uint8_t nfields;
+	uint8_t fields[L0_MAX_FIELDS];
+};
+
+struct l0_markers {
+	struct l0_marker *m;
+	size_t n, cap;
+	bool full;                 /* the cap was hit (reported once) */
+	/*
+	 * Event id -> marker of one channel (65536 entries, -1 for none), rebuilt when the channel
+	 * or the markers change, so that a lookup costs the same however many markers there are.
+	 */
+	int32_t *index;
+	char index_channel[L0_NAME_MAX];
+	uint64_t gen, index_gen;   /* bumped at every change of the markers; the index's */
+	bool index_cover;          /* the channel has a marker with an id and a format */
+};
+
+/* Parse a marker format into fields; -1 when it can be sized, else the offset of the bad byte. */
+long l0_format_parse(const char *fmt, size_t len, uint8_t *fields, uint8_t *nfields);
+
+/* The marker given id in the channel (its format perhaps unknown), or NULL. */
+const struct l0_marker *l0_marker_find(struct l0_markers *mk, const char *channel, uint16_t id);
+/* Does any marker of the channel have an id and a format (ids can be checked against them)? */
+bool l0_markers_cover(struct l0_markers *mk, const char *channel);
+void l0_markers_free(struct l0_markers *mk);
 
 /* What stays the same across the blocks of every tracefile of one trace. */
 struct l0_trace {
@@ -53,6 +104,9 @@ struct l0_trace {
 	uint8_t ref[L0_V1_HEADER];  /* the reference block's header bytes */
 	const char *ref_member;     /* where it came from ("" for a single file) */
 	uint64_t events;
+	struct l0_markers markers;  /* read from the metadata tracefiles, which are checked first */
+	const char *channel;        /* LTF 2.x channel of the tracefile being walked ("" for 1.x or alone) */
+	bool meta;                  /* it is a metadata tracefile: ids 0 and 1 are the core marker events */
 	/* Findings of one code in the tracefile being walked: listed up to max_per_place, then counted. */
 	struct tfk_place place;
 };
@@ -81,6 +135,15 @@ bool l0_check_fields(struct tfk_ctx *ctx, struct l0_trace *t, const struct tfk_c
 		     const struct l0_header *h, uint64_t block);
 /* Report a header differing from the trace's reference; false when it does. */
 bool l0_check_same(struct tfk_ctx *ctx, const struct tfk_cursor *c, uint64_t at, struct l0_trace *t, uint64_t block);
+
+/*
+ * A core marker event's fields, read from the tracefile at their offsets (view-relative), into
+ * the trace's markers; id is 0 (marker_id) or 1 (marker_format). Faults are reported.
+ */
+void l0_marker_record(struct tfk_ctx *ctx, struct l0_trace *t, const struct tfk_cursor *c, uint8_t layout, uint16_t id,
+		      const uint64_t *offs, uint8_t arch_size);
+/* The fields of core marker event id (0 or 1) of the layout. */
+const struct l0_marker *l0_core_marker(uint8_t layout, uint16_t id);
 
 /* Walk the events of one block, [first, fill) block-relative, the block being `block_len` bytes here. */
 void l0_walk_events(struct tfk_ctx *ctx, struct l0_trace *t, const struct tfk_cursor *c, uint64_t at, uint64_t fill, uint64_t block_len,

@@ -25,12 +25,14 @@ static void l0_check(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 	struct l0_trace t = { 0 };
 	tfk_place_begin(&t.place);
 	t.ref_member = "";
+	t.channel = "";
 	bool be = false;
 	int layout = l0_detect(file, 0, &be);
 	ctx->report->stats.format = layout == 2 ? (be ? "LTTng 0.x LTF 2.x (big-endian)" : "LTTng 0.x LTF 2.x")
 						: (be ? "LTTng 0.x 2008 (big-endian)" : "LTTng 0.x 2008");
 	ctx->report->stats.cpus = 1;
 	l0_check_tracefile(ctx, file, &t, false);
+	l0_markers_free(&t.markers);
 }
 
 static void l0_dictionary(tfk_token_fn emit, void *user)

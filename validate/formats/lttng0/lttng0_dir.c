@@ -6,6 +6,7 @@
  * member; the trace header must be the same in all of them.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lttng0.h"
@@ -93,8 +94,50 @@ static void io_error(struct tfk_ctx *ctx, const char *name, int err)
 	tfk_ctx_return(ctx, was);
 }
 
+/* A metadata tracefile: its core events define the markers of the others. */
+static bool meta_name(const char *base)
+{
+	return starts(base, "facilities_") || starts(base, "metadata_");
+}
+
+/*
+ * The LTF 2.x channel of a tracefile: its name less "flight-" and the "_N" CPU suffix
+ * ("kernel_0" is channel "kernel"), as the marker_id events name it.
+ */
+static void channel_of(const char *base, char *out, size_t cap)
+{
+	if (starts(base, "flight-"))
+		base += 7;
+	size_t n = strlen(base);
+	const char *us = strrchr(base, '_');
+	if (us && digits(us + 1))
+		n = (size_t)(us - base);
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(out, base, n);
+	out[n] = 0;
+}
+
+/* Tell repair's model which tracefile the blocks that follow belong to. */
+static void model_member(const struct tfk_ctx *ctx, const struct tfk_member *m)
+{
+	const struct tfk_observer *obs = ctx->obs;
+	if (!obs || !obs->model)
+		return;
+	struct tfk_lttng0_member mm;
+	memset(&mm, 0, sizeof(mm));
+	snprintf(mm.name, sizeof(mm.name), "%s", m->name);
+	mm.size = m->size;
+	obs->model(obs->user, tfk_format_lttng0.name, TFK_LTTNG0_MODEL_MEMBER, &mm, sizeof(mm));
+}
+
 static void one_member(struct tfk_ctx *ctx, const struct tfk_input *in, const struct tfk_member *m, struct l0_trace *t)
 {
+	model_member(ctx, m);
+	char channel[L0_NAME_MAX];
+	channel_of(base_name(m->name), channel, sizeof channel);
+	t->channel = channel;
+	t->meta = meta_name(base_name(m->name));
 	if (m->size == 0) {
 		struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, m->name, NULL);
 		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_LTTNG0_FILE_EMPTY);
@@ -115,6 +158,8 @@ static void one_member(struct tfk_ctx *ctx, const struct tfk_input *in, const st
 		t->ref_member = m->name;
 	tfk_ctx_return(ctx, was);
 	tfk_member_close(&map);
+	t->channel = "";
+	t->meta = false;
 }
 
 void l0_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
@@ -124,19 +169,26 @@ void l0_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 	t.ref_member = "";
 	ctx->report->stats.format = "LTTng 0.x trace directory";
 	ctx->report->stats.file_size = in->total_size;
+	t.channel = "";
 	bool data = false, meta = false;
 	uint32_t cpus = 0;
-	for (size_t i = 0; i < in->n; i++) {
-		const struct tfk_member *m = &in->members[i];
-		int kind = tracefile_kind(in, m, true);
-		if (!kind)
-			continue;
-		const char *b = base_name(m->name);
-		meta |= starts(b, "facilities_") || starts(b, "metadata_");
-		data |= !strchr(m->name, '/') && !starts(b, "metadata_");
-		cpus += kind == 1;
-		one_member(ctx, in, m, &t);
+	/* The metadata tracefiles first: the others' events are measured from their markers. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < in->n; i++) {
+			const struct tfk_member *m = &in->members[i];
+			const char *b = base_name(m->name);
+			if (meta_name(b) != (pass == 0))
+				continue;
+			int kind = tracefile_kind(in, m, true);
+			if (!kind)
+				continue;
+			meta |= pass == 0;
+			data |= !strchr(m->name, '/') && !starts(b, "metadata_");
+			cpus += kind == 1;
+			one_member(ctx, in, m, &t);
+		}
 	}
+	l0_markers_free(&t.markers);
 	ctx->report->stats.cpus = cpus;
 	if (!data) {
 		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_LTTNG0_DIR_NO_TRACEFILE);

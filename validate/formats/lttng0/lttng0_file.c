@@ -217,7 +217,8 @@ static uint64_t one_block(struct file_walk *fw, uint64_t off)
 	bool params = h.arch_size == 4 || h.arch_size == 8;
 	params &= h.alignment == 0 || h.alignment == 1 || h.alignment == 2 || h.alignment == 4 || h.alignment == 8;
 	if (fill && params) {
-		struct l0_params p = { fw->layout, h.arch_size, h.alignment, h.has_heartbeat != 0, fw->compact, times };
+		struct l0_params p = { fw->layout, h.arch_size, h.alignment, h.has_heartbeat != 0, fw->compact, times,
+					h.tscbits, h.tsc_lsb_truncate, sound };
 		l0_walk_events(fw->ctx, fw->t, c, off, fill, present, &p, &h, fw->block, &w);
 		fw->ctx->report->stats.events += w.events;
 		fw->t->events += w.events;

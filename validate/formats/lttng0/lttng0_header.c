@@ -85,6 +85,7 @@ void l0_read_header(const struct tfk_cursor *c, uint64_t at, uint8_t layout, str
 		h->flight_recorder = u8_at(c, at + 59);
 		h->has_heartbeat = u8_at(c, at + 60);
 		h->alignment = u8_at(c, at + 61);
+		h->tsc_lsb_truncate = u8_at(c, at + 62);
 		h->tscbits = u8_at(c, at + 63);
 		h->compact_data_shift = u8_at(c, at + 64);
 		h->freq_scale = u32_at(c, at + 65);
