@@ -100,5 +100,18 @@ int cmd_explain(int argc, char **argv)
 	}
 	printf("%s (%s)\n  %s\n\n%s\n\nRepair: %s\n", f->id, tfk_severity_name(f->severity), f->summary, f->help,
 	       tfk_repair_action_name(f->repair));
+	size_t nh;
+	const struct tfk_hazard *h = tfk_fault_hazards(f, &nh);
+	if (nh)
+		printf("\nReader hazards (each reproduced by an oracle test):\n");
+	for (size_t i = 0; i < nh; i++) {
+		printf("  %s %s", h[i].reader, h[i].min_version);
+		if (strcmp(h[i].min_version, h[i].max_version) != 0)
+			printf("..%s", h[i].max_version);
+		printf(": %s", tfk_hazard_effect_name(h[i].effect));
+		if (h[i].signal_name)
+			printf(" (%s)", h[i].signal_name);
+		printf("%s%s\n", h[i].condition ? ", when " : "", h[i].condition ? h[i].condition : "");
+	}
 	return fflush(stdout) == 0 ? EXIT_CLEAN : EXIT_OPERATIONAL;
 }
