@@ -78,6 +78,43 @@ run() {
 	echo $?
 }
 
+# ---- how the outputs show a hazard (no reader needed) -----------------------------------------
+o=$work/outputs
+mkdir -p "$o"
+"$make" clean "$o/clean.dat" || { echo "FAIL: tdw-make"; exit 1; }
+cp "$o/clean.dat" "$o/ps0.dat"; patch "$o/ps0.dat" 14 '\0\0\0\0'
+line=$("$bin" check "$o/ps0.dat" | grep 'tracedat.header.bad-page-size')
+case $line in
+*"(expected a power of two from 1024 to 134217728, found 0) {hazard: trace-cmd report 3.1.6 crash (SIGFPE)}")
+	echo "ok: text marks the finding with its hazard" ;;
+*) echo "FAIL: text line: $line"; fail=1 ;;
+esac
+want="$o/ps0.dat: hazard: trace-cmd report 3.1.6 crash (SIGFPE) through tracedat.header.bad-page-size at 0xe
+$o/ps0.dat: 1 reader hazard
+$o/clean.dat: 0 reader hazards"
+got=$("$bin" check --hazards "$o/ps0.dat" "$o/clean.dat"); rc=$?
+if [ "$got" = "$want" ] && [ $rc = 4 ]; then echo "ok: check --hazards summary (exit 4)"; else
+	echo "FAIL: check --hazards (exit $rc):"; printf '%s\n' "$got"; fail=1; fi
+"$bin" check --sarif "$o/ps0.dat" > "$o/ps0.sarif"
+if python3 - "$o/ps0.sarif" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+rules = {r["id"]: r for r in run["tool"]["driver"]["rules"]}
+rule = rules["tracedat.header.bad-page-size"]["properties"]
+res = run["results"][0]["properties"]
+assert "security" in rule["tags"] and rule["security-severity"] == "8.0", rule
+assert [r for r in rules if "security" in rules[r]["properties"]["tags"]] == ["tracedat.header.bad-page-size"]
+assert res["tags"] == ["security"] and res["hazards"][0]["signal_name"] == "SIGFPE", res
+PY
+then echo "ok: SARIF rule tagged security, security-severity 8.0, hazards in the result's properties"
+else echo "FAIL: SARIF hazards"; fail=1; fi
+# A file whose findings have no hazard renders as before: no mark, no tag, no key.
+cp "$o/clean.dat" "$o/ps4097.dat"; patch "$o/ps4097.dat" 14 '\001\020\0\0'
+if "$bin" check "$o/ps4097.dat" "$o/clean.dat" | grep -q hazard || "$bin" check --json "$o/ps4097.dat" | grep -q hazards ||
+	"$bin" check --sarif "$o/ps4097.dat" | grep -q '"security'; then
+	echo "FAIL: page size 4097 (no hazard) shows a hazard"; fail=1
+else echo "ok: findings without hazards render without them"; fi
+
 # ---- trace-cmd report (trace.dat) ----------------------------------------------------------
 if usable trace-cmd; then
 	ran=1
