@@ -45,7 +45,7 @@ reported() {
 # prove NAME FILE CODE READER EFFECT SIGNAL|- RC DETAIL: the reader's exit status was RC
 # (128 + signal for a crash, 124 for a hang under timeout, ...) and check reports the hazard.
 prove() {
-	name=$1 file=$2 code=$3 reader=$4 effect=$5 sig=$6 rc=$7 detail=$8
+	name=$1 file=$2 code=$3 reader=$4 effect=$5 sig=${6#-} rc=$7 detail=$8
 	signame=""
 	want=""
 	case $effect in
@@ -160,6 +160,39 @@ if usable trace-cmd; then
 		"$(run 3 trace-cmd report "$f")" "__next_event never advances"
 else
 	echo "skip: trace-cmd ${tc_ver:-absent}, hazards name 3.1.6"
+fi
+
+# ---- perf report (perf.data) ---------------------------------------------------------------
+if usable perf; then
+	ran=1
+	d=$work/perf
+	mkdir -p "$d"
+	"$make" perf-le "$d/clean.data" && "$make" perf-killed "$d/killed.data" && "$make" perf-features "$d/features.data" ||
+		{ echo "FAIL: tdw-make perf"; exit 1; }
+	# A killed recording: data.size 0. perf exits 0 and shows nothing of the samples the file holds.
+	f=$d/killed.data
+	whole=$(timeout 20 perf script -i "$d/clean.data" 2>/dev/null | grep -c .)
+	shown=$(timeout 20 perf script -i "$f" 2>/dev/null | grep -c .)
+	rc=$(run 20 perf report --stdio -i "$f")
+	if [ "$rc" = 0 ] && [ "$shown" = 0 ] && [ "$whole" -gt 0 ]; then
+		prove "killed recording" "$f" perf.data.size-zero "perf report" silent-loss - 0 "exit 0, 0 lines of perf script, $whole with data.size set"
+	else
+		echo "FAIL: killed recording: perf report exit $rc, perf script $shown lines (intact: $whole)"; fail=1
+	fi
+	# Offsets: the features fixture's EVENT_DESC and BUILD_ID sections, as `tracefsck describe` lists them.
+	f=$d/event-desc.data; cp "$d/features.data" "$f"; patch "$f" 0xddb '\377\377\377\377'
+	prove "EVENT_DESC nre 0xffffffff" "$f" perf.feature.bad-payload "perf report" crash SIGABRT \
+		"$(run 20 perf report --stdio -i "$f")" "calloc(nre + 1) wraps; glibc aborts"
+	f=$d/build-id.data; cp "$d/features.data" "$f"; patch "$f" $((0xb37 + 6)) '\370\377'
+	head -c 70000 /dev/zero | tr '\0' A >> "$f" # bytes for the oversized read to take
+	prove "BUILD_ID record of 0xfff8 bytes" "$f" perf.feature.bad-payload "perf report" crash SIGABRT \
+		"$(run 20 perf report --stdio -i "$f")" "stack smashing detected"
+	# A real recording cut on a page boundary inside its data section.
+	f=$d/cut.data; head -c 8192 "$samples/perf/cpu-clock-callchain.perf.data" > "$f"
+	prove "data cut at 8 KiB" "$f" perf.file.truncated "perf report" crash SIGBUS \
+		"$(run 20 perf report --stdio -i "$f")" "mmap past EOF"
+else
+	echo "skip: perf ${perf_ver:-absent}, hazards name 6.1"
 fi
 
 # ---- every hazard a usable reader is named in must have been proven above ---------------------
