@@ -35,11 +35,13 @@ usable() {
 # patch FILE OFFSET PRINTF-BYTES: overwrite bytes in place.
 patch() { printf "$3" | dd of="$1" bs=1 seek=$(($2)) conv=notrunc status=none; }
 
-# reported FILE CODE READER EFFECT [SIGNAL]: check --json lists CODE with that hazard.
+# reported FILE CODE READER EFFECT [SIGNAL]: check --json lists CODE with that hazard; prints
+# the conditions of the hazards that matched, one a line.
 reported() {
 	want_sig=${5:+,\"signal\":[0-9]+,\"signal_name\":\"$5\"}
 	"$bin" check --json "$1" | grep "\"code\":\"$2\"" |
-		grep -qE "\"reader\":\"$3\",\"min_version\":\"[^\"]*\",\"max_version\":\"[^\"]*\",\"effect\":\"$4\"$want_sig[,}]"
+		grep -oE "\{\"reader\":\"$3\",\"min_version\":\"[^\"]*\",\"max_version\":\"[^\"]*\",\"effect\":\"$4\"$want_sig[,}][^}]*" |
+		sed -n 's/.*"condition":"\(.*\)"$/\1/p' | sort -u | grep .
 }
 
 # prove NAME FILE CODE READER EFFECT SIGNAL|- RC DETAIL: the reader's exit status was RC
@@ -54,10 +56,10 @@ prove() {
 	esac
 	ok=1
 	[ -n "$want" ] && [ "$rc" != "$want" ] && ok=0
-	if [ $ok = 1 ] && reported "$file" "$code" "$reader" "$effect" "$signame"; then
+	if [ $ok = 1 ] && conds=$(reported "$file" "$code" "$reader" "$effect" "$signame"); then
 		echo "ok: $name: $reader $effect${sig:+ $sig} ($detail; exit $rc), reported on $code"
 		proven="$proven
-$code|$reader|$effect|$signame"
+$(printf '%s\n' "$conds" | sed "s/^/$code|$reader|$effect|$signame|/")"
 	else
 		echo "FAIL: $name: $reader exit $rc (wanted ${want:-see detail}: $detail); tracefsck says:"
 		"$bin" check --json "$file" | grep '"type":"finding"' | head -5
@@ -195,14 +197,39 @@ else
 	echo "skip: perf ${perf_ver:-absent}, hazards name 6.1"
 fi
 
+# ---- uftrace replay (uftrace.data) -----------------------------------------------------------
+if usable uftrace; then
+	ran=1
+	d=$work/uftrace
+	mkdir -p "$d"
+	# copy DIR: a writable copy of the real recording, to damage
+	copy() { rm -rf "$d/$1" && cp -r "$samples/uftrace/fib-args.uftrace.data" "$d/$1" && chmod -R u+w "$d/$1"; }
+	copy perf-big; f=$d/perf-big; patch "$f/perf-cpu1.dat" 6 '\377\377'
+	prove "perf-cpu record size 0xffff" "$f" uftrace.perf.bad-record "uftrace replay" crash SIGABRT \
+		"$(run 20 uftrace replay -d "$f")" "fread of size - 8 into a stack union"
+	copy perf-small; f=$d/perf-small; patch "$f/perf-cpu1.dat" 6 '\004\000'
+	prove "perf-cpu record size 4" "$f" uftrace.perf.bad-record "uftrace replay" crash SIGABRT \
+		"$(run 20 uftrace replay -d "$f")" "size - 8 wraps"
+	copy sym-late; f=$d/sym-late
+	(sed -n '4,$p' "$f/hello.sym"; echo "# symbols: 1") > "$f/sym.tmp" && mv "$f/sym.tmp" "$f/hello.sym"
+	prove "late '# symbols: 1'" "$f" uftrace.sym.bad-count "uftrace replay" crash SIGSEGV \
+		"$(run 20 uftrace replay -d "$f")" "symbol table sized from the late count"
+	copy dlop; f=$d/dlop
+	echo 'DLOP timestamp=678.882052426 tid=18985 sid=ffffffffffffffff base=7f0000000000 libname="/lib/x.so"' >> "$f/task.txt"
+	prove "DLOP of an unknown session" "$f" uftrace.task.unknown-session "uftrace replay" crash SIGTRAP \
+		"$(run 20 uftrace replay -d "$f")" "ASSERT(s)"
+else
+	echo "skip: uftrace ${uf_ver:-absent}, hazards name 0.13"
+fi
+
 # ---- every hazard a usable reader is named in must have been proven above ---------------------
 [ "$ran" = 1 ] || { echo "no reader at the versions the hazards name: skipped"; exit 77; }
 for code in $("$bin" problems | awk '{ print $1 }'); do
-	"$bin" explain "$code" | sed -n 's/^  \([a-z0-9 -]*[a-z0-9]\) [0-9][0-9.]*[^:]*: \([a-z-]*\)\( (\(SIG[A-Z]*\))\)\{0,1\}.*/\1|\2|\4/p' |
-	while IFS='|' read -r reader effect sig; do
+	"$bin" explain "$code" | sed -n 's/^  \([a-z0-9 -]*[a-z0-9]\) [0-9][0-9.]*[^:]*: \([a-z-]*\)\( (\(SIG[A-Z]*\))\)\{0,1\}\(, when \(.*\)\)\{0,1\}$/\1|\2|\4|\6/p' |
+	while IFS='|' read -r reader effect sig cond; do
 		usable "${reader%% *}" || continue
-		printf '%s\n' "$proven" | grep -qxF "$code|$reader|$effect|$sig" ||
-			{ echo "FAIL: $code: '$reader $effect $sig' is claimed but no oracle above proves it"; exit 1; }
+		printf '%s\n' "$proven" | grep -qxF "$code|$reader|$effect|$sig|$cond" ||
+			{ echo "FAIL: $code: '$reader $effect $sig when $cond' is claimed but no oracle above proves it"; exit 1; }
 	done || fail=1
 done
 [ "$fail" = 0 ] && echo "ok: every hazard claimed for the readers installed here is proven:" \
