@@ -222,6 +222,47 @@ else
 	echo "skip: uftrace ${uf_ver:-absent}, hazards name 0.13"
 fi
 
+# ---- babeltrace2 (CTF) -----------------------------------------------------------------------
+if usable babeltrace2; then
+	ran=1
+	d=$work/ctf
+	mkdir -p "$d"
+	# copy NAME SAMPLE: a writable copy of a real LTTng trace, to damage
+	copy() { rm -rf "$d/$1" && cp -r "$samples/ctf/$2" "$d/$1" && chmod -R u+w "$d/$1"; }
+	s=ust/uid/0/64-bit
+	whole=$(timeout 20 babeltrace2 "$samples/ctf/tracef-2000.lttng" 2>/dev/null | grep -c .)
+	# Metadata cut inside its packet's content (2853 bytes of text in a 4096-byte packet).
+	copy meta-cut tracef-2000.lttng; f=$d/meta-cut; truncate -s 2000 "$f/$s/metadata"
+	prove "metadata cut in its packet" "$f" ctf.metadata.truncated babeltrace2 hang - \
+		"$(run 3 babeltrace2 "$f")" "decode_packet's fread loop"
+	# refused NAME FILE CODE DETAIL: babeltrace2 fails and shows no event of the trace.
+	refused() {
+		shown=$(timeout 20 babeltrace2 "$2" 2>/dev/null | grep -c .)
+		rc=$(run 20 babeltrace2 "$2")
+		if [ "$rc" != 0 ] && [ "$rc" != 124 ] && [ "$shown" = 0 ] && [ "$whole" -gt 0 ]; then
+			prove "$1" "$2" "$3" babeltrace2 refuses - "$rc" "$4; 0 of $whole events"
+		else
+			echo "FAIL: $1: babeltrace2 exit $rc, $shown events shown"; fail=1
+		fi
+	}
+	copy cut tracef-2000.lttng; f=$d/cut
+	truncate -s $(($(stat -c %s "$f/$s/channel0_0") - 1000)) "$f/$s/channel0_0"
+	refused "stream cut inside a packet" "$f" ctf.packet.truncated "Invalid packet size reported in file"
+	copy zeros tracef-2000.lttng; f=$d/zeros; head -c 100 /dev/zero >> "$f/$s/channel0_1"
+	refused "100 zero bytes after the last packet" "$f" ctf.packet.trailing "Invalid CTF magic number: magic=0"
+	# packet 2 of ch0_0 says it is packet 50: packet 3 then regresses.
+	copy seq multipacket-contexts.lttng; f=$d/seq; patch "$f/$s/ch0_0" $((8192 + 64)) '\062\0\0\0\0\0\0\0'
+	rc=$(run 20 babeltrace2 "$f")
+	said=$(timeout 20 babeltrace2 "$f" 2>&1 >/dev/null | grep -o 'discarded [0-9]\{19,\} packets' | head -1)
+	if [ "$rc" = 0 ] && [ -n "$said" ]; then
+		prove "packet_seq_num going back" "$f" ctf.packet.seq-regress babeltrace2 misread - 0 "exit 0, says '$said'"
+	else
+		echo "FAIL: packet_seq_num going back: babeltrace2 exit $rc, said '$said'"; fail=1
+	fi
+else
+	echo "skip: babeltrace2 ${bt_ver:-absent}, hazards name 2.0.4"
+fi
+
 # ---- every hazard a usable reader is named in must have been proven above ---------------------
 [ "$ran" = 1 ] || { echo "no reader at the versions the hazards name: skipped"; exit 77; }
 for code in $("$bin" problems | awk '{ print $1 }'); do
