@@ -10,8 +10,9 @@
 # usage: hazards.sh TRACEFSCK TDW_MAKE SAMPLES_DIR WORK_DIR
 set -u
 bin=$1 make=$2 samples=$3 work=$4
-rm -rf "$work" && mkdir -p "$work"
+rm -rf "${work:?}" && mkdir -p "$work"
 fail=0 proven="" ran=0
+# shellcheck disable=SC3045 # dash and bash both know ulimit -c and -s
 ulimit -c 0 # the crashes are the point: no core files
 
 # The installed version of each reader, or nothing when it is absent.
@@ -33,6 +34,7 @@ usable() {
 }
 
 # patch FILE OFFSET PRINTF-BYTES: overwrite bytes in place.
+# shellcheck disable=SC2059 # the bytes are given as printf escapes
 patch() { printf "$3" | dd of="$1" bs=1 seek=$(($2)) conv=notrunc status=none; }
 
 # reported FILE CODE READER EFFECT [SIGNAL]: check --json lists CODE with that hazard; prints
@@ -40,7 +42,7 @@ patch() { printf "$3" | dd of="$1" bs=1 seek=$(($2)) conv=notrunc status=none; }
 reported() {
 	want_sig=${5:+,\"signal\":[0-9]+,\"signal_name\":\"$5\"}
 	"$bin" check --json "$1" | grep "\"code\":\"$2\"" |
-		grep -oE "\{\"reader\":\"$3\",\"min_version\":\"[^\"]*\",\"max_version\":\"[^\"]*\",\"effect\":\"$4\"$want_sig[,}][^}]*" |
+		grep -oE "\{\"reader\":\"$3\",\"min_version\":\"[^\"]*\",\"max_version\":\"[^\"]*\",\"effect\":\"$4\"${want_sig}[,}][^}]*" |
 		sed -n 's/.*"condition":"\(.*\)"$/\1/p' | sort -u | grep .
 }
 
@@ -122,8 +124,10 @@ if usable trace-cmd; then
 	ran=1
 	d=$work/tracedat
 	mkdir -p "$d"
-	"$make" clean "$d/clean.dat" && "$make" seed-options "$d/options.dat" && "$make" seed-guest "$d/guest.dat" &&
-		"$make" seed-v7none "$d/v7.dat" || { echo "FAIL: tdw-make"; exit 1; }
+	for kind in clean seed-options seed-guest seed-v7none; do
+		"$make" "$kind" "$d/$kind.dat" || { echo "FAIL: tdw-make $kind"; exit 1; }
+	done
+	mv "$d/seed-options.dat" "$d/options.dat"; mv "$d/seed-guest.dat" "$d/guest.dat"; mv "$d/seed-v7none.dat" "$d/v7.dat"
 	# Offsets below are the fixture writer's layout, as `tracefsck describe` lists it.
 	f=$d/pagesize0.dat; cp "$d/clean.dat" "$f"; patch "$f" 14 '\0\0\0\0'
 	prove "page size 0" "$f" tracedat.header.bad-page-size "trace-cmd report" crash SIGFPE \
@@ -151,8 +155,9 @@ if usable trace-cmd; then
 	# DONE pointing back at the first OPTIONS section: the recursion runs until the stack is
 	# gone. With the default 8 MiB stack that takes seconds; a 512 KiB one shows it at once.
 	f=$d/done-loop.dat; cp "$d/v7.dat" "$f"; patch "$f" 0x863 '\013\007\0\0\0\0\0\0'
-	prove "DONE loop" "$f" tracedat.options.loop "trace-cmd report" crash SIGSEGV \
-		"$(ulimit -s 512; run 20 trace-cmd report "$f")" "handle_option_done recursion"
+	# shellcheck disable=SC3045
+	rc=$(ulimit -s 512; run 20 trace-cmd report "$f")
+	prove "DONE loop" "$f" tracedat.options.loop "trace-cmd report" crash SIGSEGV "$rc" "handle_option_done recursion"
 	f=$d/commit-ff.dat; cp "$d/clean.dat" "$f"
 	head -c 4096 /dev/zero | tr '\0' '\377' | dd of="$f" bs=1 seek=$((0x2000)) conv=notrunc status=none
 	prove "page of 0xff" "$f" tracedat.page.bad-commit "trace-cmd report" crash SIGSEGV \
@@ -184,8 +189,10 @@ if usable perf; then
 	ran=1
 	d=$work/perf
 	mkdir -p "$d"
-	"$make" perf-le "$d/clean.data" && "$make" perf-killed "$d/killed.data" && "$make" perf-features "$d/features.data" ||
-		{ echo "FAIL: tdw-make perf"; exit 1; }
+	for kind in perf-le perf-killed perf-features; do
+		"$make" "$kind" "$d/$kind.data" || { echo "FAIL: tdw-make $kind"; exit 1; }
+	done
+	mv "$d/perf-le.data" "$d/clean.data"; mv "$d/perf-killed.data" "$d/killed.data"; mv "$d/perf-features.data" "$d/features.data"
 	# A killed recording: data.size 0. perf exits 0 and shows nothing of the samples the file holds.
 	f=$d/killed.data
 	whole=$(timeout 20 perf script -i "$d/clean.data" 2>/dev/null | grep -c .)
@@ -218,7 +225,7 @@ if usable uftrace; then
 	d=$work/uftrace
 	mkdir -p "$d"
 	# copy DIR: a writable copy of the real recording, to damage
-	copy() { rm -rf "$d/$1" && cp -r "$samples/uftrace/fib-args.uftrace.data" "$d/$1" && chmod -R u+w "$d/$1"; }
+	copy() { rm -rf "${d:?}/${1:?}" && cp -r "$samples/uftrace/fib-args.uftrace.data" "$d/$1" && chmod -R u+w "$d/$1"; }
 	copy perf-big; f=$d/perf-big; patch "$f/perf-cpu1.dat" 6 '\377\377'
 	prove "perf-cpu record size 0xffff" "$f" uftrace.perf.bad-record "uftrace replay" crash SIGABRT \
 		"$(run 20 uftrace replay -d "$f")" "fread of size - 8 into a stack union"
@@ -243,7 +250,7 @@ if usable babeltrace2; then
 	d=$work/ctf
 	mkdir -p "$d"
 	# copy NAME SAMPLE: a writable copy of a real LTTng trace, to damage
-	copy() { rm -rf "$d/$1" && cp -r "$samples/ctf/$2" "$d/$1" && chmod -R u+w "$d/$1"; }
+	copy() { rm -rf "${d:?}/${1:?}" && cp -r "$samples/ctf/$2" "$d/$1" && chmod -R u+w "$d/$1"; }
 	s=ust/uid/0/64-bit
 	whole=$(timeout 20 babeltrace2 "$samples/ctf/tracef-2000.lttng" 2>/dev/null | grep -c .)
 	# Metadata cut inside its packet's content (2853 bytes of text in a 4096-byte packet).
