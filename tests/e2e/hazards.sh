@@ -180,6 +180,8 @@ if usable trace-cmd; then
 	lost "length past cpu0 page 1" "$f" tracedat.page.bad-commit "cpu0 ends at page 1"
 	f=$d/cpucount1.dat; cp "$d/clean.dat" "$f"; patch "$f" 0x7b5 '\001\0\0\0'
 	lost "CPUCOUNT 1 of 2" "$f" tracedat.cpu.count-mismatch "cpu1 dropped"
+	f=$d/v7-as-6.dat; cp "$d/v7.dat" "$f"; patch "$f" 10 6
+	lost "v7 file labelled 6" "$f" tracedat.section.bad-tag "nothing printed"
 else
 	echo "skip: trace-cmd ${tc_ver:-absent}, hazards name 3.1.6"
 fi
