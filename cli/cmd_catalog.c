@@ -53,6 +53,23 @@ static int print_man(const struct tfk_fault *cat, size_t n)
 		printf(".\n.br\n");
 		man_text(cat[i].help);
 		printf("\n");
+		size_t nh;
+		const struct tfk_hazard *h = tfk_fault_hazards(&cat[i], &nh);
+		for (size_t k = 0; k < nh; k++) {
+			printf(".br\nReader hazard: ");
+			man_text(h[k].reader);
+			printf(" %s", h[k].min_version);
+			if (strcmp(h[k].min_version, h[k].max_version) != 0)
+				printf("..%s", h[k].max_version);
+			printf(": %s", tfk_hazard_effect_name(h[k].effect));
+			if (h[k].signal_name)
+				printf(" (%s)", h[k].signal_name);
+			if (h[k].condition) {
+				printf(", when ");
+				man_text(h[k].condition);
+			}
+			printf(".\n");
+		}
 	}
 	printf(".SH SEE ALSO\n.BR tracefsck (1)\n");
 	return fflush(stdout) == 0 ? EXIT_CLEAN : EXIT_OPERATIONAL;
@@ -100,5 +117,18 @@ int cmd_explain(int argc, char **argv)
 	}
 	printf("%s (%s)\n  %s\n\n%s\n\nRepair: %s\n", f->id, tfk_severity_name(f->severity), f->summary, f->help,
 	       tfk_repair_action_name(f->repair));
+	size_t nh;
+	const struct tfk_hazard *h = tfk_fault_hazards(f, &nh);
+	if (nh)
+		printf("\nReader hazards (each reproduced by an oracle test):\n");
+	for (size_t i = 0; i < nh; i++) {
+		printf("  %s %s", h[i].reader, h[i].min_version);
+		if (strcmp(h[i].min_version, h[i].max_version) != 0)
+			printf("..%s", h[i].max_version);
+		printf(": %s", tfk_hazard_effect_name(h[i].effect));
+		if (h[i].signal_name)
+			printf(" (%s)", h[i].signal_name);
+		printf("%s%s\n", h[i].condition ? ", when " : "", h[i].condition ? h[i].condition : "");
+	}
 	return fflush(stdout) == 0 ? EXIT_CLEAN : EXIT_OPERATIONAL;
 }

@@ -81,7 +81,7 @@ static void step_summary(const struct tfk_report *r, const char *name)
 /* What one run of check renders, and the exit status it builds up over the files. */
 struct run {
 	struct tfk_sink_options opt;
-	bool json, sarif, github;
+	bool json, sarif, github, hazards;
 	const char **files;
 	struct tfk_report *kept; /* --sarif: every report, for one document at the end */
 	struct progress *prog;   /* shown for one file at a time */
@@ -102,7 +102,9 @@ static void on_report(void *user, int index, struct tfk_report *report)
 		run->prog->name = run->files[index + 1] ? run->files[index + 1] : "";
 	}
 	int rc = 0;
-	if (run->json)
+	if (run->hazards)
+		rc = tfk_sink_hazards(report, name, cli_write_stdout, NULL);
+	else if (run->json)
 		rc = tfk_sink_jsonl(report, name, &run->opt, cli_write_stdout, NULL);
 	else if (run->github) {
 		rc = tfk_sink_github_budgeted(report, name, &run->opt, &run->budget, cli_write_stdout, NULL);
@@ -177,7 +179,7 @@ static int parse_seconds(const char *v, long *s)
 int cmd_check(int argc, char **argv)
 {
 	bool json = false, quiet = false, fail_on_warning = false, files_only = false, no_tep = false;
-	bool sarif = false, github = false;
+	bool sarif = false, github = false, hazards = false;
 	int nfiles = 0, jobs = 1, threads = -1;
 	long idle_s = -1;
 	const char **files = calloc((size_t)argc, sizeof(*files));
@@ -203,6 +205,8 @@ int cmd_check(int argc, char **argv)
 			sarif = true;
 		else if (strcmp(a, "--github") == 0)
 			github = true;
+		else if (strcmp(a, "--hazards") == 0)
+			hazards = true;
 		else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
 			quiet = true;
 		else if (strcmp(a, "--no-libtraceevent") == 0)
@@ -231,8 +235,8 @@ int cmd_check(int argc, char **argv)
 			bad = -1;
 		}
 	}
-	if (!bad && json + sarif + github > 1) {
-		fprintf(stderr, "tracefsck check: choose one of --json, --sarif, --github\n");
+	if (!bad && json + sarif + github + hazards > 1) {
+		fprintf(stderr, "tracefsck check: choose one of --json, --sarif, --github, --hazards\n");
 		bad = -1;
 	}
 	if (!bad && nfiles == 0) {
@@ -262,7 +266,7 @@ int cmd_check(int argc, char **argv)
 	limits.threads = (uint32_t)threads;
 	struct run run = {
 		.opt = { .min_severity = quiet ? TFK_SEV_ERROR : TFK_SEV_NOTE },
-		.json = json, .sarif = sarif, .github = github,
+		.json = json, .sarif = sarif, .github = github, .hazards = hazards,
 		.files = files,
 	};
 	/* SARIF is one document over all files: keep the reports until the end. */

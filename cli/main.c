@@ -8,7 +8,7 @@
 
 void usage(void)
 {
-	fputs("usage: tracefsck check [--json|--sarif|--github] [--quiet] [--fail-on=error|warning]\n"
+	fputs("usage: tracefsck check [--json|--sarif|--github|--hazards] [--quiet] [--fail-on=error|warning]\n"
 	      "                       [--disable CODE] [--severity CODE=LEVEL] [--policy FILE]\n"
 	      "                       [--no-libtraceevent] [-j N] [--threads N] [--idle-timeout S] FILE...\n"
 	      "         (FILE may be a directory, - for standard input, a FIFO, or compressed: xz, gzip, zstd)\n"

@@ -38,6 +38,7 @@ enum cli_value {
 	X(check, "--json", NULL, CLI_NONE, "JSON Lines: one object per finding and per file")              \
 	X(check, "--sarif", NULL, CLI_NONE, "one SARIF 2.1.0 document for code scanning")                  \
 	X(check, "--github", NULL, CLI_NONE, "GitHub Actions annotations and step summary")                \
+	X(check, "--hazards", NULL, CLI_NONE, "per file: the readers it would crash, hang or mislead")     \
 	X(check, "--quiet", "-q", CLI_NONE, "list errors only")                                            \
 	X(check, "--fail-on", NULL, CLI_GATE, "the lowest severity that fails the check")                  \
 	X(check, "--disable", NULL, CLI_CODE, "stop reporting a code or a family of codes")               \

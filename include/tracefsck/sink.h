@@ -27,6 +27,13 @@ int tfk_sink_text(const struct tfk_report *report, const char *name, const struc
 int tfk_sink_jsonl(const struct tfk_report *report, const char *name, const struct tfk_sink_options *opt,
 		   tfk_write_fn write, void *user);
 
+/*
+ * check --hazards: per file, one line for each reader hazard the file's findings trigger,
+ * worst effect first ("NAME: hazard: READER VERSION EFFECT (SIGNAL) through CODE at 0xOFF, ..."),
+ * then "NAME: N reader hazards".
+ */
+int tfk_sink_hazards(const struct tfk_report *report, const char *name, tfk_write_fn write, void *user);
+
 struct tfk_item;
 /*
  * The structural map of one file (tracefsck describe): the structures an observer's item

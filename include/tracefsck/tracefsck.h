@@ -6,6 +6,7 @@
 #include "tracefsck/catalog.h"
 #include "tracefsck/check.h"
 #include "tracefsck/finding.h"
+#include "tracefsck/hazard.h"
 #include "tracefsck/formats/perf.h"
 #include "tracefsck/limits.h"
 #include "tracefsck/observer.h"

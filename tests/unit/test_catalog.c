@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "tracefsck/catalog.h"
+#include "tracefsck/hazard.h"
 
 static void test_sorted_and_unique(void **state)
 {
@@ -89,6 +90,65 @@ static void test_required_codes(void **state)
 	}
 }
 
+/* Hazards come grouped by fault in catalog order, each complete, and the lookup finds them. */
+static void test_hazards_well_formed(void **state)
+{
+	(void)state;
+	size_t n, ncat;
+	const struct tfk_hazard *all = tfk_hazard_catalog(&n);
+	const struct tfk_fault *cat = tfk_catalog(&ncat);
+	assert_true(n > 0);
+	for (size_t i = 0; i < n; i++) {
+		const struct tfk_hazard *h = &all[i];
+		const struct tfk_fault *f = tfk_hazard_fault(h);
+		assert_non_null(f);
+		if (i && tfk_hazard_fault(&all[i - 1]) > f)
+			fail_msg("hazard %zu (%s) out of catalog order", i, f->id);
+		size_t k;
+		const struct tfk_hazard *group = tfk_fault_hazards(f, &k);
+		assert_true(k > 0 && h >= group && h < group + k);
+		assert_true(h->reader && h->reader[0] && h->min_version[0] && h->max_version[0]);
+		assert_string_not_equal(tfk_hazard_effect_name(h->effect), "unknown");
+		if ((h->effect == TFK_EFFECT_CRASH) != (h->signal > 0))
+			fail_msg("%s: a crash names its signal, nothing else does", f->id);
+		if (h->signal && strncmp(h->signal_name, "SIG", 3) != 0)
+			fail_msg("%s: signal name %s", f->id, h->signal_name);
+		if ((h->path_glob || h->expected_glob || h->found_glob) && !h->condition)
+			fail_msg("%s: a hazard limited to some findings says which in its condition", f->id);
+	}
+	/* a code without hazards, and pointers that are not the catalog's */
+	size_t k = 99;
+	assert_null(tfk_fault_hazards(tfk_catalog_find("tracedat.option.unknown"), &k));
+	assert_int_equal(k, 0);
+	assert_null(tfk_fault_hazards(NULL, &k));
+	assert_null(tfk_hazard_fault(NULL));
+	(void)cat;
+}
+
+/* The condition picks the instances: page size 0 crashes trace-cmd, page size 4097 does not. */
+static void test_hazard_condition(void **state)
+{
+	(void)state;
+	struct tfk_finding f = { .fault = tfk_catalog_find("tracedat.header.bad-page-size") };
+	assert_non_null(f.fault);
+	strcpy(f.found, "0");
+	assert_int_equal(tfk_finding_hazard_count(&f), 1);
+	size_t k;
+	const struct tfk_hazard *h = tfk_fault_hazards(f.fault, &k);
+	assert_int_equal(k, 1);
+	assert_true(tfk_hazard_applies(h, &f));
+	assert_int_equal(h->effect, TFK_EFFECT_CRASH);
+	assert_string_equal(h->signal_name, "SIGFPE");
+	assert_int_equal(h->signal, 8);
+	strcpy(f.found, "4097");
+	assert_false(tfk_hazard_applies(h, &f));
+	assert_int_equal(tfk_finding_hazard_count(&f), 0);
+	/* a hazard never applies to a finding of another code */
+	struct tfk_finding other = { .fault = tfk_catalog_find("tracedat.option.unknown") };
+	strcpy(other.found, "0");
+	assert_false(tfk_hazard_applies(h, &other));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -96,6 +156,8 @@ int main(void)
 		cmocka_unit_test(test_fields_present_and_ids_well_formed),
 		cmocka_unit_test(test_lookup),
 		cmocka_unit_test(test_required_codes),
+		cmocka_unit_test(test_hazards_well_formed),
+		cmocka_unit_test(test_hazard_condition),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

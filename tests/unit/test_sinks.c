@@ -134,6 +134,42 @@ static void test_quiet_filters_by_severity(void **state)
 	free(o);
 }
 
+/*
+ * A finding whose hazard applies carries it in every output; its neighbour of the same code,
+ * whose condition does not hold, renders exactly as a finding without hazards.
+ */
+static void test_hazard_marks(void **state)
+{
+	(void)state;
+	struct tfk_finding f[2] = {
+		{ .fault = tfk_catalog_find("tracedat.header.bad-page-size"), .severity = TFK_SEV_ERROR,
+		  .has_offset = true, .offset = 14, .length = 4 },
+		{ .fault = tfk_catalog_find("tracedat.header.bad-page-size"), .severity = TFK_SEV_ERROR,
+		  .has_offset = true, .offset = 14, .length = 4 },
+	};
+	strcpy(f[0].found, "0");
+	strcpy(f[1].found, "4097");
+	struct tfk_report r = { .findings = f, .count = 2, .total = 2, .by_severity = { 0, 0, 2 } };
+	struct out *o = calloc(1, sizeof(*o));
+	assert_int_equal(tfk_sink_text(&r, "t.dat", NULL, collect, o), 0);
+	assert_non_null(strstr(o->buf, "t.dat: 0xe : error tracedat.header.bad-page-size: page size is invalid or "
+				       "disagrees with header_page (found 0) {hazard: trace-cmd report 3.1.6 crash (SIGFPE)}\n"));
+	assert_non_null(strstr(o->buf, "(found 4097)\n"));
+	memset(o, 0, sizeof(*o));
+	assert_int_equal(tfk_sink_jsonl(&r, "t.dat", NULL, collect, o), 0);
+	const char *first = strstr(o->buf, "\"found\":\"0\"");
+	assert_non_null(first);
+	assert_non_null(strstr(first, ",\"repair\":\"rewrite-header\",\"hazards\":[{\"reader\":\"trace-cmd report\","
+					"\"min_version\":\"3.1.6\",\"max_version\":\"3.1.6\",\"effect\":\"crash\","
+					"\"signal\":8,\"signal_name\":\"SIGFPE\",\"condition\":"));
+	assert_non_null(strstr(o->buf, "\"found\":\"4097\",\"repair\":\"rewrite-header\"}\n"));
+	memset(o, 0, sizeof(*o));
+	assert_int_equal(tfk_sink_hazards(&r, "t.dat", collect, o), 0);
+	assert_string_equal(o->buf, "t.dat: hazard: trace-cmd report 3.1.6 crash (SIGFPE) through "
+				    "tracedat.header.bad-page-size at 0xe\nt.dat: 1 reader hazard\n");
+	free(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -141,6 +177,7 @@ int main(void)
 		cmocka_unit_test(test_text_escapes),
 		cmocka_unit_test(test_sanitize),
 		cmocka_unit_test(test_quiet_filters_by_severity),
+		cmocka_unit_test(test_hazard_marks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -341,7 +341,7 @@ static void test_valid_options_are_clean(void **state)
 		{ 7, "-1200", 6 },
 		{ 10, "1f 1 sh\n400000 401000 /bin/sh\n", 31 },
 		{ 13, guest, sizeof(guest) },
-		{ 4, "", 0 },
+		/* an empty TRACECLOCK is legal too, but gets a note: test_empty_traceclock_is_a_note */
 	};
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
 		struct fx *x = fx_new();
@@ -355,6 +355,24 @@ static void test_valid_options_are_clean(void **state)
 		}
 		fx_free(x);
 	}
+}
+
+/* An empty TRACECLOCK option is legal, but trace-cmd 3.1.6 parses a malloc(0) block for it. */
+static void test_empty_traceclock_is_a_note(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new();
+	x->spec.extra[0] = (struct tdw_option){ 4, "", 0 };
+	x->spec.nextra = 1;
+	fx_build(x);
+	check(&x->b, &x->r);
+	assert_code_at(&x->r, "tracedat.option.empty-clock", x->L.extra[0]);
+	assert_int_equal(x->r.count, 1);
+	assert_int_equal(x->r.findings[0].severity, TFK_SEV_NOTE);
+	assert_int_equal(x->r.findings[0].length, 6);
+	assert_int_equal(tfk_report_verdict(&x->r), TFK_VERDICT_CLEAN);
+	assert_int_equal(x->r.stats.events, x->L.events);
+	fx_free(x);
 }
 
 static void test_option_size_past_eof(void **state)
@@ -1344,6 +1362,7 @@ static const struct CMUnitTest v6_tests[] = {
 	cmocka_unit_test(test_truncated_blob_resyncs),
 	cmocka_unit_test(test_option_rules),
 	cmocka_unit_test(test_valid_options_are_clean),
+	cmocka_unit_test(test_empty_traceclock_is_a_note),
 	cmocka_unit_test(test_option_size_past_eof),
 	cmocka_unit_test(test_cpu_count_mismatch),
 	cmocka_unit_test(test_cpustat_count),

@@ -39,5 +39,12 @@ void tfk_line_json_finding(struct tfk_line *l, const struct tfk_finding *f, cons
 /* The summary object; extra ("" or ",\"key\":value...") goes before its closing brace. */
 void tfk_line_json_summary(struct tfk_line *l, const struct tfk_report *r, const char *name, size_t name_len,
 			   const char *extra);
+/* Reader hazards (sink_hazards.c): the findings whose hazards apply get a mark; others none. */
+struct tfk_hazard;
+void tfk_line_hazard_words(struct tfk_line *l, const struct tfk_hazard *h);
+void tfk_line_text_hazards(struct tfk_line *l, const struct tfk_finding *f);
+void tfk_line_json_hazard(struct tfk_line *l, const struct tfk_hazard *h);
+/* ",\"hazards\":[...]" when some apply, nothing otherwise. */
+void tfk_line_json_hazards(struct tfk_line *l, const struct tfk_finding *f);
 
 #endif

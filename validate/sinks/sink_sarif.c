@@ -10,6 +10,7 @@
 
 #include "sink_common.h"
 #include "tracefsck/catalog.h"
+#include "tracefsck/hazard.h"
 #include "tracefsck/tracefsck.h"
 
 static const char *sarif_level(enum tfk_severity s)
@@ -83,6 +84,30 @@ static void uri(struct tfk_line *l, const char *name)
 	tfk_line_printf(l, "\"");
 }
 
+/*
+ * GitHub ranks security results by the rule's "security-severity" (7.0 and up: high). A crash
+ * or a hang of the reader is high; the other effects only mislead. Rules are tagged for the
+ * hazards this run's findings trigger, so a run without any renders as it always did.
+ */
+static const char *security_severity(const struct tfk_fault *fault, const struct tfk_report *const *reports, size_t n,
+				     bool *any)
+{
+	size_t nh;
+	const struct tfk_hazard *h = tfk_fault_hazards(fault, &nh);
+	bool crash = false, hang = false;
+	*any = false;
+	for (size_t k = 0; k < nh; k++)
+		for (size_t f = 0; f < n; f++)
+			for (size_t i = 0; i < reports[f]->count; i++) {
+				if (reports[f]->findings[i].fault != fault || !tfk_hazard_applies(&h[k], &reports[f]->findings[i]))
+					continue;
+				*any = true;
+				crash |= h[k].effect == TFK_EFFECT_CRASH;
+				hang |= h[k].effect == TFK_EFFECT_HANG;
+			}
+	return crash ? "8.0" : hang ? "7.0" : NULL;
+}
+
 int tfk_sink_sarif(const struct tfk_report *const *reports, const char *const *names, size_t n,
 		   tfk_write_fn write, void *user)
 {
@@ -117,7 +142,15 @@ int tfk_sink_sarif(const struct tfk_report *const *reports, const char *const *n
 		tfk_line_printf(&l, "},\"defaultConfiguration\":{\"level\":\"%s\"},\"properties\":{\"tags\":[",
 				sarif_level(cat[i].severity));
 		str(&l, family);
-		tfk_line_printf(&l, ",\"repair:%s\"]}}\n", tfk_repair_action_name(cat[i].repair));
+		tfk_line_printf(&l, ",\"repair:%s\"", tfk_repair_action_name(cat[i].repair));
+		bool hazardous;
+		const char *sev = security_severity(&cat[i], reports, n, &hazardous);
+		if (hazardous)
+			tfk_line_printf(&l, ",\"security\"");
+		tfk_line_printf(&l, "]");
+		if (sev)
+			tfk_line_printf(&l, ",\"security-severity\":\"%s\"", sev);
+		tfk_line_printf(&l, "}}\n");
 		if (flush(&l, write, user))
 			return -1;
 	}
@@ -173,8 +206,17 @@ int tfk_sink_sarif(const struct tfk_report *const *reports, const char *const *n
 			if (fd->member[0])
 				h = fnv(h, fd->member, strlen(fd->member));
 			tfk_line_printf(&l, "}],\"partialFingerprints\":{\"tracefsckFinding/v1\":\"%016" PRIx64 "\"}", h);
-			if (fd->in_decoded)
-				tfk_line_printf(&l, ",\"properties\":{\"decodedOffset\":%" PRIu64 "}", fd->decoded_offset);
+			bool hazards = tfk_finding_hazard_count(fd) > 0;
+			if (fd->in_decoded || hazards) {
+				tfk_line_printf(&l, ",\"properties\":{");
+				if (fd->in_decoded)
+					tfk_line_printf(&l, "\"decodedOffset\":%" PRIu64, fd->decoded_offset);
+				if (hazards) {
+					tfk_line_printf(&l, "%s\"tags\":[\"security\"]", fd->in_decoded ? "," : "");
+					tfk_line_json_hazards(&l, fd);
+				}
+				tfk_line_printf(&l, "}");
+			}
 			tfk_line_printf(&l, "}\n");
 			if (flush(&l, write, user))
 				return -1;

@@ -268,8 +268,14 @@ static void check_option(struct td_check *td, uint16_t id, uint64_t opt_offset, 
 		payload_cstr(&o, text, sizeof(text), &len);
 		break;
 	case TD_OPT_TRACECLOCK:
-		/* Size 0 is accepted by readers; otherwise a string naming the clock in brackets. */
+		/* Size 0 is accepted by readers, which then parse a malloc(0) block (a note);
+		 * otherwise a string naming the clock in brackets. */
 		td->have_traceclock = true;
+		if (!payload->len) {
+			struct tfk_finding *f = opt_fault(&o, TFK_TRACEDAT_OPTION_EMPTY_CLOCK, o.at, 6);
+			tfk_set_expected(f, "the selected clock in brackets, e.g. \"[local] global ...\"");
+			tfk_set_found(f, "0 bytes");
+		}
 		if (payload->len && payload_cstr(&o, text, sizeof(text), &len)) {
 			const char *lb = strchr(text, '['), *rb = lb ? strchr(lb, ']') : NULL;
 			if (!lb || !rb || rb == lb + 1)
