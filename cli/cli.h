@@ -16,6 +16,7 @@ enum {
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* A file mapped read-only (data is NULL for an empty file). */
 struct cli_map {
@@ -42,5 +43,15 @@ int cmd_describe(int argc, char **argv);
 int cmd_problems(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 void usage(void);
+/* The usage of every command, to out. */
+void usage_to(FILE *out);
+
+/* Command lines as people type them (args.c). */
+/* argv of command cmd with bundled short options split ("-qj2": "-q", "-j", "2"); NULL: no memory. */
+char **cli_expand_args(const char *cmd, int argc, char **argv, int *out_argc);
+/* Does argv (argv[0] the command) ask for --help or -h before any "--"? */
+bool cli_wants_help(int argc, char **argv);
+/* The help of one command from the option tables, to out; -1 when cmd is no command. */
+int cli_command_help(const char *cmd, FILE *out);
 
 #endif

@@ -8,6 +8,11 @@
 
 void usage(void)
 {
+	usage_to(stderr);
+}
+
+void usage_to(FILE *out)
+{
 	fputs("usage: tracefsck check [--json|--sarif|--github|--hazards] [--quiet] [--fail-on=error|warning]\n"
 	      "                       [--disable CODE] [--severity CODE=LEVEL] [--policy FILE]\n"
 	      "                       [--no-libtraceevent] [-j N] [--threads N] [--idle-timeout S] FILE...\n"
@@ -20,8 +25,9 @@ void usage(void)
 	      "       tracefsck --version\n"
 	      "\n"
 	      "Exit status (check: ORed over files): 0 clean, 1 repaired, 4 faults found (or left\n"
-	      "after repair), 8 operational error or incomplete check, 16 usage error, 128 internal error.\n",
-	      stderr);
+	      "after repair), 8 operational error or incomplete check, 16 usage error, 128 internal error.\n"
+	      "Help on one command: tracefsck help CMD (or CMD --help).\n",
+	      out);
 }
 
 int main(int argc, char **argv)
@@ -31,24 +37,44 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	const char *cmd = argv[1];
+	if (strcmp(cmd, "help") == 0) {
+		if (argc == 2) {
+			usage_to(stdout);
+			return EXIT_CLEAN;
+		}
+		if (argc == 3 && cli_command_help(argv[2], stdout) == 0)
+			return EXIT_CLEAN;
+		fprintf(stderr, "tracefsck help: no command '%s'\n", argc > 2 ? argv[2] : "");
+		usage();
+		return EXIT_USAGE;
+	}
+	if (cli_wants_help(argc - 1, argv + 1) && cli_command_help(cmd, stdout) == 0)
+		return EXIT_CLEAN;
+	int n = 0;
+	char **args = cli_expand_args(cmd, argc - 1, argv + 1, &n);
+	if (!args) {
+		fprintf(stderr, "tracefsck: out of memory\n");
+		return EXIT_OPERATIONAL;
+	}
+	/* The expanded words live until the process ends: the commands keep pointers into them. */
 	if (strcmp(cmd, "check") == 0)
-		return cmd_check(argc - 1, argv + 1);
+		return cmd_check(n, args);
 	if (strcmp(cmd, "repair") == 0)
-		return cmd_repair(argc - 1, argv + 1);
+		return cmd_repair(n, args);
 	if (strcmp(cmd, "describe") == 0)
-		return cmd_describe(argc - 1, argv + 1);
+		return cmd_describe(n, args);
 	if (strcmp(cmd, "problems") == 0)
-		return cmd_problems(argc - 1, argv + 1);
+		return cmd_problems(n, args);
 	if (strcmp(cmd, "explain") == 0)
-		return cmd_explain(argc - 1, argv + 1);
+		return cmd_explain(n, args);
 	if (strcmp(cmd, "completion") == 0)
-		return cmd_completion(argc - 1, argv + 1);
+		return cmd_completion(n, args);
 	if (strcmp(cmd, "--version") == 0) {
 		printf("tracefsck %s\n", TRACEFSCK_VERSION);
 		return EXIT_CLEAN;
 	}
 	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
-		usage();
+		usage_to(stdout);
 		return EXIT_CLEAN;
 	}
 	fprintf(stderr, "tracefsck: unknown command '%s'\n", cmd);

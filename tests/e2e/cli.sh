@@ -93,6 +93,31 @@ expect 16 "check without files" "$bin" check
 expect 16 "unknown option" "$bin" check --frobnicate "$work/clean.dat"
 expect 16 "unknown command" "$bin" fsck
 expect 0 "version" "$bin" --version
+# Help where people look for it: on stdout, exit 0; each command's options from its table.
+expect 0 "help" "$bin" help
+has "Help on one command: tracefsck help CMD" "help lists the commands"
+for c in check repair describe problems explain completion; do
+	expect 0 "help $c" "$bin" help "$c"
+	has "^usage: tracefsck $c \[options\]" "help $c: its usage"
+	cp "$work/out" "$work/help.out"
+	expect 0 "$c --help" "$bin" "$c" --help
+	if cmp -s "$work/out" "$work/help.out"; then echo "ok: $c --help is help $c"; else echo "FAIL: $c --help differs from help $c"; fail=1; fi
+done
+expect 0 "check -h, even among other words" "$bin" check --json -h "$work/clean.dat"
+has "  -j, --jobs N " "check -h lists -j with its value"
+expect 16 "help of no command" "$bin" help fsck
+# Short options bundled as getopt allows: -qj2 is -q -j 2; a file named -h after -- is a file.
+"$bin" check -q -j 2 "$work/damaged.dat" "$work/clean.dat" > "$work/sep.out" 2>&1
+expect 4 "bundled -qj2" "$bin" check -qj2 "$work/damaged.dat" "$work/clean.dat"
+if cmp -s "$work/out" "$work/sep.out"; then echo "ok: -qj2 is -q -j 2"; else echo "FAIL: -qj2 differs from -q -j 2"; fail=1; fi
+expect 4 "bundled -qj 2" "$bin" check -qj 2 "$work/damaged.dat" "$work/clean.dat"
+if cmp -s "$work/out" "$work/sep.out"; then echo "ok: -qj 2 is -q -j 2"; else echo "FAIL: -qj 2 differs"; fail=1; fi
+expect 16 "a bundle with an unknown letter stays one unknown option" "$bin" check -qz "$work/clean.dat"
+if grep -q "unknown option '-qz'" "$work/err"; then echo "ok: -qz named as given"; else echo "FAIL: -qz: $(cat "$work/err")"; fail=1; fi
+cp "$work/clean.dat" "$work/-h"
+expect 0 "a file named -h after --" sh -c 'cd "$1" && exec "$2" check -- -h' sh "$work" "$bin"
+has "^-h: clean" "the file -h was checked"
+rm -f "$work/-h"
 expect 4 "quiet" "$bin" check -q "$work/damaged.dat"
 if grep -q ': warning \|: note ' "$work/out"; then echo "FAIL: -q printed below errors"; fail=1; fi
 
