@@ -126,7 +126,11 @@ static bool enum_maps(const struct ctf_type *t, uint64_t v, const char **label)
 static enum ctf_dec_status fail(struct ctf_decoder *d, enum ctf_dec_status s, const char *what)
 {
 	d->fail_at = d->bits.pos;
-	d->fail_what = what;
+	d->fail_what = NULL;
+	if (what) {
+		snprintf(d->fail_path, sizeof(d->fail_path), "%s", what);
+		d->fail_what = d->fail_path;
+	}
 	return s;
 }
 

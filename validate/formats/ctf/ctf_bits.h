@@ -1,11 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Bit-level reads of CTF fields: positions in bits from the packet start, fields of 1 to 64
- * bits in either byte order (CTF 1.8 section 4.1.5), every byte through the cursor.
+ * bits in either byte order (CTF 1.8 section 4.1.5), every byte through the cursor. Inline:
+ * every field of every event goes through them, and a call per field was a tenth of a check.
  */
-#include "ctf.h"
+#ifndef TFK_CTF_BITS_H
+#define TFK_CTF_BITS_H
 
-bool ctf_bits_align(struct ctf_bits *b, unsigned align)
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cursor.h"
+
+struct ctf_bits {
+	const struct tfk_cursor *c; /* the packet: positions are bits from its start */
+	uint64_t pos;               /* bits */
+	uint64_t limit;             /* bits: content end */
+};
+
+static inline bool ctf_bits_align(struct ctf_bits *b, unsigned align)
 {
 	if (align <= 1)
 		return b->pos <= b->limit;
@@ -20,7 +33,7 @@ bool ctf_bits_align(struct ctf_bits *b, unsigned align)
 	return b->pos <= b->limit;
 }
 
-bool ctf_bits_read(struct ctf_bits *b, unsigned size, bool big_endian, uint64_t *v)
+static inline bool ctf_bits_read(struct ctf_bits *b, unsigned size, bool big_endian, uint64_t *v)
 {
 	if (size == 0 || size > 64 || b->pos > b->limit || size > b->limit - b->pos)
 		return false;
@@ -65,3 +78,5 @@ bool ctf_bits_read(struct ctf_bits *b, unsigned size, bool big_endian, uint64_t 
 	b->pos += size;
 	return true;
 }
+
+#endif
