@@ -145,7 +145,8 @@ struct ctf_decoder {
 	uint64_t unmapped_enum_at; /* bit position of the first unmapped enum value of this event, or UINT64_MAX */
 	uint64_t fail_at;      /* bit position of the failure */
 	const char *fail_what; /* fail_path, or NULL */
-	char fail_path[160];   /* a copy: the path was built on the stack of a decoding call that has returned */
+	char fail_path[160];   /* a copy: the path buffer is reused by the fields decoded after */
+	char path[160];        /* the dotted path of the field being decoded (ctf_decode.c child) */
 };
 /* Decode one scope's type at the decoder's position; values are remembered for later lookups. */
 enum ctf_dec_status ctf_decode_scope(struct ctf_decoder *d, enum ctf_scope scope, const struct ctf_type *t);

@@ -2,13 +2,15 @@
 /*
  * Bit-level reads of CTF fields: positions in bits from the packet start, fields of 1 to 64
  * bits in either byte order (CTF 1.8 section 4.1.5), every byte through the cursor. Inline:
- * every field of every event goes through them, and a call per field was a tenth of a check.
+ * every field of every event goes through them, and a call per field was a tenth of a check
+ * (bit-packed fields, rarer, are read out of line).
  */
 #ifndef TFK_CTF_BITS_H
 #define TFK_CTF_BITS_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "cursor.h"
 
@@ -17,6 +19,9 @@ struct ctf_bits {
 	uint64_t pos;               /* bits */
 	uint64_t limit;             /* bits: content end */
 };
+
+/* A field that is not whole bytes at a byte boundary (ctf_bits.c). The caller checked the bounds. */
+bool ctf_bits_read_packed(struct ctf_bits *b, unsigned size, bool big_endian, uint64_t *v);
 
 static inline bool ctf_bits_align(struct ctf_bits *b, unsigned align)
 {
@@ -44,39 +49,27 @@ static inline bool ctf_bits_read(struct ctf_bits *b, unsigned size, bool big_end
 		const uint8_t *p;
 		if (!tfk_cur_bytes_at(c, at, n, &p))
 			return false;
-		if (big_endian)
+		const bool swap = big_endian != tfk_host_is_big_endian();
+		if (n == 8) { /* the common widths as single loads */
+			uint64_t x;
+			memcpy(&x, p, 8);
+			r = tfk_bswap64_if(x, swap);
+		} else if (n == 4) {
+			r = tfk_lent_u32(p, swap);
+		} else if (n == 1) {
+			r = p[0];
+		} else if (big_endian) {
 			for (unsigned i = 0; i < n; i++)
 				r = (r << 8) | p[i];
-		else
+		} else {
 			for (unsigned i = n; i-- > 0;)
 				r = (r << 8) | p[i];
+		}
 		*v = r;
 		b->pos += size;
 		return true;
 	}
-	uint64_t first = b->pos / 8, last = (b->pos + size - 1) / 8;
-	const uint8_t *p;
-	if (!tfk_cur_bytes_at(c, first, last - first + 1, &p))
-		return false;
-	uint64_t r = 0;
-	unsigned start = (unsigned)(b->pos % 8);
-	if (big_endian) {
-		/* Bits run from the most significant bit of each byte. */
-		for (unsigned i = 0; i < size; i++) {
-			unsigned bit = start + i;
-			unsigned byte = p[bit / 8];
-			r = (r << 1) | ((byte >> (7 - bit % 8)) & 1u);
-		}
-	} else {
-		for (unsigned i = 0; i < size; i++) {
-			unsigned bit = start + i;
-			uint64_t one = (p[bit / 8] >> (bit % 8)) & 1u;
-			r |= one << i;
-		}
-	}
-	*v = r;
-	b->pos += size;
-	return true;
+	return ctf_bits_read_packed(b, size, big_endian, v);
 }
 
 #endif
