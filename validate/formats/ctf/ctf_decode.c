@@ -52,7 +52,8 @@ unsigned ctf_value_bits(const struct ctf_decoder *d, enum ctf_scope scope, const
 static const struct ctf_value *resolve(const struct ctf_decoder *d, enum ctf_scope scope, const char *prefix,
 				       const char *name)
 {
-	for (size_t i = 0; strchr(name, '.') && i < sizeof(absolute) / sizeof(absolute[0]); i++) {
+	const bool dotted = strchr(name, '.') != NULL; /* only a dotted name can be absolute */
+	for (size_t i = 0; dotted && i < sizeof(absolute) / sizeof(absolute[0]); i++) {
 		size_t n = strlen(absolute[i].prefix);
 		if (strncmp(name, absolute[i].prefix, n) == 0)
 			return find_value(d, absolute[i].scope, name + n);
