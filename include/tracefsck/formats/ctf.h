@@ -43,6 +43,7 @@ struct tfk_ctf_packet {
 	bool has_instance, has_seq, has_ts_begin, has_ts_end, has_discarded;
 	uint64_t events;                 /* events decoded whole */
 	bool events_ok;                  /* every event of the content decoded */
+	bool faulty;                     /* the check raised an error inside this packet (its index entry aside) */
 };
 
 struct tfk_ctf_stream {
@@ -51,6 +52,12 @@ struct tfk_ctf_stream {
 	uint64_t good_end;               /* end of the last packet the walk accepted (<= size) */
 	uint64_t packets, events;        /* packets accepted and events decoded whole */
 	bool walked_whole;               /* the packets tile the whole file */
+	/*
+	 * Packets stepped over in the middle of the file (a bad magic or an unknown stream id,
+	 * their size told by their own context or by the packet before): no PACKET message for
+	 * them, and what events they held is unknown.
+	 */
+	uint64_t skipped;
 };
 
 #ifdef __cplusplus

@@ -115,13 +115,7 @@ const struct ctf_stream_class *ctf_find_stream(const struct ctf_meta *m, uint64_
 const struct ctf_event *ctf_find_event(const struct ctf_meta *m, uint64_t stream_id, uint64_t id);
 
 /* ---- bit reading (through the cursor) ---- */
-struct ctf_bits {
-	const struct tfk_cursor *c; /* the packet: positions are bits from its start */
-	uint64_t pos;               /* bits */
-	uint64_t limit;             /* bits: content end */
-};
-bool ctf_bits_align(struct ctf_bits *b, unsigned align);
-bool ctf_bits_read(struct ctf_bits *b, unsigned size, bool big_endian, uint64_t *v);
+#include "ctf_bits.h"
 
 /* ---- decoding ---- */
 enum ctf_scope {
@@ -150,7 +144,9 @@ struct ctf_decoder {
 	bool has_event_id;
 	uint64_t unmapped_enum_at; /* bit position of the first unmapped enum value of this event, or UINT64_MAX */
 	uint64_t fail_at;      /* bit position of the failure */
-	const char *fail_what;
+	const char *fail_what; /* fail_path, or NULL */
+	char fail_path[160];   /* a copy: the path buffer is reused by the fields decoded after */
+	char path[160];        /* the dotted path of the field being decoded (ctf_decode.c child) */
 };
 /* Decode one scope's type at the decoder's position; values are remembered for later lookups. */
 enum ctf_dec_status ctf_decode_scope(struct ctf_decoder *d, enum ctf_scope scope, const struct ctf_type *t);

@@ -1,46 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/*
- * Bit-level reads of CTF fields: positions in bits from the packet start, fields of 1 to 64
- * bits in either byte order (CTF 1.8 section 4.1.5), every byte through the cursor.
- */
-#include "ctf.h"
+/* Bit-packed CTF fields (ctf_bits.h reads whole bytes itself): bit by bit, in either byte order. */
+#include "ctf_bits.h"
 
-bool ctf_bits_align(struct ctf_bits *b, unsigned align)
+bool ctf_bits_read_packed(struct ctf_bits *b, unsigned size, bool big_endian, uint64_t *v)
 {
-	if (align <= 1)
-		return b->pos <= b->limit;
-	uint64_t a = align;
-	uint64_t rem = b->pos % a;
-	if (rem) {
-		uint64_t step = a - rem;
-		if (step > b->limit - (b->pos < b->limit ? b->pos : b->limit) || b->pos > b->limit)
-			return false;
-		b->pos += step;
-	}
-	return b->pos <= b->limit;
-}
-
-bool ctf_bits_read(struct ctf_bits *b, unsigned size, bool big_endian, uint64_t *v)
-{
-	if (size == 0 || size > 64 || b->pos > b->limit || size > b->limit - b->pos)
-		return false;
 	const struct tfk_cursor *c = b->c;
-	if (b->pos % 8 == 0 && size % 8 == 0) {
-		uint64_t at = b->pos / 8, r = 0;
-		unsigned n = size / 8;
-		const uint8_t *p;
-		if (!tfk_cur_bytes_at(c, at, n, &p))
-			return false;
-		if (big_endian)
-			for (unsigned i = 0; i < n; i++)
-				r = (r << 8) | p[i];
-		else
-			for (unsigned i = n; i-- > 0;)
-				r = (r << 8) | p[i];
-		*v = r;
-		b->pos += size;
-		return true;
-	}
 	uint64_t first = b->pos / 8, last = (b->pos + size - 1) / 8;
 	const uint8_t *p;
 	if (!tfk_cur_bytes_at(c, first, last - first + 1, &p))

@@ -52,7 +52,8 @@ unsigned ctf_value_bits(const struct ctf_decoder *d, enum ctf_scope scope, const
 static const struct ctf_value *resolve(const struct ctf_decoder *d, enum ctf_scope scope, const char *prefix,
 				       const char *name)
 {
-	for (size_t i = 0; strchr(name, '.') && i < sizeof(absolute) / sizeof(absolute[0]); i++) {
+	const bool dotted = strchr(name, '.') != NULL; /* only a dotted name can be absolute */
+	for (size_t i = 0; dotted && i < sizeof(absolute) / sizeof(absolute[0]); i++) {
 		size_t n = strlen(absolute[i].prefix);
 		if (strncmp(name, absolute[i].prefix, n) == 0)
 			return find_value(d, absolute[i].scope, name + n);
@@ -123,12 +124,6 @@ static bool enum_maps(const struct ctf_type *t, uint64_t v, const char **label)
 
 
 
-static enum ctf_dec_status fail(struct ctf_decoder *d, enum ctf_dec_status s, const char *what)
-{
-	d->fail_at = d->bits.pos;
-	d->fail_what = what;
-	return s;
-}
 
 
 /* Where a field is: its dotted path inside the scope, and where the name of the field begins. */
@@ -138,13 +133,19 @@ struct where {
 	size_t parent; /* of the enclosing path (0 at the top) */
 };
 
-/* The path of a member named name (n bytes) of the field at w, in buf. */
-static struct where child(char *buf, size_t cap, const struct where *w, const char *name, size_t n)
+/*
+ * The path of a member named name (n bytes) of the field at w. Every path lives in the one
+ * buffer d->path: a member's path is its parent's with ".name" written after it, so nothing
+ * is copied per field (siblings overwrite each other; the parent's part stays). A path is
+ * therefore w->s[0, w->len), not NUL-terminated once a member of it was decoded.
+ */
+static struct where child(struct ctf_decoder *d, const struct where *w, const char *name, size_t n)
 {
+	char *buf = d->path;
+	const size_t cap = sizeof(d->path);
 	size_t at = 0;
 	if (w->len) {
 		at = w->len < cap - 2 ? w->len : cap - 2;
-		memcpy(buf, w->s, at);
 		buf[at++] = '.';
 	}
 	if (n > cap - 1 - at)
@@ -153,6 +154,17 @@ static struct where child(char *buf, size_t cap, const struct where *w, const ch
 	buf[at + n] = 0;
 	struct where c = { buf, at + n, w->len < cap ? w->len : cap - 1 };
 	return c;
+}
+
+/* A decoding failure at the current position, in the field at w (its path copied: w's buffer is reused). */
+static enum ctf_dec_status fail(struct ctf_decoder *d, enum ctf_dec_status s, const struct where *w)
+{
+	d->fail_at = d->bits.pos;
+	size_t n = w->len < sizeof(d->fail_path) - 1 ? w->len : sizeof(d->fail_path) - 1;
+	memcpy(d->fail_path, w->s, n);
+	d->fail_path[n] = 0;
+	d->fail_what = d->fail_path;
+	return s;
 }
 
 static enum ctf_dec_status decode(struct ctf_decoder *d, enum ctf_scope scope, const struct ctf_type *t,
@@ -188,10 +200,10 @@ static enum ctf_dec_status decode_int(struct ctf_decoder *d, enum ctf_scope scop
 				      const struct where *w, bool in_array)
 {
 	if (!ctf_bits_align(&d->bits, t->align))
-		return fail(d, CTF_DEC_OVERRUN, w->s);
+		return fail(d, CTF_DEC_OVERRUN, w);
 	uint64_t v;
 	if (!ctf_bits_read(&d->bits, t->size, order_be(d, t), &v))
-		return fail(d, CTF_DEC_OVERRUN, w->s);
+		return fail(d, CTF_DEC_OVERRUN, w);
 	if (t->is_signed && t->size < 64 && (v >> (t->size - 1)) & 1)
 		v |= ~0ull << t->size;
 	size_t nlen;
@@ -212,7 +224,7 @@ static enum ctf_dec_status decode_int(struct ctf_decoder *d, enum ctf_scope scop
 	return CTF_DEC_OK;
 }
 
-static enum ctf_dec_status decode_string(struct ctf_decoder *d, const char *path)
+static enum ctf_dec_status decode_string(struct ctf_decoder *d, const struct where *path)
 {
 	if (!ctf_bits_align(&d->bits, 8))
 		return fail(d, CTF_DEC_OVERRUN, path);
@@ -253,10 +265,10 @@ static enum ctf_dec_status decode_variant(struct ctf_decoder *d, enum ctf_scope 
 	char prefix[160];
 	const struct ctf_value *tag = t->tag ? resolve(d, scope, parent_path(prefix, sizeof(prefix), w), t->tag) : NULL;
 	if (!tag || tag->type->kind != CTF_ENUM)
-		return fail(d, CTF_DEC_VARIANT, w->s);
+		return fail(d, CTF_DEC_VARIANT, w);
 	const char *label;
 	if (!enum_maps(tag->type, tag->v, &label))
-		return fail(d, CTF_DEC_VARIANT, w->s);
+		return fail(d, CTF_DEC_VARIANT, w);
 	const struct ctf_field *opt = NULL;
 	for (size_t i = 0; i < t->nfields && !opt; i++)
 		if (!strcmp(t->fields[i].name, label))
@@ -265,9 +277,8 @@ static enum ctf_dec_status decode_variant(struct ctf_decoder *d, enum ctf_scope 
 		if (name_matches(t->fields[i].name, label))
 			opt = &t->fields[i];
 	if (!opt)
-		return fail(d, CTF_DEC_VARIANT, w->s);
-	char sub[160];
-	struct where c = child(sub, sizeof(sub), w, opt->name, opt->name_len);
+		return fail(d, CTF_DEC_VARIANT, w);
+	struct where c = child(d, w, opt->name, opt->name_len);
 	return decode(d, scope, opt->type, &c, false, depth + 1);
 }
 
@@ -278,11 +289,11 @@ static enum ctf_dec_status decode_array(struct ctf_decoder *d, enum ctf_scope sc
 	if (!e)
 		return CTF_DEC_OK;
 	if (!ctf_bits_align(&d->bits, e->align))
-		return fail(d, CTF_DEC_OVERRUN, w->s);
+		return fail(d, CTF_DEC_OVERRUN, w);
 	/* Byte integers (uuids, text): the whole run at once. */
 	if ((e->kind == CTF_INT) && e->size == 8 && e->align == 8 && !e->clock) {
 		if (n > (d->bits.limit - d->bits.pos) / 8)
-			return fail(d, t->kind == CTF_SEQ ? CTF_DEC_SEQ : CTF_DEC_OVERRUN, w->s);
+			return fail(d, t->kind == CTF_SEQ ? CTF_DEC_SEQ : CTF_DEC_OVERRUN, w);
 		if (scope == CTF_SC_PACKET_HEADER && n == 16 && w->len == 4 && !memcmp(w->s, "uuid", 4))
 			d->uuid_at = d->bits.pos;
 		d->bits.pos += n * 8;
@@ -292,7 +303,7 @@ static enum ctf_dec_status decode_array(struct ctf_decoder *d, enum ctf_scope sc
 		uint64_t before = d->bits.pos;
 		enum ctf_dec_status s = decode(d, scope, e, w, true, depth + 1);
 		if (s != CTF_DEC_OK)
-			return s == CTF_DEC_OVERRUN && t->kind == CTF_SEQ ? fail(d, CTF_DEC_SEQ, w->s) : s;
+			return s == CTF_DEC_OVERRUN && t->kind == CTF_SEQ ? fail(d, CTF_DEC_SEQ, w) : s;
 		if (d->bits.pos == before && i > 0)
 			break; /* elements of no bits: nothing more to read */
 	}
@@ -305,7 +316,7 @@ static enum ctf_dec_status decode(struct ctf_decoder *d, enum ctf_scope scope, c
 	if (!t)
 		return CTF_DEC_OK;
 	if (depth > CTF_MAX_DECODE_DEPTH)
-		return fail(d, CTF_DEC_DEPTH, w->s);
+		return fail(d, CTF_DEC_DEPTH, w);
 	switch (t->kind) {
 	case CTF_INT:
 	case CTF_ENUM:
@@ -313,17 +324,16 @@ static enum ctf_dec_status decode(struct ctf_decoder *d, enum ctf_scope scope, c
 	case CTF_FLOAT: {
 		uint64_t v;
 		if (!ctf_bits_align(&d->bits, t->align) || !ctf_bits_read(&d->bits, t->size, order_be(d, t), &v))
-			return fail(d, CTF_DEC_OVERRUN, w->s);
+			return fail(d, CTF_DEC_OVERRUN, w);
 		return CTF_DEC_OK;
 	}
 	case CTF_STRING:
-		return decode_string(d, w->s);
+		return decode_string(d, w);
 	case CTF_STRUCT: {
 		if (!ctf_bits_align(&d->bits, t->align))
-			return fail(d, CTF_DEC_OVERRUN, w->s);
-		char sub[160];
+			return fail(d, CTF_DEC_OVERRUN, w);
 		for (size_t i = 0; i < t->nfields; i++) {
-			struct where c = child(sub, sizeof(sub), w, t->fields[i].name, t->fields[i].name_len);
+			struct where c = child(d, w, t->fields[i].name, t->fields[i].name_len);
 			enum ctf_dec_status s = decode(d, scope, t->fields[i].type, &c, in_array, depth + 1);
 			if (s != CTF_DEC_OK)
 				return s;
@@ -339,7 +349,7 @@ static enum ctf_dec_status decode(struct ctf_decoder *d, enum ctf_scope scope, c
 		const struct ctf_value *len =
 			t->length_name ? resolve(d, scope, parent_path(prefix, sizeof(prefix), w), t->length_name) : NULL;
 		if (!len || len->type->is_signed)
-			return fail(d, CTF_DEC_SEQ, w->s);
+			return fail(d, CTF_DEC_SEQ, w);
 		return decode_array(d, scope, t, w, len->v, depth);
 	}
 	}

@@ -25,6 +25,7 @@ struct walk {
 	bool quirk_after_end, quirk_before_begin;
 	struct ctf_index *ix; /* compared packet by packet, or NULL */
 	uint64_t events;      /* decoded whole in this file */
+	uint64_t skipped;     /* packets stepped over (see step_over) */
 };
 
 static bool version_below(const struct ctf_meta *m, int64_t major, int64_t minor, int64_t patch)
@@ -173,7 +174,12 @@ static bool walk_events(struct walk *w, const struct ctf_stream_class *sc, uint6
 		}
 		n++;
 		*count = n;
-		w->ctx->report->stats.events++;
+		/*
+		 * The trace's event count is what a reader reaches: readers stop at a packet the walk
+		 * had to step over, so the events after it are decoded (and modelled for repair) only.
+		 */
+		if (!w->skipped)
+			w->ctx->report->stats.events++;
 	}
 	return true;
 }
@@ -231,6 +237,65 @@ static void order_checks(struct walk *w, const struct ctf_packet_info *pi)
 	}
 }
 
+/* Does a packet with the right magic (or a header without one) start at off? */
+static bool packet_starts(struct walk *w, const struct tfk_cursor *file, uint64_t off)
+{
+	struct ctf_decoder *d = w->d;
+	struct tfk_cursor pc;
+	if (off >= file->len || file->len - off > UINT64_MAX / 8 ||
+	    tfk_cur_sub(file, off, file->len - off, &pc) != TFK_SUB_OK)
+		return false;
+	if (!w->meta->packet_header)
+		return true;
+	d->bits.c = &pc;
+	d->bits.pos = 0;
+	d->bits.limit = (file->len - off) * 8;
+	d->nvalues = 0;
+	d->uuid_at = UINT64_MAX;
+	uint64_t v;
+	if (ctf_decode_scope(d, CTF_SC_PACKET_HEADER, w->meta->packet_header) != CTF_DEC_OK)
+		return false;
+	return !ctf_value_get(d, CTF_SC_PACKET_HEADER, "magic", &v) || v == CTF_PKT_MAGIC;
+}
+
+/*
+ * A packet in the middle of the file that cannot be decoded (a bad magic, an unknown stream
+ * id) but whose extent is known: packets tile the file, so the walk goes on after it when
+ * `size` bytes (its own packet_size), or else the previous packet's size, lead to the end of
+ * the file or to a packet with the right magic. Each step moves forward by at least a byte.
+ */
+static bool step_over(struct walk *w, const struct tfk_cursor *file, struct ctf_stream_result *res, uint64_t size)
+{
+	uint64_t left = file->len - w->off;
+	uint64_t tries[2] = { size, w->have_prev ? w->prev.packet_size / 8 : 0 };
+	for (unsigned i = 0; i < 2; i++) {
+		uint64_t n = tries[i];
+		if (n == 0 || n > left)
+			continue;
+		if (n < left && !packet_starts(w, file, w->off + n))
+			continue;
+		w->off += n;
+		w->skipped++;
+		res->npackets++; /* a tile of the file, indexed like the others */
+		return true;
+	}
+	return false;
+}
+
+/* The packet_size (bytes) a packet with a bad magic declares through its stream's context, or 0. */
+static uint64_t declared_size(struct walk *w)
+{
+	struct ctf_decoder *d = w->d;
+	uint64_t sid = 0, bits = 0;
+	if (!ctf_value_get(d, CTF_SC_PACKET_HEADER, "stream_id", &sid) && w->meta->nstreams == 1)
+		sid = w->meta->streams[0].id;
+	const struct ctf_stream_class *sc = ctf_find_stream(w->meta, sid);
+	if (!sc || !sc->packet_context || ctf_decode_scope(d, CTF_SC_PACKET_CONTEXT, sc->packet_context) != CTF_DEC_OK ||
+	    !ctf_value_get(d, CTF_SC_PACKET_CONTEXT, "packet_size", &bits) || bits % 8)
+		return 0;
+	return bits / 8;
+}
+
 /* One packet at w->off; false when the walk cannot go on. */
 static bool walk_packet(struct walk *w, const struct tfk_cursor *file, struct ctf_stream_result *res)
 {
@@ -246,6 +311,7 @@ static bool walk_packet(struct walk *w, const struct tfk_cursor *file, struct ct
 	d->bits.limit = left * 8;
 	d->uuid_at = UINT64_MAX;
 	d->nvalues = 0;
+	const uint64_t errors_before = w->ctx->report->by_severity[TFK_SEV_ERROR];
 	struct ctf_packet_info pi = { 0 };
 	pi.offset = w->off;
 	enum ctf_dec_status s = CTF_DEC_OK;
@@ -265,7 +331,7 @@ static bool walk_packet(struct walk *w, const struct tfk_cursor *file, struct ct
 		struct tfk_finding *f = pkt_fault(w, TFK_CTF_STREAM_BAD_MAGIC, 0, 4, "header magic");
 		tfk_set_expected(f, "0xc1fc1fc1");
 		tfk_set_found(f, "0x%08llx", (unsigned long long)v);
-		return false;
+		return w->off > 0 && step_over(w, file, res, declared_size(w));
 	}
 	if (d->uuid_at != UINT64_MAX && m->have_uuid) {
 		const uint8_t *u;
@@ -284,7 +350,7 @@ static bool walk_packet(struct walk *w, const struct tfk_cursor *file, struct ct
 		struct tfk_finding *f = pkt_fault(w, TFK_CTF_STREAM_UNKNOWN_ID, 0, 1, "header stream_id");
 		tfk_set_expected(f, "the id of a stream block of the metadata");
 		tfk_set_found(f, "%llu", (unsigned long long)stream_id);
-		return false;
+		return w->off > 0 && step_over(w, file, res, 0);
 	}
 	if (w->have_prev && w->prev.stream_id != stream_id) {
 		struct tfk_finding *f = pkt_fault(w, TFK_CTF_STREAM_CLASS_CHANGE, 0, 1, "header stream_id");
@@ -363,6 +429,7 @@ static bool walk_packet(struct walk *w, const struct tfk_cursor *file, struct ct
 		mp.has_discarded = pi.has_discarded;
 		mp.events = events;
 		mp.events_ok = events_ok;
+		mp.faulty = w->ctx->report->by_severity[TFK_SEV_ERROR] != errors_before;
 		w->ctx->obs->model(w->ctx->obs->user, tfk_format_ctf.name, TFK_CTF_MODEL_PACKET, &mp, sizeof mp);
 	}
 	ctf_index_packet(w->ctx, w->ix, w->index, &pi);
@@ -408,9 +475,10 @@ void ctf_check_stream(struct tfk_ctx *ctx, const struct ctf_meta *meta, const st
 		snprintf(ms.member, sizeof(ms.member), "%s", ctx->member ? ctx->member : "");
 		ms.size = file->len;
 		ms.good_end = w.off <= file->len ? w.off : file->len;
-		ms.packets = res->npackets;
+		ms.packets = res->npackets - w.skipped;
 		ms.events = w.events;
 		ms.walked_whole = res->walked_whole;
+		ms.skipped = w.skipped;
 		ctx->obs->model(ctx->obs->user, tfk_format_ctf.name, TFK_CTF_MODEL_STREAM, &ms, sizeof ms);
 	}
 }

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/* CTF 1.8 trace directories' repair: the model the check's messages build, and its writers. */
+#ifndef TFK_REPAIR_CTF_H
+#define TFK_REPAIR_CTF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common.h"
+#include "tracefsck/formats/ctf.h"
+#include "tracefsck/repair.h"
+
+struct tfk_input;
+struct rp_dir;
+struct rp_out;
+
+/* Bounds on what the model keeps (the input's size does not size it): past them repair refuses. */
+#define CR_MAX_PACKETS (1u << 22)
+#define CR_MAX_STREAMS (1u << 16)
+
+/* What the output needs of one packet (its member is the stream it is listed under). */
+struct cr_packet {
+	uint64_t offset, packet_size, content_size; /* bytes; bits; bits */
+	uint64_t ts_begin, ts_end, discarded, stream_id, instance_id, seq, events;
+	bool keep; /* every event decoded and no error inside it */
+};
+
+/* A data stream: its summary and its packets (packets[first .. first + count)). */
+struct cr_stream {
+	struct tfk_ctf_stream s;
+	bool have_summary;
+	size_t first, count;
+};
+
+struct cr_model {
+	struct tfk_ctf_metadata *metas;
+	size_t nmetas, cap_metas;
+	struct cr_stream *streams;
+	size_t nstreams, cap_streams;
+	struct cr_packet *packets;
+	size_t npackets, cap_packets;
+	bool oom, too_many;
+};
+
+struct tfk_observer cr_observer(void *model, const uint8_t *in, size_t size, unsigned pass);
+void cr_model_free(void *model);
+bool cr_grow(void **p, size_t *cap, size_t n, size_t size);
+
+const struct cr_stream *cr_stream(const struct cr_model *m, const char *member);
+const struct tfk_ctf_metadata *cr_metadata(const struct cr_model *m, const char *member);
+
+/*
+ * An LTTng index (big-endian, spec 4.5) of the kept packets of s, at their offsets in the
+ * output: version 1.minor (0: 56-byte entries, 1: 72-byte entries), into out.
+ */
+void cr_index_build(const struct cr_model *m, const struct cr_stream *s, unsigned minor, struct rp_out *out);
+/* The minor version of an index file's header when it is a valid 1.0 or 1.1 header, else 1. */
+unsigned cr_index_minor(const uint8_t *p, size_t n);
+
+int cr_write_dir(const void *model, const struct tfk_input *in, struct rp_dir *dir, struct tfk_repair_report *rep);
+
+#endif

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Writing a repaired CTF trace directory (spec 4.8): each data stream keeps the packets the
+ * check accepted whole (every event decoded, no error inside them), back to back, so a cut
+ * last packet, trailing garbage or zeros, and a bad-magic or unknown-stream packet in the
+ * middle (exactly its bytes) are dropped; every index of a stream is regenerated from the
+ * packets kept; a packetized metadata cut inside a packet keeps its whole packets (or, when
+ * the cut fell in the last packet's zero padding, gets that padding back); timestamps and
+ * UUIDs are never rewritten. Every other member is copied byte for byte.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctf_repair.h"
+#include "cursor.h"
+#include "dir_output.h"
+#include "input.h"
+
+#define META_HEADER 37 /* bytes of a metadata packet header */
+
+/* A new entry of rep->members for name, or NULL when out of memory. */
+static struct tfk_salvage_member *salvage(struct tfk_repair_report *rep, size_t *cap, const char *name)
+{
+	if (!cr_grow((void **)&rep->members, cap, rep->nmembers + 1, sizeof(*rep->members)))
+		return NULL;
+	struct tfk_salvage_member *s = &rep->members[rep->nmembers++];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->member, sizeof(s->member), "%s", name);
+	s->action = "copied";
+	return s;
+}
+
+static int put_member(struct rp_dir *dir, const char *name, struct rp_out *o)
+{
+	int rc = o->oom ? (errno = ENOMEM, -1) : rp_dir_member(dir, name, o);
+	rp_out_free(o);
+	return rc;
+}
+
+static bool all_zero(const uint8_t *p, uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+/* The directory part of a member name ("a/b/c" -> 4, "c" -> 0). */
+static size_t dir_len(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+	return slash ? (size_t)(slash - name) + 1 : 0;
+}
+
+/* The stream an index member "<dir>index/<stream>.idx" belongs to, or NULL. */
+static const struct cr_stream *indexed_stream(const struct cr_model *m, const char *name)
+{
+	size_t n = strlen(name), d = dir_len(name);
+	if (n < 5 || strcmp(name + n - 4, ".idx") != 0 || d < 6 || strncmp(name + d - 6, "index/", 6) != 0)
+		return NULL;
+	char stream[TFK_CTF_MEMBER_MAX];
+	if (snprintf(stream, sizeof(stream), "%.*s%.*s", (int)(d - 6), name, (int)(n - 4 - d), name + d) >=
+	    (int)sizeof(stream))
+		return NULL;
+	return cr_stream(m, stream);
+}
+
+/* A data stream: its kept packets, back to back. */
+static int write_stream(const struct cr_model *m, const struct cr_stream *cs, const struct tfk_member_map *map,
+			struct rp_dir *dir, struct tfk_salvage_member *s)
+{
+	struct rp_out o;
+	memset(&o, 0, sizeof(o));
+	uint64_t kept = 0, dropped = 0, events_lost = 0, first_drop = UINT64_MAX;
+	for (size_t i = cs->first; i < cs->first + cs->count; i++) {
+		const struct cr_packet *p = &m->packets[i];
+		const uint64_t n = p->packet_size / 8;
+		if (p->offset > map->size || n > map->size - p->offset)
+			continue; /* never: the check accepted it inside the file */
+		s->kept += p->keep ? p->events : 0;
+		if (p->keep) {
+			rp_out_keep(&o, map->data + p->offset, (size_t)n);
+			kept++;
+		} else {
+			events_lost += p->events;
+			dropped++;
+			if (first_drop == UINT64_MAX)
+				first_drop = i - cs->first;
+		}
+	}
+	const uint64_t end = cs->s.good_end < map->size ? cs->s.good_end : map->size;
+	const bool tail = end < map->size;
+	const bool zero_tail = tail && all_zero(map->data + end, map->size - end);
+	snprintf(s->unit, sizeof(s->unit), "events");
+	s->lost = events_lost;
+	s->lost_unknown = cs->s.skipped > 0 || (tail && !zero_tail) || dropped > 0;
+	s->bytes_out = o.len;
+	s->bytes_dropped = map->size - o.len;
+	s->action = o.len == map->size ? "copied" : "truncated";
+	if (cs->s.skipped || dropped)
+		s->action = "rewritten";
+	char why[120] = "";
+	if (tail)
+		snprintf(why, sizeof(why), "; %s after offset %" PRIu64 " dropped",
+			 zero_tail ? "zero fill" : "a cut packet or garbage", end);
+	snprintf(s->note, sizeof(s->note),
+		 "kept %" PRIu64 " packet%s; dropped %" PRIu64 " damaged and %" PRIu64 " unreadable packet%s%s%s", kept,
+		 kept == 1 ? "" : "s", dropped, cs->s.skipped, cs->s.skipped == 1 ? "" : "s",
+		 cs->s.skipped ? " (a sequence gap)" : "", why);
+	if (!tail && !dropped && !cs->s.skipped)
+		snprintf(s->note, sizeof(s->note), "kept %" PRIu64 " packet%s", kept, kept == 1 ? "" : "s");
+	return put_member(dir, s->member, &o);
+}
+
+/*
+ * A packetized metadata cut inside a packet: the whole packets, and the cut one too when all
+ * of its text is there (the cut fell in its zero padding, which is put back). 1 with a reason
+ * when nothing can be kept.
+ */
+static int write_metadata(const struct tfk_ctf_metadata *md, const struct tfk_member_map *map, struct rp_dir *dir,
+			  struct tfk_salvage_member *s, struct tfk_repair_report *rep)
+{
+	struct tfk_cursor c = tfk_cur_make(map->data, map->size, 0, md->big_endian);
+	const uint64_t at = md->whole_end;
+	uint32_t content = 0, packet = 0;
+	struct rp_out o;
+	memset(&o, 0, sizeof(o));
+	const bool header = at <= map->size && map->size - at >= META_HEADER && tfk_cur_u32_at(&c, at + 24, &content) &&
+			    tfk_cur_u32_at(&c, at + 28, &packet);
+	if (header && content % 8 == 0 && packet % 8 == 0 && content >= META_HEADER * 8 && content <= packet &&
+	    content / 8 <= map->size - at && packet / 8 > map->size - at) {
+		rp_out_keep(&o, map->data, (size_t)(at + content / 8));
+		rp_out_zeros_to(&o, at + packet / 8);
+		s->action = "rewritten";
+		snprintf(s->note, sizeof(s->note), "cut in the zero padding of its last packet: the padding put back");
+	} else if (at > 0) {
+		rp_out_keep(&o, map->data, (size_t)at);
+		s->action = "truncated";
+		rep->metadata_lost = true;
+		snprintf(s->note, sizeof(s->note), "cut at its last whole packet (%" PRIu64 "); the partial one dropped",
+			 md->packets);
+	} else {
+		rep->outcome = TFK_REPAIR_UNSUPPORTED;
+		rep->reason = "the metadata's first packet is cut inside its text: no declaration is left whole";
+		rp_out_free(&o);
+		return 1;
+	}
+	s->bytes_out = o.len;
+	s->bytes_dropped = o.len < map->size ? map->size - o.len : 0;
+	return put_member(dir, s->member, &o);
+}
+
+static int write_member(const struct cr_model *m, const struct tfk_input *in, const struct tfk_member *mem,
+			struct rp_dir *dir, struct tfk_salvage_member *s, struct tfk_repair_report *rep)
+{
+	s->bytes_in = mem->size;
+	const struct tfk_ctf_metadata *md = cr_metadata(m, mem->name);
+	const struct cr_stream *cs = cr_stream(m, mem->name);
+	const struct cr_stream *ixs = cs ? NULL : indexed_stream(m, mem->name);
+	struct tfk_member_map map;
+	if (tfk_member_open(in, mem, &map) != 0)
+		return -1;
+	int rc;
+	if (md && md->packetized && md->whole_end < map.size) {
+		rc = write_metadata(md, &map, dir, s, rep);
+	} else if (cs) {
+		rc = write_stream(m, cs, &map, dir, s);
+	} else if (ixs) {
+		struct rp_out o;
+		memset(&o, 0, sizeof(o));
+		cr_index_build(m, ixs, cr_index_minor(map.data, map.size), &o);
+		s->bytes_out = o.len;
+		s->bytes_dropped = map.size > o.len ? map.size - o.len : 0;
+		s->action = o.len == map.size && (!o.len || memcmp(o.made.data, map.data, map.size) == 0) ? "copied" : "rebuilt";
+		if (strcmp(s->action, "rebuilt") == 0)
+			snprintf(s->note, sizeof(s->note), "regenerated from the packets kept");
+		rc = put_member(dir, s->member, &o);
+	} else {
+		struct rp_out o;
+		memset(&o, 0, sizeof(o));
+		rp_out_keep(&o, map.data, map.size);
+		s->bytes_out = map.size;
+		rc = put_member(dir, s->member, &o);
+	}
+	tfk_member_close(&map);
+	return rc;
+}
+
+/* Streams of an indexed trace (an index/ beside them) without an index file get one. */
+static int missing_indexes(const struct cr_model *m, const struct tfk_input *in, struct rp_dir *dir,
+			   struct tfk_repair_report *rep, size_t *cap)
+{
+	for (size_t i = 0; i < m->nstreams; i++) {
+		const struct cr_stream *cs = &m->streams[i];
+		const char *name = cs->s.member;
+		const size_t d = dir_len(name);
+		char idx[TFK_CTF_MEMBER_MAX + 16], idxdir[TFK_CTF_MEMBER_MAX + 16];
+		snprintf(idx, sizeof(idx), "%.*sindex/%s.idx", (int)d, name, name + d);
+		snprintf(idxdir, sizeof(idxdir), "%.*sindex", (int)d, name);
+		const struct tfk_member *id = tfk_input_find(in, idxdir);
+		if (!cs->have_summary || tfk_input_find(in, idx) || !id || id->kind != TFK_MEMBER_DIR)
+			continue;
+		struct tfk_salvage_member *s = salvage(rep, cap, idx);
+		if (!s)
+			return errno = ENOMEM, -1;
+		struct rp_out o;
+		memset(&o, 0, sizeof(o));
+		cr_index_build(m, cs, 1, &o);
+		s->action = "rebuilt";
+		s->bytes_out = o.len;
+		snprintf(s->note, sizeof(s->note), "missing: made from the packets kept");
+		if (put_member(dir, idx, &o) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int cr_write_dir(const void *model, const struct tfk_input *in, struct rp_dir *dir, struct tfk_repair_report *rep)
+{
+	const struct cr_model *m = model;
+	const char *why = m->oom ? "out of memory while keeping the check's model"
+			  : m->too_many ? "more packets or streams than repair keeps track of"
+			  : rep->before.incomplete ? "part of it could not be checked (a limit, an unreadable member, or "
+						     "metadata too damaged to decode the streams), so no repaired copy could be proven"
+						   : NULL;
+	if (why) {
+		rep->outcome = TFK_REPAIR_UNSUPPORTED;
+		rep->reason = why;
+		return 1;
+	}
+	size_t cap = 0;
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < in->n; i++) {
+		const struct tfk_member *mem = &in->members[i];
+		if (mem->kind == TFK_MEMBER_DIR)
+			continue; /* made as its members are written */
+		struct tfk_salvage_member *s = salvage(rep, &cap, mem->name);
+		if (!s) {
+			errno = ENOMEM;
+			return -1;
+		}
+		if (mem->kind != TFK_MEMBER_FILE) {
+			s->action = "left out";
+			snprintf(s->note, sizeof(s->note), "%s",
+				 mem->kind == TFK_MEMBER_LINK ? "a symbolic link (never followed)" : "not a regular file");
+			continue;
+		}
+		rc = write_member(m, in, mem, dir, s, rep);
+	}
+	if (rc == 0)
+		rc = missing_indexes(m, in, dir, rep, &cap);
+	return rc;
+}

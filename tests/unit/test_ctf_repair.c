@@ -1,0 +1,382 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * CTF trace directories' repair (tfk_repair_dir) on damaged copies of the multi-packet LTTng
+ * recording: a stream cut mid-packet, a zero-filled tail, a bad-magic and an unknown-stream
+ * packet in the middle, a metadata cut in its padding, a two-packet metadata cut inside its
+ * second packet, a missing index. The output re-checks clean, holds exactly the input's whole
+ * packets (byte for byte), its regenerated indexes are byte for byte LTTng's own where the
+ * stream is healthy, and it repairs to nothing the second time. The check's own view of a
+ * packet stepped over in the middle of a stream is pinned here too (codes at their offsets).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "raised.h"
+#include "tracefsck/check.h"
+#include "tracefsck/repair.h"
+
+#ifndef CTF_SAMPLE
+#define CTF_SAMPLE "../shared/samples/ctf/multipacket-contexts.lttng"
+#endif
+
+#define SUB "ust/uid/0/64-bit/"
+#define STREAM SUB "ch0_0"
+#define STREAM_IDX SUB "index/ch0_0.idx"
+#define OTHER_IDX SUB "index/ch0_1.idx"
+#define METADATA SUB "metadata"
+#define PKT 4096u       /* the recording's sub-buffer size: every packet of ch0_0 */
+#define NPKT 21u        /* packets of ch0_0 */
+#define IDX_HEADER 16u
+#define IDX_ENTRY 72u   /* LTTng 2.13 writes index 1.1 */
+
+static char top[512], in[600], out[600], again[600];
+static struct tfk_repair_report rep;
+
+static void run(const char *cmd)
+{
+	assert_int_equal(system(cmd), 0);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	struct stat sb;
+	memset(&rep, 0, sizeof(rep));
+	top[0] = 0;
+	if (stat(CTF_SAMPLE "/" STREAM, &sb) != 0 || sb.st_size != NPKT * PKT)
+		return 0; /* the tests skip */
+	const char *tmp = getenv("TMPDIR");
+	snprintf(top, sizeof(top), "%s/tfk-ctfrepair-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	assert_non_null(mkdtemp(top));
+	snprintf(in, sizeof(in), "%s/in", top);
+	snprintf(out, sizeof(out), "%s/out", top);
+	snprintf(again, sizeof(again), "%s/again", top);
+	char cmd[2000];
+	snprintf(cmd, sizeof(cmd), "mkdir '%s' && cp -R '%s/.' '%s/' && chmod -R u+rw '%s'", in, CTF_SAMPLE, in, in);
+	run(cmd);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	tfk_repair_report_free(&rep);
+	if (top[0]) {
+		char cmd[1200];
+		snprintf(cmd, sizeof(cmd), "chmod -R u+rwx '%s' && rm -rf '%s'", top, top);
+		run(cmd);
+	}
+	top[0] = 0;
+	return 0;
+}
+
+#define NEED_SAMPLE()            \
+	do {                     \
+		if (!top[0])     \
+			skip();  \
+	} while (0)
+
+static void path_of(const char *dir, const char *name, char *p, size_t n)
+{
+	snprintf(p, n, "%s/%s", dir, name);
+}
+
+/* A member's bytes (malloc'd), its size in *n; NULL when it does not exist. */
+static uint8_t *slurp(const char *dir, const char *name, size_t *n)
+{
+	char p[1200];
+	path_of(dir, name, p, sizeof(p));
+	FILE *f = fopen(p, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long size = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	uint8_t *b = malloc(size > 0 ? (size_t)size : 1);
+	assert_non_null(b);
+	assert_int_equal(fread(b, 1, (size_t)size, f), (size_t)size);
+	fclose(f);
+	*n = (size_t)size;
+	return b;
+}
+
+static void write_bytes(const char *name, long off, const void *p, size_t n)
+{
+	char path[1200];
+	path_of(in, name, path, sizeof(path));
+	FILE *f = fopen(path, "r+b");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, off, SEEK_SET), 0);
+	assert_int_equal(fwrite(p, 1, n, f), n);
+	fclose(f);
+}
+
+static void cut(const char *name, long size)
+{
+	char path[1200];
+	path_of(in, name, path, sizeof(path));
+	assert_int_equal(truncate(path, size), 0);
+}
+
+/* out/name holds exactly bytes [from, from + n) of the pristine sample's member, then [from2, end) when from2 != 0. */
+static void out_is(const char *name, size_t from, size_t n, size_t from2)
+{
+	size_t a, b;
+	uint8_t *want = slurp(CTF_SAMPLE, name, &a), *got = slurp(out, name, &b);
+	assert_non_null(want);
+	assert_non_null(got);
+	if (n == SIZE_MAX)
+		n = a - from;
+	size_t tail = from2 ? a - from2 : 0;
+	assert_int_equal(b, n + tail);
+	assert_memory_equal(want + from, got, n);
+	if (tail)
+		assert_memory_equal(want + from2, got + n, tail);
+	free(want);
+	free(got);
+}
+
+static const struct tfk_salvage_member *member(const char *name)
+{
+	for (size_t i = 0; i < rep.nmembers; i++)
+		if (strcmp(rep.members[i].member, name) == 0)
+			return &rep.members[i];
+	return NULL;
+}
+
+static bool has_code_at(const struct tfk_report *r, const char *code, const char *mem, uint64_t off)
+{
+	for (size_t i = 0; i < r->count; i++) {
+		const struct tfk_finding *f = &r->findings[i];
+		if (strcmp(f->fault->id, code) == 0 && f->offset == off && strcmp(f->member, mem) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Events the salvage report kept over the data streams. */
+static uint64_t kept_events(void)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < rep.nmembers; i++)
+		if (strcmp(rep.members[i].unit, "events") == 0)
+			n += rep.members[i].kept;
+	return n;
+}
+
+/* Repair in into out: repaired, the output clean with as many events as the report kept, and a second repair a no-op. */
+static void repair_ok(void)
+{
+	tfk_repair_dir(in, out, NULL, &rep);
+	raised_note(&rep.before);
+	assert_int_equal(rep.outcome, TFK_REPAIR_DONE);
+	assert_int_equal(tfk_report_verdict(&rep.after), TFK_VERDICT_CLEAN);
+	assert_int_equal(rep.after.stats.events, kept_events());
+	struct tfk_repair_report second;
+	tfk_repair_dir(out, again, NULL, &second);
+	assert_int_equal(second.outcome, TFK_REPAIR_NOTHING_TO_DO);
+	tfk_repair_report_free(&second);
+}
+
+static void pristine_nothing_to_do(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	tfk_repair_dir(in, out, NULL, &rep);
+	assert_int_equal(rep.outcome, TFK_REPAIR_NOTHING_TO_DO);
+	struct stat sb;
+	assert_int_not_equal(stat(out, &sb), 0);
+}
+
+/* Cut mid-packet: the 14 whole packets, and an index that is LTTng's first 14 entries byte for byte. */
+static void stream_cut(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	cut(STREAM, 60000);
+	repair_ok();
+	assert_true(has_code_at(&rep.before, "ctf.packet.truncated", STREAM, 14 * PKT));
+	out_is(STREAM, 0, 14 * PKT, 0);
+	out_is(STREAM_IDX, 0, IDX_HEADER + 14 * IDX_ENTRY, 0);
+	out_is(OTHER_IDX, 0, SIZE_MAX, 0);
+	out_is(METADATA, 0, SIZE_MAX, 0);
+	const struct tfk_salvage_member *s = member(STREAM);
+	assert_non_null(s);
+	assert_string_equal(s->action, "truncated");
+	assert_true(s->lost_unknown);
+	assert_int_equal(s->bytes_dropped, 60000 - 14 * PKT);
+	assert_int_equal(strcmp(member(STREAM_IDX)->action, "rebuilt"), 0);
+}
+
+/* Zeros from the middle of packet 18 on: packets 0-17 kept, the zeros counted as no event. */
+static void zero_tail(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	static uint8_t zeros[PKT * 3 + PKT / 2];
+	write_bytes(STREAM, 18 * PKT - PKT / 2, zeros, sizeof(zeros));
+	repair_ok();
+	out_is(STREAM, 0, 17 * PKT, 0);
+	out_is(STREAM_IDX, 0, IDX_HEADER + 17 * IDX_ENTRY, 0);
+}
+
+/*
+ * A bad magic in packet 5: the check reports it, steps over the packet (its context still
+ * tells its size) and notes the sequence gap after it; repair drops exactly its 4096 bytes.
+ */
+static void middle_bad_magic(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	write_bytes(STREAM, 5 * PKT, "DEAD", 4);
+	repair_ok();
+	assert_true(has_code_at(&rep.before, "ctf.stream.bad-magic", STREAM, 5 * PKT));
+	assert_true(has_code_at(&rep.before, "ctf.packet.seq-gap", STREAM, 6 * PKT));
+	out_is(STREAM, 0, 5 * PKT, 6 * PKT);
+	/* The output still tells the packet was lost: the gap, a note, at the packet after it. */
+	assert_true(has_code_at(&rep.after, "ctf.packet.seq-gap", STREAM, 5 * PKT));
+	const struct tfk_salvage_member *s = member(STREAM);
+	assert_string_equal(s->action, "rewritten");
+	assert_int_equal(s->bytes_dropped, PKT);
+	assert_non_null(strstr(s->note, "sequence gap"));
+}
+
+/* An unknown stream id in packet 7: stepped over with the previous packet's size. */
+static void middle_unknown_stream(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	const uint8_t five[4] = { 5, 0, 0, 0 };
+	write_bytes(STREAM, 7 * PKT + 20, five, 4);
+	repair_ok();
+	assert_true(has_code_at(&rep.before, "ctf.stream.unknown-id", STREAM, 7 * PKT));
+	out_is(STREAM, 0, 7 * PKT, 8 * PKT);
+	/* The input's index still has its 21 entries for 21 tiles: no mismatch is made up. */
+	for (size_t i = 0; i < rep.before.count; i++)
+		assert_string_not_equal(rep.before.findings[i].fault->id, "ctf.index.mismatch");
+}
+
+/* The metadata cut in its zero padding (babeltrace2 hangs on it): the padding put back. */
+static void metadata_cut_in_padding(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	cut(METADATA, 3500);
+	repair_ok();
+	assert_true(has_code_at(&rep.before, "ctf.metadata.truncated", METADATA, 0));
+	out_is(METADATA, 0, SIZE_MAX, 0);
+	out_is(STREAM, 0, SIZE_MAX, 0);
+	/* The indexes of the healthy streams, regenerated, are LTTng's byte for byte. */
+	out_is(STREAM_IDX, 0, SIZE_MAX, 0);
+	out_is(OTHER_IDX, 0, SIZE_MAX, 0);
+	assert_string_equal(member(STREAM_IDX)->action, "copied");
+	assert_false(rep.metadata_lost);
+}
+
+/* A missing index is made from the packets: byte for byte the one LTTng wrote. */
+static void missing_index_rebuilt(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	char p[1200];
+	path_of(in, STREAM_IDX, p, sizeof(p));
+	assert_int_equal(unlink(p), 0);
+	cut(METADATA, 3500); /* a fault, so that there is something to repair */
+	repair_ok();
+	out_is(STREAM_IDX, 0, SIZE_MAX, 0);
+	assert_string_equal(member(STREAM_IDX)->action, "rebuilt");
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/*
+ * LTTng appends metadata packets while tracing: a second packet declaring one more type, cut
+ * inside its text. The repair keeps the first packet whole and never the partial one.
+ */
+static void metadata_second_packet_cut(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	size_t n;
+	uint8_t *meta = slurp(CTF_SAMPLE, METADATA, &n);
+	assert_non_null(meta);
+	assert_int_equal(n, PKT);
+	static const char text[] = "\ntypealias integer { size = 8; align = 8; signed = false; } := tfk_extra_t;\n";
+	uint8_t second[256] = { 0 };
+	memcpy(second, meta, 37); /* magic, uuid, checksum, schemes and version as the first packet's */
+	const uint32_t content = 37 + (uint32_t)strlen(text), packet = 128;
+	put_le32(second + 24, content * 8);
+	put_le32(second + 28, packet * 8);
+	memcpy(second + 37, text, strlen(text));
+	write_bytes(METADATA, PKT, second, packet);
+	free(meta);
+	/* Whole, the two-packet metadata checks clean. */
+	struct tfk_report r;
+	tfk_check_file(in, NULL, &r);
+	assert_int_equal(tfk_report_verdict(&r), TFK_VERDICT_CLEAN);
+	tfk_report_free(&r);
+	cut(METADATA, PKT + 37 + 20);
+	repair_ok();
+	assert_true(has_code_at(&rep.before, "ctf.metadata.truncated", METADATA, PKT));
+	out_is(METADATA, 0, PKT, 0);
+	assert_true(rep.metadata_lost);
+	assert_string_equal(member(METADATA)->action, "truncated");
+	out_is(STREAM, 0, SIZE_MAX, 0);
+}
+
+/* Garbage after the last packet: dropped, every event kept, the salvage says so in text. */
+static int collect(void *user, const char *p, size_t n)
+{
+	char *buf = user;
+	size_t have = strlen(buf);
+	if (have + n >= 8192)
+		return -1;
+	memcpy(buf + have, p, n);
+	buf[have + n] = 0;
+	return 0;
+}
+
+static void garbage_and_report(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	write_bytes(STREAM, NPKT * PKT, "garbage after the last packet", 29);
+	repair_ok();
+	assert_true(has_code_at(&rep.before, "ctf.packet.trailing", STREAM, NPKT * PKT) ||
+		    has_code_at(&rep.before, "ctf.stream.bad-magic", STREAM, NPKT * PKT) ||
+		    has_code_at(&rep.before, "ctf.packet.truncated", STREAM, NPKT * PKT));
+	out_is(STREAM, 0, SIZE_MAX, 0);
+	assert_int_equal(kept_events(), rep.before.stats.events);
+	char *buf = calloc(1, 8192);
+	assert_non_null(buf);
+	assert_int_equal(tfk_repair_report_text(&rep, "t", collect, buf), 0);
+	char want[128];
+	snprintf(want, sizeof(want), "kept %llu events, lost 0", (unsigned long long)kept_events());
+	assert_non_null(strstr(buf, want));
+	assert_non_null(strstr(buf, "t/" STREAM ": truncated"));
+	free(buf);
+}
+
+int main(void)
+{
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		T(pristine_nothing_to_do), T(stream_cut),           T(zero_tail),
+		T(middle_bad_magic),       T(middle_unknown_stream), T(metadata_cut_in_padding),
+		T(missing_index_rebuilt),  T(metadata_second_packet_cut), T(garbage_and_report),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
