@@ -306,6 +306,12 @@ static struct outcome collect(struct td_check *td)
 			continue;
 		if (pr == 0 && o.ready && atomic_load_explicit(&prog->at_ms, memory_order_acquire) + timeout > now_ms())
 			continue; /* progress since the deadline was computed */
+		/* Every answer given yet no end seen: another thread's child, forked while this pipe was
+		 * open, holds its write end. The answers are what counts; this child is not hung. */
+		if (pr == 0 && o.ready && atomic_load_explicit(&prog->done, memory_order_acquire) >= c->end - c->from) {
+			kill(c->pid, SIGKILL); /* nothing is left to do (a child stuck in its clean-up included) */
+			break;
+		}
 		if (pr <= 0) {
 			o.hung = true;
 			kill(c->pid, SIGKILL);
