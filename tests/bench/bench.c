@@ -2,7 +2,8 @@
 /*
  * tracefsck-bench: how fast tracefsck checks and repairs, against `cat` and the reference
  * reader, on the same warm file in one run. Makes its own traces with the fixture writer
- * (v6, v7 uncompressed, v7 zstd; 1 GiB and 4 GiB by default) or takes paths.
+ * (v6, v7 uncompressed, v7 zstd; 1 GiB and 4 GiB by default) or takes paths (recorded traces:
+ * their fixed cost, metadata and libtraceevent, is printed apart from the per-page cost).
  *
  * usage: tracefsck-bench [--tracefsck BIN] [--dir DIR] [--sizes MIB,...] [--kinds v6,v7-none,v7-zstd]
  *                        [--runs N] [--no-reader] [--many N] [FILE...]
@@ -25,6 +26,7 @@ struct opts {
 	int runs;
 	bool reader;
 	int many;
+	bool fixed; /* files given on the command line: the fixed cost apart */
 };
 
 static bool have(const char *cmd)
@@ -68,6 +70,81 @@ static void verdict(const char *what, double ratio, const char *op, double targe
 {
 	bool ok = strcmp(op, "<=") == 0 ? ratio <= target : ratio >= target;
 	printf("  %-52s %8.2f   target %s %g: %s\n", what, ratio, op, target, ok ? "met" : "MISSED");
+}
+
+
+/* Where the first CPU's data begins, from `tracefsck describe --json`; 0 when none is found. */
+static uint64_t first_cpu_data(const struct opts *o, const char *path)
+{
+	char out[4096];
+	snprintf(out, sizeof(out), "%s/bench-describe.jsonl", o->dir);
+	char *argv[] = { (char *)o->tracefsck, "describe", "--json", (char *)path, NULL };
+	struct bench_result r;
+	if (bench_run(argv, out, &r) != 0)
+		return 0;
+	FILE *f = fopen(out, "r");
+	char line[4096];
+	uint64_t first = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, "\"type\":\"cpu\"") ? strstr(line, "\"offset\":") : NULL;
+		uint64_t at = p ? strtoull(p + 9, NULL, 10) : 0;
+		if (at && (!first || at < first))
+			first = at;
+	}
+	if (f)
+		fclose(f);
+	unlink(out);
+	return first;
+}
+
+/* The first `len` bytes of `path` written to `to`. */
+static int copy_prefix(const char *path, const char *to, uint64_t len)
+{
+	FILE *in = fopen(path, "rb"), *out = fopen(to, "wb");
+	char buf[65536];
+	int rc = in && out ? 0 : -1;
+	while (rc == 0 && len) {
+		size_t want = len < sizeof(buf) ? (size_t)len : sizeof(buf);
+		size_t n = fread(buf, 1, want, in);
+		if (n == 0 || fwrite(buf, 1, n, out) != n)
+			rc = -1;
+		len -= n;
+	}
+	if (in)
+		fclose(in);
+	if (out && fclose(out) != 0)
+		rc = -1;
+	return rc;
+}
+
+/*
+ * The fixed cost (initial header, sections, event formats, kallsyms, ..., the libtraceevent pass)
+ * apart from the per-page cost: the same check of the file cut where its first CPU's data
+ * begins, with and without libtraceevent. The cut file's findings (data missing) are cheap.
+ */
+static void fixed_cost(const struct opts *o, const char *path, const struct bench_result *cat,
+		       const struct bench_result *check, uint64_t bytes)
+{
+	uint64_t cut = first_cpu_data(o, path);
+	char head[4200];
+	snprintf(head, sizeof(head), "%s/bench-head.dat", o->dir);
+	if (!cut || copy_prefix(path, head, cut) != 0) {
+		printf("  fixed cost: no CPU data found to cut at\n");
+		return;
+	}
+	struct bench_result meta, meta_notep;
+	char *m_argv[] = { (char *)o->tracefsck, "check", head, NULL };
+	char *mn_argv[] = { (char *)o->tracefsck, "check", "--no-libtraceevent", head, NULL };
+	bench_best_of(o->runs, m_argv, NULL, &meta);
+	bench_best_of(o->runs, mn_argv, NULL, &meta_notep);
+	double tep = meta.wall > meta_notep.wall ? meta.wall - meta_notep.wall : 0;
+	double pages = check->wall > meta.wall ? check->wall - meta.wall : 0;
+	printf("  fixed cost (the file cut at its first CPU data, 0x%llx):\n", (unsigned long long)cut);
+	printf("  %-40s %8.3f s %9.2f x cat\n", "metadata checks + libtraceevent pass", meta.wall, meta.wall / cat->wall);
+	printf("  %-40s %8.3f s %9.2f x cat\n", "  of which the libtraceevent pass", tep, tep / cat->wall);
+	printf("  %-40s %8.3f s %9.0f MB/s of the whole file\n", "per-page cost (check less fixed cost)", pages,
+	       pages > 0 ? (double)bytes / 1e6 / pages : 0.0);
+	unlink(head);
 }
 
 static void bench_file(const struct opts *o, const char *path, bool zstd_list)
@@ -115,6 +192,8 @@ static void bench_file(const struct opts *o, const char *path, bool zstd_list)
 		printf("  %-40s %8.3f s %9.0f MB/s (decoded %.1f MiB)\n", "decode the zstd chunks alone", decode,
 		       (double)bytes / 1e6 / decode, (double)decoded / 1048576.0);
 
+	if (o->fixed)
+		fixed_cost(o, path, &cat, &check, bytes);
 	printf("  ratios:\n");
 	if (zstd) {
 		verdict("tracefsck check / decoding the chunks alone", check.wall / decode, "<=", 1.3);
@@ -206,6 +285,7 @@ static int parse(int argc, char **argv, struct opts *o, int *first_file)
 	o->runs = 3;
 	o->reader = true;
 	o->many = 100;
+	o->fixed = false;
 	int i = 1;
 	for (; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -255,6 +335,7 @@ int main(int argc, char **argv)
 	printf("tracefsck-bench: %s, best of %d runs, warm page cache, %ld CPUs online\n", o.tracefsck, o.runs,
 	       sysconf(_SC_NPROCESSORS_ONLN));
 	if (first < argc) {
+		o.fixed = true;
 		for (int i = first; i < argc; i++)
 			bench_file(&o, argv[i], false);
 		return 0;

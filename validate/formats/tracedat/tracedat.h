@@ -147,6 +147,14 @@ struct td_check {
 		bool rejected;      /* libtraceevent could not parse it (reported once for all, as a note) */
 	} *fmt_refs;
 	size_t nfmt_refs, fmt_refs_cap;
+	/* the libtraceevent child started ahead of the page walk (td_parse_ahead), if any */
+	struct td_tep_child {
+		int pid, fd;        /* pid 0: none running */
+		void *shared;       /* its progress, mapped shared (tracedat_tep_guard.c) */
+		size_t shared_len;
+		size_t from, end;   /* the formats it parses */
+		int64_t forked_ms;
+	} tep;
 
 	/* event formats */
 	uint32_t *event_index;      /* 65536 entries: id -> events[] index + 1, or 0 */
@@ -291,6 +299,10 @@ void td_check_meta_lines(struct td_check *td, const struct tfk_cursor *text, enu
 void td_keep_format(struct td_check *td, const struct tfk_cursor *text, const char *system, const char *name);
 /* Parse the kept formats with libtraceevent in a child process; crashes and hangs become findings. */
 void td_guarded_parse(struct td_check *td);
+/* Start that child now, on the formats kept so far, so that it parses while the pages are walked;
+ * td_guarded_parse collects its answers (and td_check_release ends it when never collected). */
+void td_parse_ahead(struct td_check *td);
+void td_parse_abandon(struct td_check *td);
 /*
  * One data record against its format; fault() reports through the walk's per-CPU caps.
  * False when the record itself is damaged (not for warnings such as an unknown id).

@@ -230,9 +230,10 @@ static void td_check(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 		    td.file.big_endian ? "big" : "little", td.long_size, td.header_page_size, (unsigned long long)td.size);
 	if (td.version == 6) {
 		ctx->report->stats.format = "trace.dat v6";
-		if (td_check_headers(&td, &td.file, &pos) && td_check_v6_metadata(&td, &pos))
+		if (td_check_headers(&td, &td.file, &pos) && td_check_v6_metadata(&td, &pos)) {
+			td_parse_ahead(&td); /* every format is kept: parse them while the pages are walked */
 			td_check_v6_tail(&td, pos);
-		else
+		} else
 			td_check_v6_tail(&td, UINT64_MAX);
 		td_check_ranges(&td, true);
 	} else {
@@ -246,6 +247,7 @@ out:
 
 void td_check_release(struct td_check *td)
 {
+	td_parse_abandon(td);
 	free(td->instances);
 	tfk_claims_free(&td->claims);
 	free(td->sections);

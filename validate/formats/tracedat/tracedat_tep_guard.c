@@ -3,15 +3,19 @@
  * libtraceevent on a leash. Formats that passed our grammar are parsed by libtraceevent (the
  * parser trace-cmd and perf use) in a child process: a crash or a hang there becomes a finding
  * about the format being parsed, and checking goes on with the next one in a new child.
- * libtraceevent gets bounded, NUL-terminated copies only.
+ * libtraceevent gets bounded, NUL-terminated copies only. The first child is started before
+ * the page walk (td_parse_ahead) and runs beside it on another core; its answers are collected
+ * where they always were, so the findings and their order do not depend on that.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -73,9 +77,60 @@ static struct tfk_finding *ref_fault(struct td_check *td, enum tfk_fault_code co
 	return f;
 }
 
-/* The child: one READY byte once libtraceevent is set up, then formats from `from` on, one
- * result byte each ('o' parsed, 'e' rejected). The per-format deadline starts at READY. */
-static void child(struct td_check *td, size_t from, int out)
+/*
+ * The child's progress, in memory shared with the parent: the answers are written there, not
+ * sent one pipe message each (a real kernel has about 1,500 formats, and a write and a wake-up
+ * per format cost more than parsing them). The pipe carries only READY and, by closing, the
+ * child's end; the parent reads `done` and `at_ms` to tell how far the child got and when it last
+ * made progress, so that a crash or hang is still laid on the format being parsed.
+ */
+struct tep_progress {
+	_Atomic uint64_t done;  /* formats answered, counted from the child's first */
+	_Atomic int64_t at_ms;  /* CLOCK_MONOTONIC ms of the last answer (or of READY) */
+	uint8_t answer[];       /* 'o' parsed, 'e' rejected, one per format answered */
+};
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Parsing needs only the names and arity of the print helpers formats call; printing is never
+ * asked of this handle, so the helpers do nothing. */
+static unsigned long long no_print(struct trace_seq *s, unsigned long long *args)
+{
+	(void)s;
+	(void)args;
+	return 0;
+}
+
+/*
+ * The helpers trace-cmd's plugins register (libtraceevent 1.7: cfg80211, jbd2, kvm, scsi, xen),
+ * registered here instead of loading the plugins: with them, a format counts as parsable exactly
+ * when trace-cmd can print it, without a dlopen of every plugin in every child. The other plugins
+ * register event handlers only, which change how events print, not whether their format parses.
+ */
+static void register_helpers(struct tep_handle *tep)
+{
+	tep_register_print_function(tep, no_print, TEP_FUNC_ARG_INT, "__le16_to_cpup", TEP_FUNC_ARG_PTR,
+				    TEP_FUNC_ARG_VOID);
+	tep_register_print_function(tep, no_print, TEP_FUNC_ARG_STRING, "jbd2_dev_to_name", TEP_FUNC_ARG_INT,
+				    TEP_FUNC_ARG_VOID);
+	tep_register_print_function(tep, no_print, TEP_FUNC_ARG_LONG, "jiffies_to_msecs", TEP_FUNC_ARG_LONG,
+				    TEP_FUNC_ARG_VOID);
+	tep_register_print_function(tep, no_print, TEP_FUNC_ARG_INT, "is_writable_pte", TEP_FUNC_ARG_LONG,
+				    TEP_FUNC_ARG_VOID);
+	tep_register_print_function(tep, no_print, TEP_FUNC_ARG_STRING, "scsi_trace_parse_cdb", TEP_FUNC_ARG_PTR,
+				    TEP_FUNC_ARG_PTR, TEP_FUNC_ARG_INT, TEP_FUNC_ARG_VOID);
+	tep_register_print_function(tep, no_print, TEP_FUNC_ARG_STRING, "xen_hypercall_name", TEP_FUNC_ARG_INT,
+				    TEP_FUNC_ARG_VOID);
+}
+
+/* The child: one READY byte once libtraceevent is set up, then formats [from, end), each answer
+ * in `prog`. The per-format deadline starts at READY. */
+static void child(struct td_check *td, size_t from, size_t end, struct tep_progress *prog, int out)
 {
 	/* A crash must end this process, whatever handlers the host program installed. */
 	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
@@ -92,14 +147,13 @@ static void child(struct td_check *td, size_t from, int out)
 	tep_set_file_bigendian(tep, td->file.big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_long_size(tep, td->geo.commit_size ? (int)td->geo.commit_size : 8);
 	tep_set_page_size(tep, (int)td->geo.page_size);
-	/* The plugins trace-cmd loads teach libtraceevent the kernel's print helpers (kvm, jbd2,
-	 * ...): with them, a format counts as parsable exactly when trace-cmd can print it. */
-	struct tep_plugin_list *plugins = tep_load_plugins(tep);
+	register_helpers(tep);
+	atomic_store_explicit(&prog->at_ms, now_ms(), memory_order_release);
 	const char ready = READY;
 	if (write(out, &ready, 1) != 1)
 		_exit(3);
 	const struct tfk_limits *lim = td->ctx->limits;
-	for (size_t i = from; i < td->nfmt_refs; i++) {
+	for (size_t i = from; i < end; i++) {
 		const struct td_fmt_ref *r = &td->fmt_refs[i];
 		/* Fault injection for the tests: behave as a parser crash or hang would. */
 		if (TFK_HOOK(lim, parser_crash_at) && i + 1 == TFK_HOOK(lim, parser_crash_at))
@@ -110,22 +164,14 @@ static void child(struct td_check *td, size_t from, int out)
 		struct tep_event *event = NULL;
 		enum tep_errno rc = tep_parse_format(tep, &event, td->fmt_text + r->start, r->len, r->system);
 		/* libtraceevent keeps formats it half understood, flagged as failed. */
-		char c = rc == 0 && event && !(event->flags & TEP_EVENT_FL_FAILED) ? 'o' : 'e';
-		if (write(out, &c, 1) != 1)
-			_exit(3);
+		prog->answer[i - from] = rc == 0 && event && !(event->flags & TEP_EVENT_FL_FAILED) ? 'o' : 'e';
+		atomic_store_explicit(&prog->at_ms, now_ms(), memory_order_relaxed);
+		atomic_store_explicit(&prog->done, i - from + 1, memory_order_release);
 	}
 	/* Nothing here outlives the child, but a child that leaves its memory behind is a leak
 	 * report under Valgrind (which follows forks) and a changed exit status with it. */
-	tep_unload_plugins(plugins, tep);
 	tep_free(tep);
 	_exit(0);
-}
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static void parse_in_children(struct td_check *td);
@@ -171,83 +217,159 @@ void td_guarded_parse(struct td_check *td)
 	report_rejected(td);
 }
 
+/* Fork a child on formats [from, end); false when no child could be started. */
+static bool spawn(struct td_check *td, size_t from, size_t end)
+{
+	struct td_tep_child *c = &td->tep;
+	size_t len = sizeof(struct tep_progress) + (end - from);
+	void *shared = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED)
+		return false;
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC) != 0) {
+		munmap(shared, len);
+		return false;
+	}
+	fflush(NULL);
+	c->forked_ms = now_ms();
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		munmap(shared, len);
+		return false;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		child(td, from, end, shared, fds[1]);
+	}
+	close(fds[1]);
+	c->pid = pid;
+	c->fd = fds[0];
+	c->shared = shared;
+	c->shared_len = len;
+	c->from = from;
+	c->end = end;
+	return true;
+}
+
+void td_parse_ahead(struct td_check *td)
+{
+	if (!td->ctx->limits->parser_timeout_ms || !td->nfmt_refs || td->tep.pid)
+		return;
+	spawn(td, 0, td->nfmt_refs);
+}
+
+static void end_child(struct td_tep_child *c, int *status)
+{
+	close(c->fd);
+	while (waitpid(c->pid, status, 0) < 0 && errno == EINTR)
+		;
+	munmap(c->shared, c->shared_len);
+	memset(c, 0, sizeof(*c));
+}
+
+void td_parse_abandon(struct td_check *td)
+{
+	if (!td->tep.pid)
+		return;
+	int status;
+	kill(td->tep.pid, SIGKILL);
+	end_child(&td->tep, &status);
+}
+
+/* What became of a child: how many answers it left, whether it started and whether it hung. */
+struct outcome {
+	size_t done;
+	bool ready, hung;
+	int status;
+};
+
+/*
+ * Wait for the running child to end, or to make no progress within the deadline (then it is
+ * killed as hung). The child's own clock stamps say when it last made progress, so a child that
+ * ran while the parent was walking pages is judged exactly as one watched all along.
+ */
+static struct outcome collect(struct td_check *td)
+{
+	struct td_tep_child *c = &td->tep;
+	struct tep_progress *prog = c->shared;
+	const uint32_t timeout = td->ctx->limits->parser_timeout_ms;
+	struct outcome o = { 0 };
+	for (;;) {
+		int64_t deadline = o.ready ? atomic_load_explicit(&prog->at_ms, memory_order_acquire) + timeout
+					   : c->forked_ms + (timeout > SETUP_MS ? timeout : SETUP_MS);
+		int64_t left = deadline - now_ms();
+		struct pollfd pfd = { c->fd, POLLIN, 0 };
+		int pr = left > 0 ? poll(&pfd, 1, (int)(left < INT32_MAX ? left : INT32_MAX)) : 0;
+		if (pr < 0 && errno == EINTR)
+			continue;
+		if (pr == 0 && o.ready && atomic_load_explicit(&prog->at_ms, memory_order_acquire) + timeout > now_ms())
+			continue; /* progress since the deadline was computed */
+		/* Every answer given yet no end seen: another thread's child, forked while this pipe was
+		 * open, holds its write end. The answers are what counts; this child is not hung. */
+		if (pr == 0 && o.ready && atomic_load_explicit(&prog->done, memory_order_acquire) >= c->end - c->from) {
+			kill(c->pid, SIGKILL); /* nothing is left to do (a child stuck in its clean-up included) */
+			break;
+		}
+		if (pr <= 0) {
+			o.hung = true;
+			kill(c->pid, SIGKILL);
+			break;
+		}
+		char b;
+		ssize_t n = read(c->fd, &b, 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || o.ready || b != READY)
+			break; /* the child's end, or not our child's protocol (a failed start below) */
+		o.ready = true;
+	}
+	if (o.ready) {
+		uint64_t done = atomic_load_explicit(&prog->done, memory_order_acquire);
+		o.done = done < c->end - c->from ? (size_t)done : c->end - c->from; /* a wild child's count */
+		for (size_t i = 0; i < o.done; i++)
+			td->fmt_refs[c->from + i].rejected = prog->answer[i] != 'o';
+	}
+	end_child(c, &o.status);
+	return o;
+}
+
 static void parse_in_children(struct td_check *td)
 {
 	const uint32_t timeout = td->ctx->limits->parser_timeout_ms;
-	size_t next = 0;
+	size_t next = td->tep.pid ? td->tep.from : 0;
 	if (!timeout || !td->nfmt_refs)
 		return;
 	for (unsigned children = 0; next < td->nfmt_refs; children++) {
 		if (children == MAX_CHILDREN) {
+			td_parse_abandon(td);
 			tfk_limit_hit(td->ctx, td->fmt_refs[next].offset, "libtraceevent crashes", children, MAX_CHILDREN);
 			return;
 		}
-		int fds[2];
-		if (pipe2(fds, O_CLOEXEC) != 0)
+		if (!td->tep.pid && !spawn(td, next, td->nfmt_refs))
 			return;
-		fflush(NULL);
-		pid_t pid = fork();
-		if (pid < 0) {
-			close(fds[0]);
-			close(fds[1]);
-			return;
-		}
-		if (pid == 0) {
-			close(fds[0]);
-			child(td, next, fds[1]);
-		}
-		close(fds[1]);
-		bool ready = false, hung = false;
-		int64_t deadline = now_ms() + (timeout > SETUP_MS ? timeout : SETUP_MS);
-		char buf[4096];
-		for (;;) {
-			int64_t left = deadline - now_ms();
-			struct pollfd pfd = { fds[0], POLLIN, 0 };
-			int pr = left > 0 ? poll(&pfd, 1, (int)left) : 0;
-			if (pr < 0 && errno == EINTR)
-				continue;
-			if (pr <= 0) {
-				hung = true;
-				kill(pid, SIGKILL);
-				break;
-			}
-			ssize_t n = read(fds[0], buf, sizeof(buf));
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				break;
-			deadline = now_ms() + timeout; /* the deadline is per format: the child made progress */
-			ssize_t i = 0;
-			if (!ready) {
-				if (buf[0] != READY)
-					break; /* not our child's protocol: treated as a failed start below */
-				ready = true;
-				i = 1;
-			}
-			for (; i < n && next < td->nfmt_refs; i++, next++) {
-				td->fmt_refs[next].rejected = buf[i] != 'o';
-			}
-		}
-		close(fds[0]);
-		int status = 0;
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
+		size_t end = td->tep.end;
+		struct outcome o = collect(td);
+		next += o.done;
 		if (next >= td->nfmt_refs)
 			return;
-		if (!ready) {
+		if (!o.ready) {
 			/* libtraceevent did not start: no format is to blame, and none was parsed by it. */
 			tfk_limit_hit(td->ctx, td->fmt_refs[next].offset, "libtraceevent start-up (formats left to our grammar)", 1, 0);
 			return;
 		}
+		if (next == end && !o.hung && WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0)
+			continue; /* a child started ahead, before the last formats were kept: the rest in another */
 		/* The child died (or hung) on format `next`: report it and go on after it. */
 		struct tfk_finding *f = ref_fault(td, TFK_TRACEDAT_FORMAT_PARSER_CRASH, &td->fmt_refs[next]);
 		tfk_set_expected(f, "a format libtraceevent parses without crashing");
-		if (hung)
+		if (o.hung)
 			tfk_set_found(f, "no answer within %u ms (hang)", timeout);
-		else if (WIFSIGNALED(status))
-			tfk_set_found(f, "the parser died with signal %d", WTERMSIG(status));
+		else if (WIFSIGNALED(o.status))
+			tfk_set_found(f, "the parser died with signal %d", WTERMSIG(o.status));
 		else
-			tfk_set_found(f, "the parser exited with status %d", WEXITSTATUS(status));
+			tfk_set_found(f, "the parser exited with status %d", WEXITSTATUS(o.status));
 		next++;
 	}
 }

@@ -520,6 +520,9 @@ void td_check_v7(struct td_check *td, uint64_t pos)
 		walk_options_chain(td, options, options_at);
 	}
 	td_obs_geometry(td);
+	/* The formats the options name are kept: parse them while the pages are walked (formats
+	 * only an orphan section holds are kept later and parsed after). */
+	td_parse_ahead(td);
 	for (size_t i = 0; i < td->nbuffer_opts; i++)
 		td_check_buffer_v7(td, &td->buffer_opts[i]);
 	check_descriptions(td);
