@@ -5,155 +5,44 @@
  * the input is cut to what is left; a name ending in .idx goes into index/, as LTTng writes
  * it), written into a private temporary directory and checked as a directory, so that the
  * metadata packets, the TSDL parser, the packet and event walk and the index check all see
- * fuzzed bytes. Oracles: the report stays within its limits, the verdict agrees with the
- * counts, every finding names a catalog code and a member that was written (or the
- * directory), and checking twice gives the same findings.
+ * fuzzed bytes. Oracles (fuzz_dir.h): the report's limits and counts, findings that name
+ * written members, the same findings twice, and the repair round trip of a damaged directory.
  * Seeds: corpus/ctf, written by fuzz/scripts/ctf_seeds.py (a small trace and its mutants).
  */
-#include <fcntl.h>
-#include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "fuzz_assert.h"
-#include "tracefsck/tracefsck.h"
+#include "fuzz_dir.h"
 
-#define MAX_MEMBERS 64
-#define NAME_MAX_LEN 64 /* index/ included */
-
-static char dir[512];
-static char names[MAX_MEMBERS][NAME_MAX_LEN + 1];
-static size_t n_names;
-
-static void clear_dir(void)
+/* A name ending in .idx goes into index/, as LTTng writes it (skipped when too long for it). */
+static void place(const char *name, char *rel)
 {
-	for (size_t i = 0; i < n_names; i++) {
-		char p[600];
-		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
-		unlink(p);
-	}
-	n_names = 0;
+	size_t n = strlen(name);
+	if (n > 4 && strcmp(name + n - 4, ".idx") == 0) {
+		if (n + 6 > FZ_DIR_NAME)
+			rel[0] = 0;
+		else
+			snprintf(rel, FZ_DIR_NAME + 1, "index/%s", name);
+	} else
+		snprintf(rel, FZ_DIR_NAME + 1, "%s", name);
 }
 
-static void remove_dir(void)
+/* A missing index is named by the file that should be there. */
+static bool names_absent(const struct tfk_finding *f)
 {
-	clear_dir();
-	if (dir[0]) {
-		char p[600];
-		snprintf(p, sizeof(p), "%s/index", dir);
-		rmdir(p);
-		rmdir(dir);
-	}
+	return strcmp(f->fault->id, "ctf.index.missing") == 0;
 }
 
-static bool is_idx(const char *name, size_t n)
-{
-	return n > 4 && strcmp(name + n - 4, ".idx") == 0;
-}
-
-static bool known(const char *name)
-{
-	for (size_t i = 0; i < n_names; i++)
-		if (strcmp(names[i], name) == 0)
-			return true;
-	return false;
-}
-
-/* Unpack the container into the directory. */
-static void unpack(const uint8_t *data, size_t size)
-{
-	size_t pos = 0;
-	while (pos < size && n_names < MAX_MEMBERS) {
-		size_t nlen = data[pos++];
-		if (nlen == 0 || nlen > NAME_MAX_LEN || nlen > size - pos)
-			break;
-		char name[NAME_MAX_LEN + 7];
-		for (size_t i = 0; i < nlen; i++) {
-			char ch = (char)data[pos + i];
-			bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-				  ch == '.' || ch == '-' || ch == '_';
-			name[i] = ok ? ch : '_';
-		}
-		name[nlen] = 0;
-		pos += nlen;
-		if (size - pos < 5)
-			break;
-		/* data[pos]: the kind, unused here (every member is a regular file) */
-		uint32_t len = (uint32_t)data[pos + 1] | (uint32_t)data[pos + 2] << 8 | (uint32_t)data[pos + 3] << 16 |
-			       (uint32_t)data[pos + 4] << 24;
-		pos += 5;
-		if (len > size - pos)
-			len = (uint32_t)(size - pos);
-		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || strcmp(name, "index") == 0 || known(name)) {
-			pos += len;
-			continue;
-		}
-		if (is_idx(name, nlen)) {
-			if (nlen + 6 > NAME_MAX_LEN) {
-				pos += len;
-				continue;
-			}
-			memmove(name + 6, name, nlen + 1);
-			memcpy(name, "index/", 6);
-			nlen += 6;
-			if (known(name)) {
-				pos += len;
-				continue;
-			}
-		}
-		char p[600];
-		snprintf(p, sizeof(p), "%s/%s", dir, name);
-		int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		FUZZ_ASSERT(fd >= 0);
-		FUZZ_ASSERT(len == 0 || write(fd, data + pos, len) == (ssize_t)len);
-		close(fd);
-		memcpy(names[n_names++], name, nlen + 1);
-		pos += len;
-	}
-}
+static const struct fz_dir_rules rules = {
+	.tag = "ctf", .subdir = "index", .subdir_always = true, .place = place, .names_absent = names_absent
+};
+static struct fz_dir dir = { .rules = &rules };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (!dir[0]) {
-		const char *tmp = getenv("TMPDIR");
-		snprintf(dir, sizeof(dir), "%s/tfk-fuzz-ctf-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-		FUZZ_ASSERT(mkdtemp(dir) != NULL);
-		atexit(remove_dir);
-	}
-	clear_dir();
-	char idx[600];
-	snprintf(idx, sizeof(idx), "%s/index", dir);
-	mkdir(idx, 0700);
-	unpack(data, size);
-
-	struct tfk_limits lim = tfk_limits_default();
-	lim.parser_timeout_ms = 0;
-	lim.max_decoded = 16u << 20;
-	struct tfk_report a, b;
-	tfk_check_file_observed(dir, &lim, NULL, &a);
-	FUZZ_ASSERT(a.count <= lim.max_findings);
-	FUZZ_ASSERT(a.total >= a.count);
-	FUZZ_ASSERT(a.by_severity[0] + a.by_severity[1] + a.by_severity[2] == a.total);
-	FUZZ_ASSERT((tfk_report_verdict(&a) == TFK_VERDICT_CLEAN) == (!a.incomplete && a.by_severity[TFK_SEV_ERROR] == 0));
-	for (size_t i = 0; i < a.count; i++) {
-		const struct tfk_finding *f = &a.findings[i];
-		FUZZ_ASSERT(f->fault && tfk_catalog_find(f->fault->id) == f->fault);
-		FUZZ_ASSERT(memchr(f->path, 0, sizeof(f->path)) && memchr(f->found, 0, sizeof(f->found)));
-		/* A missing index is named by the file that should be there. */
-		FUZZ_ASSERT(f->member[0] == 0 || known(f->member) || strcmp(f->fault->id, "ctf.index.missing") == 0);
-	}
-	tfk_check_file_observed(dir, &lim, NULL, &b);
-	FUZZ_ASSERT(a.count == b.count && a.total == b.total);
-	FUZZ_ASSERT(memcmp(a.by_severity, b.by_severity, sizeof(a.by_severity)) == 0);
-	FUZZ_ASSERT(a.stats.events == b.stats.events);
-	FUZZ_ASSERT(a.count == 0 || memcmp(a.findings, b.findings, a.count * sizeof(*a.findings)) == 0);
-	tfk_report_free(&a);
-	tfk_report_free(&b);
+	fz_dir_unpack(&dir, data, size);
+	fz_dir_check(&dir, true);
 	return 0;
 }

@@ -60,4 +60,10 @@ unsigned cr_index_minor(const uint8_t *p, size_t n);
 
 int cr_write_dir(const void *model, const struct tfk_input *in, struct rp_dir *dir, struct tfk_repair_report *rep);
 
+/*
+ * Does the TSDL text of the metadata packets in data's first end bytes end where a declaration
+ * ends (ctf_meta_text.c)? False too when a packet header there cannot be read.
+ */
+bool cr_metadata_text_whole(const uint8_t *data, size_t size, uint64_t end, bool big_endian);
+
 #endif

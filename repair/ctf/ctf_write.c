@@ -120,9 +120,28 @@ static int write_stream(const struct cr_model *m, const struct cr_stream *cs, co
  * of its text is there (the cut fell in its zero padding, which is put back). 1 with a reason
  * when nothing can be kept.
  */
+/* Where the first error of the metadata's text lies in member (syntax, semantics), or UINT64_MAX. */
+static uint64_t first_text_error(const struct tfk_report *before, const char *member)
+{
+	uint64_t first = UINT64_MAX;
+	for (size_t i = 0; i < before->count; i++) {
+		const struct tfk_finding *f = &before->findings[i];
+		if (f->severity != TFK_SEV_ERROR || strcmp(f->member, member) != 0 ||
+		    (strcmp(f->fault->id, "ctf.metadata.syntax") != 0 && strcmp(f->fault->id, "ctf.metadata.semantic") != 0 &&
+		     strcmp(f->fault->id, "ctf.metadata.missing") != 0))
+			continue;
+		uint64_t at = f->has_offset ? f->offset : 0;
+		if (at < first)
+			first = at;
+	}
+	return first;
+}
+
 static int write_metadata(const struct tfk_ctf_metadata *md, const struct tfk_member_map *map, struct rp_dir *dir,
 			  struct tfk_salvage_member *s, struct tfk_repair_report *rep)
 {
+	/* Text the output keeps must hold no error of its own: the whole packets keep what they hold. */
+	const uint64_t text_error = first_text_error(&rep->before, s->member);
 	struct tfk_cursor c = tfk_cur_make(map->data, map->size, 0, md->big_endian);
 	const uint64_t at = md->whole_end;
 	uint32_t content = 0, packet = 0;
@@ -131,12 +150,13 @@ static int write_metadata(const struct tfk_ctf_metadata *md, const struct tfk_me
 	const bool header = at <= map->size && map->size - at >= META_HEADER && tfk_cur_u32_at(&c, at + 24, &content) &&
 			    tfk_cur_u32_at(&c, at + 28, &packet);
 	if (header && content % 8 == 0 && packet % 8 == 0 && content >= META_HEADER * 8 && content <= packet &&
-	    content / 8 <= map->size - at && packet / 8 > map->size - at) {
+	    content / 8 <= map->size - at && packet / 8 > map->size - at && text_error > at + content / 8 &&
+	    cr_metadata_text_whole(map->data, map->size, at + packet / 8, md->big_endian)) {
 		rp_out_keep(&o, map->data, (size_t)(at + content / 8));
 		rp_out_zeros_to(&o, at + packet / 8);
 		s->action = "rewritten";
 		snprintf(s->note, sizeof(s->note), "cut in the zero padding of its last packet: the padding put back");
-	} else if (at > 0) {
+	} else if (at > 0 && text_error >= at && cr_metadata_text_whole(map->data, map->size, at, md->big_endian)) {
 		rp_out_keep(&o, map->data, (size_t)at);
 		s->action = "truncated";
 		rep->metadata_lost = true;
@@ -144,7 +164,9 @@ static int write_metadata(const struct tfk_ctf_metadata *md, const struct tfk_me
 			 md->packets);
 	} else {
 		rep->outcome = TFK_REPAIR_UNSUPPORTED;
-		rep->reason = "the metadata's first packet is cut inside its text: no declaration is left whole";
+		rep->reason = at > 0 ? "the metadata's whole packets end inside a declaration, or hold an error of their own: "
+				       "dropping data cannot mend it"
+				     : "the metadata's first packet is cut inside its text: no declaration is left whole";
 		rp_out_free(&o);
 		return 1;
 	}
@@ -218,6 +240,25 @@ static int missing_indexes(const struct cr_model *m, const struct tfk_input *in,
 	return 0;
 }
 
+/*
+ * Metadata that does not parse, or says what cannot be, is not repaired by dropping packets:
+ * unless the metadata stream was cut (and its whole packets may hold all of it), the output
+ * would say the same thing again. Repair refuses rather than write a copy that cannot check clean.
+ */
+static bool metadata_beyond_repair(const struct tfk_report *before)
+{
+	bool broken = false, cut = false;
+	for (size_t i = 0; i < before->count; i++) {
+		const char *id = before->findings[i].fault->id;
+		if (before->findings[i].severity != TFK_SEV_ERROR)
+			continue;
+		cut |= strcmp(id, "ctf.metadata.truncated") == 0;
+		broken |= strcmp(id, "ctf.metadata.missing") == 0 || strcmp(id, "ctf.metadata.syntax") == 0 ||
+			  strcmp(id, "ctf.metadata.semantic") == 0;
+	}
+	return broken && !cut;
+}
+
 int cr_write_dir(const void *model, const struct tfk_input *in, struct rp_dir *dir, struct tfk_repair_report *rep)
 {
 	const struct cr_model *m = model;
@@ -225,7 +266,9 @@ int cr_write_dir(const void *model, const struct tfk_input *in, struct rp_dir *d
 			  : m->too_many ? "more packets or streams than repair keeps track of"
 			  : rep->before.incomplete ? "part of it could not be checked (a limit, an unreadable member, or "
 						     "metadata too damaged to decode the streams), so no repaired copy could be proven"
-						   : NULL;
+			  : metadata_beyond_repair(&rep->before)
+				  ? "the metadata is missing or does not parse, and dropping data cannot mend it"
+				  : NULL;
 	if (why) {
 		rep->outcome = TFK_REPAIR_UNSUPPORTED;
 		rep->reason = why;

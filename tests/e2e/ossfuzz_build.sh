@@ -97,6 +97,6 @@ for h in $(awk '/^[a-z]/ { print $1 }' "$src/corpus/MANIFEST"); do
 		tail -40 "$work/run/$f.log"
 	fi
 done
-[ "$(ls "$work/out" | grep -c '^fuzz_[a-z]*$')" = "$(grep -c '^[a-z]' "$src/corpus/MANIFEST")" ] || bad "OUT holds other fuzzers: $(ls "$work/out")"
+[ "$(ls "$work/out" | grep -c '^fuzz_[a-z0-9]*$')" = "$(grep -c '^[a-z]' "$src/corpus/MANIFEST")" ] || bad "OUT holds other fuzzers: $(ls "$work/out")"
 [ $fail = 0 ] && echo "ok: the OSS-Fuzz build gives every harness with its corpus, dictionary and options, and each runs clean"
 exit $fail
