@@ -46,13 +46,15 @@ static bool is_bundle(const char *cmd, const char *a)
 
 char **cli_expand_args(const char *cmd, int argc, char **argv, int *out_argc)
 {
-	/* Each character of a word becomes at most two words: a bound on what is needed. */
+	/* Each character of a word becomes at most two words: a bound on what is needed. The
+	 * words made ("-q") are kept in the same block, after the array, so one free() ends all. */
 	size_t cap = 1;
 	for (int i = 0; i < argc; i++)
 		cap += strlen(argv[i]) + 1;
-	char **out = calloc(cap, sizeof(*out));
+	char **out = calloc(cap, sizeof(*out) + 3);
 	if (!out)
 		return NULL;
+	char *made = (char *)(out + cap);
 	int n = 0;
 	bool operands = false;
 	for (int i = 0; i < argc; i++) {
@@ -65,9 +67,8 @@ char **cli_expand_args(const char *cmd, int argc, char **argv, int *out_argc)
 		for (const char *p = a + 1; *p; p++) {
 			bool value = false;
 			short_option(cmd, *p, &value);
-			char *opt = malloc(3);
-			if (!opt)
-				goto oom;
+			char *opt = made;
+			made += 3;
 			opt[0] = '-', opt[1] = *p, opt[2] = '\0';
 			out[n++] = opt;
 			if (value) {
@@ -80,9 +81,6 @@ char **cli_expand_args(const char *cmd, int argc, char **argv, int *out_argc)
 	out[n] = NULL;
 	*out_argc = n;
 	return out;
-oom:
-	free(out);
-	return NULL;
 }
 
 /* Does the command line ask for help (before any "--")? */

@@ -47,7 +47,8 @@ void usage(void);
 void usage_to(FILE *out);
 
 /* Command lines as people type them (args.c). */
-/* argv of command cmd with bundled short options split ("-qj2": "-q", "-j", "2"); NULL: no memory. */
+/* argv of command cmd with bundled short options split ("-qj2": "-q", "-j", "2"): one block to
+ * free() once the command is done; NULL: no memory. */
 char **cli_expand_args(const char *cmd, int argc, char **argv, int *out_argc);
 /* Does argv (argv[0] the command) ask for --help or -h before any "--"? */
 bool cli_wants_help(int argc, char **argv);

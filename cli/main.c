@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -30,6 +31,8 @@ void usage_to(FILE *out)
 	      out);
 }
 
+static int run(const char *cmd, int n, char **args);
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -56,7 +59,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tracefsck: out of memory\n");
 		return EXIT_OPERATIONAL;
 	}
-	/* The expanded words live until the process ends: the commands keep pointers into them. */
+	int rc = run(cmd, n, args);
+	free(args);
+	return rc;
+}
+
+/* The command cmd with its (expanded) words. */
+static int run(const char *cmd, int n, char **args)
+{
 	if (strcmp(cmd, "check") == 0)
 		return cmd_check(n, args);
 	if (strcmp(cmd, "repair") == 0)
