@@ -33,9 +33,10 @@ bool cr_metadata_text_whole(const uint8_t *data, size_t size, uint64_t end, bool
 			return false;
 		}
 		uint64_t stop = pos + content / 8 < size ? pos + content / 8 : size;
-		if (stop < pos + META_HEADER)
+		const uint8_t *p;
+		if (stop < pos + META_HEADER || !tfk_cur_bytes_at(&c, pos + META_HEADER, stop - pos - META_HEADER, &p))
 			break;
-		memcpy(text + len, data + pos + META_HEADER, (size_t)(stop - pos - META_HEADER));
+		memcpy(text + len, p, (size_t)(stop - pos - META_HEADER));
 		len += (size_t)(stop - pos - META_HEADER);
 		pos += packet / 8;
 	}

@@ -50,10 +50,10 @@ int ur_strip_payloads(const uint8_t *data, uint64_t size, uint64_t cut, bool big
 		if (drop) {
 			if (pos > run)
 				rp_out_keep(o, data + run, (size_t)(pos - run));
+			/* The header again from the words read through the cursor, the more flag cleared. */
 			uint8_t hdr[16];
-			memcpy(hdr, data + pos, 8);
-			uint64_t cleared = tfk_bswap64_if(w & ~UF_MORE_BIT, swap);
-			memcpy(hdr + 8, &cleared, 8);
+			uint64_t words[2] = { tfk_bswap64_if(t, swap), tfk_bswap64_if(w & ~UF_MORE_BIT, swap) };
+			memcpy(hdr, words, sizeof(hdr));
 			rp_out_put(o, hdr, sizeof(hdr));
 			run = next;
 			(*stripped)++;
