@@ -62,6 +62,12 @@ struct rp_format {
 	 */
 	int (*write_dir)(const void *model, const struct tfk_input *in, struct rp_dir *dir,
 			 struct tfk_repair_report *rep);
+	/*
+	 * Directory formats: the events (or the format's records) kept and lost over the members
+	 * that hold them, and whether more were lost uncounted, so that the JSON `salvage` totals
+	 * say what the per-member lines say. NULL: the totals come from rep->cpus.
+	 */
+	void (*event_totals)(const struct tfk_repair_report *rep, uint64_t *kept, uint64_t *lost, bool *unknown);
 };
 
 /* One per folder of repair/ named in formats.list (generated: rp_format_list.inc). */

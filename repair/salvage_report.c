@@ -32,12 +32,19 @@ void tfk_salvage_sum(const struct tfk_repair_report *rep, struct tfk_salvage_tot
 			t->compressed_bytes_missing += c->bytes_missing;
 		t->cpus_with_loss += c->pages_clipped || c->pages_dropped || c->bytes_missing || c->events_lost;
 	}
+	/* Directory formats count per member; their plug-in sums the members that hold events. */
+	const struct rp_format *fmt = rp_format_of_report(&rep->before);
+	if (rep->ncpus == 0 && rep->nmembers && fmt && fmt->event_totals) {
+		bool unknown = false;
+		fmt->event_totals(rep, &t->events_kept, &t->events_lost, &unknown);
+		t->members_loss_unknown = unknown;
+	}
 }
 
 bool tfk_salvage_loss_unknown(const struct tfk_salvage_totals *t)
 {
 	return t->pages_missing || t->pages_dropped || t->pages_clipped || t->compressed_bytes_missing || t->no_buffer ||
-	       t->cut_short;
+	       t->cut_short || t->members_loss_unknown;
 }
 
 const char *tfk_repair_outcome_name(enum tfk_repair_outcome o)

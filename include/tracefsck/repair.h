@@ -135,6 +135,7 @@ struct tfk_salvage_totals {
 	bool no_buffer;                      /* no buffer's CPU table survived: what the data held is unknown */
 	bool cut_short;                      /* the input was cut short (a finding repaired by truncation):
 	                                        whatever lay past the cut, buffers and CPUs included, is unknown */
+	bool members_loss_unknown;           /* a directory member dropped bytes whose events were not counted */
 };
 void tfk_salvage_sum(const struct tfk_repair_report *report, struct tfk_salvage_totals *totals);
 /* Does the salvage report leave an unknown number of events lost (bytes gone or untrusted)? */

@@ -53,6 +53,12 @@ static int cr_salvage_text(const struct tfk_repair_report *rep, const char *safe
 	return tfk_line_flush(&l, write, user) ? -1 : 0;
 }
 
+static void cr_event_totals(const struct tfk_repair_report *rep, uint64_t *kept, uint64_t *lost, bool *unknown)
+{
+	uint64_t streams, touched;
+	totals(rep, &streams, kept, lost, unknown, &touched);
+}
+
 const struct rp_format rp_format_ctf = {
 	.checks = "CTF 1.8 (LTTng 2.x)",
 	.model_size = sizeof(struct cr_model),
@@ -61,4 +67,5 @@ const struct rp_format rp_format_ctf = {
 	.kept_any = cr_kept_any,
 	.salvage_text = cr_salvage_text,
 	.write_dir = cr_write_dir,
+	.event_totals = cr_event_totals,
 };

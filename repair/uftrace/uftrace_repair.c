@@ -56,6 +56,13 @@ static int ur_salvage_text(const struct tfk_repair_report *rep, const char *safe
 	return tfk_line_flush(&l, write, user) ? -1 : 0;
 }
 
+static void ur_event_totals(const struct tfk_repair_report *rep, uint64_t *kept, uint64_t *lost, bool *unknown)
+{
+	uint64_t tasks, left_out;
+	bool rebuilt;
+	totals(rep, &tasks, kept, lost, unknown, &left_out, &rebuilt);
+}
+
 const struct rp_format rp_format_uftrace = {
 	.checks = "uftrace data",
 	.model_size = sizeof(struct ur_model),
@@ -64,4 +71,5 @@ const struct rp_format rp_format_uftrace = {
 	.kept_any = ur_kept_any,
 	.salvage_text = ur_salvage_text,
 	.write_dir = ur_write_dir,
+	.event_totals = ur_event_totals,
 };

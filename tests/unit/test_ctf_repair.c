@@ -181,6 +181,9 @@ static void repair_ok(void)
 	assert_int_equal(rep.outcome, TFK_REPAIR_DONE);
 	assert_int_equal(tfk_report_verdict(&rep.after), TFK_VERDICT_CLEAN);
 	assert_int_equal(rep.after.stats.events, kept_events());
+	struct tfk_salvage_totals t; /* the totals of the JSON salvage line: the streams' events */
+	tfk_salvage_sum(&rep, &t);
+	assert_int_equal(t.events_kept, kept_events());
 	struct tfk_repair_report second;
 	tfk_repair_dir(out, again, NULL, &second);
 	assert_int_equal(second.outcome, TFK_REPAIR_NOTHING_TO_DO);
