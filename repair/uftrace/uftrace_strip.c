@@ -38,7 +38,7 @@ int ur_strip_payloads(const uint8_t *data, uint64_t size, uint64_t cut, bool big
 			} else if (type == UF_ENTRY || type == UF_EXIT) {
 				bool by_tail;
 				uint64_t len = uf_guess_payload(&v, size, pos, t, &by_tail);
-				if (len == 0)
+				if (len == UF_PAYLOAD_NONE)
 					break;
 				next += len;
 				drop = true;

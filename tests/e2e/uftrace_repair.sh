@@ -12,10 +12,13 @@
 #     OUT walked; where the damage touched no record, replay prints as many lines as for the
 #     pristine directory.
 # Without uftrace installed it exits 77 (skipped).
-# usage: uftrace_repair.sh TRACEFSCK SHARED_DIR WORK_DIR
+# usage: uftrace_repair.sh TRACEFSCK SHARED_DIR WORK_DIR [DIR...]
+# With DIRs, those directories are damaged and repaired instead of the shared ones, and no
+# killed recording is made.
 set -u
 wrap=${TFK_WRAP:-}
 bin=$1 shared=$2 work=$3
+shift 3
 command -v uftrace >/dev/null 2>&1 || { echo "uftrace is not installed"; exit 77; }
 fail=0 ran=0
 mkdir -p "$work"
@@ -45,7 +48,9 @@ damage() {
 	esac
 }
 
-for d in "$shared"/samples/uftrace/*.uftrace.data "$shared"/foreign/uftrace/*.uftrace.data; do
+given=$#
+[ "$given" -gt 0 ] || set -- "$shared"/samples/uftrace/*.uftrace.data "$shared"/foreign/uftrace/*.uftrace.data
+for d in "$@"; do
 	[ -d "$d" ] || continue
 	name=$(basename "$d")
 	want_lines=$(uftrace replay -d "$d" 2>/dev/null | wc -l)
@@ -91,7 +96,7 @@ done
 # A real killed recording (spec §2.11): two threads calling small functions, uftrace record
 # killed with SIGKILL. It leaves no info and a .channel FIFO; repair must keep at least 99 % of
 # the records the check walks, and uftrace replay must read the output.
-if command -v cc >/dev/null 2>&1; then
+if [ "$given" = 0 ] && command -v cc >/dev/null 2>&1; then
 	k="$work/killed"
 	rm -rf "$k" && mkdir -p "$k"
 	cat > "$k/loop.c" <<'EOF_C'

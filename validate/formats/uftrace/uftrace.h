@@ -17,6 +17,7 @@
 #define UF_FEAT_RETVAL (1ull << 4)
 #define UF_FEAT_MAX_STACK (1ull << 6)
 #define UF_FEAT_PERF_EVENT (1ull << 8)
+#define UF_FEAT_ESTIMATE_RETURN (1ull << 11) /* --estimate-return: exit times are estimates */
 #define UF_FEAT_SYM_SIZE (1ull << 12)
 #define UF_FEAT_KNOWN ((1ull << 14) - 1)
 

@@ -77,23 +77,33 @@ static int event_len(uint64_t id)
  * or the file ends exactly. Failing both, the file ends inside the record after the payload:
  * the shortest length after which a cut record shows a plausible time, else the shortest after
  * which fewer than 16 bytes are left, and then *by_tail is set (a guess repair cannot trust).
- * 0 when none within UF_PAYLOAD_MAX.
+ * UF_PAYLOAD_NONE when none within UF_PAYLOAD_MAX.
+ *
+ * The length may be 0: uftrace sets the more flag and stores nothing for a return value or
+ * argument of an empty struct type (auto-args with DWARF: `retval length = 0` in uftrace dump,
+ * e.g. std::__iterator_category). A zero length is taken only when a whole plausible record
+ * follows: a more flag at the very end of the file is a payload cut off, not an empty one.
  */
 uint64_t uf_guess_payload(const struct tfk_cursor *v, uint64_t file_len, uint64_t at, uint64_t t, bool *by_tail)
 {
-	uint64_t tail = 0, tail_timed = 0;
+	uint64_t tail = UF_PAYLOAD_NONE, tail_timed = UF_PAYLOAD_NONE;
 	*by_tail = false;
-	for (uint64_t len = 8; len <= UF_PAYLOAD_MAX; len += 8) {
+	for (uint64_t len = 0; len <= UF_PAYLOAD_MAX; len += 8) {
 		uint64_t next = at + 16 + len, nt, nw;
 		if (next > file_len)
 			break;
-		if (next == file_len)
+		if (next == file_len) {
+			if (len == 0)
+				continue;
 			return len; /* the payload ends the file */
+		}
 		if (file_len - next < 16) {
+			if (len == 0)
+				continue;
 			/* A record cut by the end of the file after the payload, or a longer payload. */
-			if (!tail)
+			if (tail == UF_PAYLOAD_NONE)
 				tail = len;
-			if (!tail_timed && file_len - next >= 8 && next >= v->origin &&
+			if (tail_timed == UF_PAYLOAD_NONE && file_len - next >= 8 && next >= v->origin &&
 			    tfk_cur_u64_at(v, next - v->origin, &nt) && nt >= t && nt - t < (1ull << 40))
 				tail_timed = len;
 			continue;
@@ -101,9 +111,9 @@ uint64_t uf_guess_payload(const struct tfk_cursor *v, uint64_t file_len, uint64_
 		if (view_record(v, next, &nt, &nw) && rec_magic(nw) == UF_RECORD_MAGIC && nt >= t && nt - t < (1ull << 40))
 			return len;
 	}
-	if (tail_timed)
+	if (tail_timed != UF_PAYLOAD_NONE)
 		return tail_timed;
-	*by_tail = tail != 0;
+	*by_tail = tail != UF_PAYLOAD_NONE;
 	return tail;
 }
 
@@ -194,15 +204,17 @@ static uint64_t uf_plain_run(struct tfk_ctx *ctx, struct uf_state *st, const str
 	for (; i < n; i++, p += 16) {
 		uint64_t t = tfk_lent_u64(p, swap), w = tfk_lent_u64(p + 8, swap);
 		unsigned type = rec_type(w), depth = rec_depth(w);
+		const bool estimate = type == UF_EXIT && (st->feat & UF_FEAT_ESTIMATE_RETURN);
 		if (rec_magic(w) != UF_RECORD_MAGIC || rec_more(w) || type > UF_EXIT || t < session_ns ||
-		    (!wk->first && t < wk->prev_time))
+		    (!wk->first && t < wk->prev_time && !estimate))
 			break;
 		unsigned allowed = wk->last_type == UF_ENTRY && type == UF_ENTRY ? wk->last_depth + 1 : wk->last_depth;
 		if ((!wk->first && !wk->after_lost && !st->filtered && depth > allowed) ||
 		    (capped && depth >= st->max_stack))
 			break;
 		wk->index++;
-		wk->prev_time = t;
+		if (!estimate)
+			wk->prev_time = t;
 		if (depth > st->max_depth) {
 			st->max_depth = depth;
 			st->max_depth_member = name;
@@ -280,7 +292,13 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 		}
 		index++;
 		ctx->report->stats.events++;
-		if (!first && t < prev_time) {
+		/*
+		 * uftrace --estimate-return (feature 11) writes an EXIT with an estimated time, often
+		 * earlier than the records before it (seen: 0.67 ms): not a fault, and not the time the
+		 * records after it are compared with.
+		 */
+		const bool estimate = type == UF_EXIT && (st->feat & UF_FEAT_ESTIMATE_RETURN);
+		if (!first && t < prev_time && !estimate) {
 			if (backwards++ == 0)
 				uf_emit_record(ctx, TFK_UFTRACE_DAT_TIME_BACKWARDS, pos, 8, index - 1,
 					    "a time no earlier than the record before", "%llu after %llu", (unsigned long long)t,
@@ -288,7 +306,8 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 			else
 				tfk_count_only(ctx, TFK_UFTRACE_DAT_TIME_BACKWARDS);
 		}
-		prev_time = t;
+		if (!estimate)
+			prev_time = t;
 		if (t < session_ns) {
 			if (early++ == 0)
 				uf_emit_record(ctx, TFK_UFTRACE_DAT_BEFORE_SESSION, pos, 8, index - 1,
@@ -386,7 +405,7 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 		}
 		bool by_tail;
 		uint64_t len = uf_guess_payload(&win.v, c.len, pos - 16, t, &by_tail);
-		if (len == 0) {
+		if (len == UF_PAYLOAD_NONE) {
 			if (c.len - pos <= UF_PAYLOAD_MAX) {
 				uf_emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, c.len - pos, index - 1,
 					    "whole arguments or return value", "%llu bytes at the end of the file",

@@ -15,12 +15,14 @@ enum { UF_ENTRY = 0, UF_EXIT = 1, UF_LOST = 2, UF_EVENT = 3 };
 #define UF_RECORD_MAGIC 5
 #define UF_PAYLOAD_MAX 4096
 #define UF_MORE_BIT (1ull << 2) /* in the second word: a payload follows */
+#define UF_PAYLOAD_NONE UINT64_MAX /* uf_guess_payload found no length */
 
 /*
  * The length of the arguments or return value after the record at member offset at (time t),
  * read from the bytes v views (v->origin is the member offset of its first byte; file_len the
- * member's size). See uftrace_dat.c: the shortest multiple of 8 after which a plausible record
- * follows or the file ends; *by_tail when only the end of the file suggests it; 0 when none.
+ * member's size). See uftrace_dat.c: the shortest multiple of 8 (0 included: an argument of an
+ * empty struct type stores nothing) after which a plausible record follows or the file ends;
+ * *by_tail when only the end of the file suggests it; UF_PAYLOAD_NONE when none.
  */
 uint64_t uf_guess_payload(const struct tfk_cursor *v, uint64_t file_len, uint64_t at, uint64_t t, bool *by_tail);
 
