@@ -243,11 +243,14 @@ static int missing_indexes(const struct cr_model *m, const struct tfk_input *in,
 /*
  * Metadata that does not parse, or says what cannot be, is not repaired by dropping packets:
  * unless the metadata stream was cut (and its whole packets may hold all of it), the output
- * would say the same thing again. Repair refuses rather than write a copy that cannot check clean.
+ * would say the same thing again. A metadata packet header that is wrong (magic, version,
+ * schemes, or a UUID other than the trace block's) is beyond repair even then: repair never
+ * rewrites UUIDs, and which of two UUIDs is the damaged one the bytes do not tell. Repair
+ * refuses rather than write a copy that cannot check clean.
  */
 static bool metadata_beyond_repair(const struct tfk_report *before)
 {
-	bool broken = false, cut = false;
+	bool broken = false, cut = false, bad_header = false;
 	for (size_t i = 0; i < before->count; i++) {
 		const char *id = before->findings[i].fault->id;
 		if (before->findings[i].severity != TFK_SEV_ERROR)
@@ -255,8 +258,9 @@ static bool metadata_beyond_repair(const struct tfk_report *before)
 		cut |= strcmp(id, "ctf.metadata.truncated") == 0;
 		broken |= strcmp(id, "ctf.metadata.missing") == 0 || strcmp(id, "ctf.metadata.syntax") == 0 ||
 			  strcmp(id, "ctf.metadata.semantic") == 0;
+		bad_header |= strcmp(id, "ctf.metadata.bad-packet") == 0;
 	}
-	return broken && !cut;
+	return (broken && !cut) || bad_header;
 }
 
 int cr_write_dir(const void *model, const struct tfk_input *in, struct rp_dir *dir, struct tfk_repair_report *rep)
@@ -267,7 +271,8 @@ int cr_write_dir(const void *model, const struct tfk_input *in, struct rp_dir *d
 			  : rep->before.incomplete ? "part of it could not be checked (a limit, an unreadable member, or "
 						     "metadata too damaged to decode the streams), so no repaired copy could be proven"
 			  : metadata_beyond_repair(&rep->before)
-				  ? "the metadata is missing or does not parse, and dropping data cannot mend it"
+				  ? "the metadata is missing, does not parse, or has a packet header that is wrong (a UUID "
+				    "other than the trace block's among them), and dropping data cannot mend it"
 				  : NULL;
 	if (why) {
 		rep->outcome = TFK_REPAIR_UNSUPPORTED;
