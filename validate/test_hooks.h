@@ -17,6 +17,8 @@ struct tfk_test_hooks {
 	                                 (threads, read windows) fails; the report must not change */
 	uint32_t parser_crash_at;     /* the parser child dies (SIGSEGV) on the Nth format; 0 = never */
 	uint32_t parser_hang_at;      /* the parser child hangs on the Nth format; 0 = never */
+	uint32_t parser_escape_at;    /* the parser child tries to open a socket on the Nth format, as a
+	                                 subverted parser would: its leash must kill it; 0 = never */
 };
 
 /* A hook's value for these limits (0 when no hooks are set). */

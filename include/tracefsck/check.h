@@ -50,7 +50,9 @@ struct tfk_report {
  * may run side by side. A process of its own: a trace.dat's event formats are also parsed by
  * libtraceevent (the parser trace-cmd and perf use) in a child process, so that its crashes
  * and hangs are findings, not the caller's: the check then fork()s once per file, and calls
- * fflush(NULL) before, so that the caller's buffered output is not written twice. Set
+ * fflush(NULL) before, so that the caller's buffered output is not written twice. The child
+ * closes the descriptors it inherited and runs under a seccomp filter and resource limits
+ * (SECURITY.md); it never touches the caller's files or output. Set
  * limits.parser_timeout_ms to 0 and no child is ever made (formats are then checked by
  * tracefsck's own grammar only). With limits.threads > 1 a check starts worker threads.
  */

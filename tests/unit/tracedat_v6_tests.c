@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "sandbox.h"
 #include "tdw_emit.h"
 #include "test_hooks.h"
 #include "tracedat_helpers.h"
@@ -1255,6 +1256,30 @@ static void test_guarded_crash(void **state)
 	assert_errors(&x->r, 1);
 }
 
+/* A subverted parser that reaches for the network is killed by its leash (SIGSYS, 31): a crash of
+ * the format it was parsing, and the formats after it are parsed by a new child. */
+static void test_guarded_escape(void **state)
+{
+	struct fx *x = *state = fx_default();
+	if (tfk_sandbox_filter_off()) {
+		print_message("syscall filter off here: %s\n", tfk_sandbox_filter_off());
+		skip();
+	}
+	uint64_t sw = text_at(x, "name: sched_switch");
+	struct tfk_limits lim = tfk_limits_default();
+	struct tfk_test_hooks hooks = { .parser_escape_at = 2 };
+	lim.test_hooks = &hooks;
+	tfk_check_buffer(x->b.data, x->b.len, &lim, &x->r);
+	note_raised(&x->r);
+	assert_code_at(&x->r, "tracedat.format.parser-crash", sw);
+	const struct tfk_finding *crash = find(&x->r, "tracedat.format.parser-crash", sw);
+	if (!strstr(crash->found, "signal 31"))
+		fail_msg("found: %s", crash->found);
+	assert_int_equal(count_code(&x->r, "tracedat.format.parser-crash"), 1);
+	assert_errors(&x->r, 1);
+	assert_false(x->r.incomplete);
+}
+
 /* A hang is the one property measured in time. The deadline is per format and starts once the
  * child has set libtraceevent up, so only the parse of one small format races it: the timeout is
  * generous for that and scaled for slow runs (Valgrind, sanitizers). */
@@ -1399,6 +1424,7 @@ static const struct CMUnitTest v6_tests[] = {
 	cmocka_unit_test_teardown(test_guarded_unparsable, fx_teardown),
 	cmocka_unit_test_teardown(test_guarded_crash, fx_teardown),
 	cmocka_unit_test_teardown(test_guarded_hang, fx_teardown),
+	cmocka_unit_test_teardown(test_guarded_escape, fx_teardown),
 	cmocka_unit_test(test_several_independent_faults),
 	cmocka_unit_test(test_determinism),
 };

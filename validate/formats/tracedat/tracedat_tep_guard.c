@@ -16,11 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <traceevent/event-parse.h>
 
+#include "sandbox.h"
 #include "test_hooks.h"
 #include "tracedat.h"
 
@@ -31,6 +34,10 @@
  * for a hang in the first format. */
 #define SETUP_MS 30000u
 #define READY 'r'                  /* the child's first byte: set up, parsing begins */
+/* The child's leash (sandbox.h): CPU seconds for all its formats (the per-format deadline is
+ * wall-clock time, kept by the parent), and memory on top of what it inherited. */
+#define CHILD_CPU_SECONDS 120u
+#define CHILD_EXTRA_MEMORY (1ull << 30)
 
 void td_keep_format(struct td_check *td, const struct tfk_cursor *text, const char *system, const char *name)
 {
@@ -141,6 +148,12 @@ static void child(struct td_check *td, size_t from, size_t end, struct tep_progr
 		dup2(devnull, STDOUT_FILENO);
 		dup2(devnull, STDERR_FILENO);
 	}
+	/* Before libtraceevent sees a byte: no descriptor but the pipe (another thread's pipes
+	 * would keep that thread's parent waiting), no new privileges, limits, a syscall filter.
+	 * A leash the kernel refuses means no parse: the parent then leaves the formats to our
+	 * grammar and says so (a limit finding), never runs the parser unleashed. */
+	if (tfk_sandbox_enter(out, CHILD_CPU_SECONDS, CHILD_EXTRA_MEMORY) == TFK_SANDBOX_FAILED)
+		_exit(4);
 	struct tep_handle *tep = tep_alloc();
 	if (!tep)
 		_exit(2);
@@ -161,6 +174,8 @@ static void child(struct td_check *td, size_t from, size_t end, struct tep_progr
 		if (TFK_HOOK(lim, parser_hang_at) && i + 1 == TFK_HOOK(lim, parser_hang_at))
 			for (;;)
 				pause();
+		if (TFK_HOOK(lim, parser_escape_at) && i + 1 == TFK_HOOK(lim, parser_escape_at))
+			syscall(SYS_socket, AF_INET, SOCK_STREAM, 0);
 		struct tep_event *event = NULL;
 		enum tep_errno rc = tep_parse_format(tep, &event, td->fmt_text + r->start, r->len, r->system);
 		/* libtraceevent keeps formats it half understood, flagged as failed. */
