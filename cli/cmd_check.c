@@ -291,7 +291,12 @@ int cmd_check(int argc, char **argv)
 		const struct tfk_report **ptrs = calloc((size_t)nfiles, sizeof(*ptrs));
 		for (int i = 0; ptrs && i < nfiles; i++)
 			ptrs[i] = &run.kept[i];
-		if (!ptrs || tfk_sink_sarif(ptrs, files, (size_t)nfiles, cli_write_stdout, NULL) != 0)
+		/* The run's own record: its exit status, the working directory as %SRCROOT%, and
+		 * TRACEFSCK_HELP_URI, when set, as the base of the rules' help links. */
+		char cwd[4096];
+		struct tfk_sarif_options so = { .has_exit_code = true, .exit_code = run.status,
+						.srcroot = getcwd(cwd, sizeof(cwd)), .help_base = getenv("TRACEFSCK_HELP_URI") };
+		if (!ptrs || tfk_sink_sarif_run(ptrs, files, (size_t)nfiles, &so, cli_write_stdout, NULL) != 0)
 			run.status |= EXIT_OPERATIONAL;
 		free(ptrs);
 		for (int i = 0; i < nfiles; i++)

@@ -48,6 +48,22 @@ int tfk_sink_map(const struct tfk_report *report, const struct tfk_item *items, 
 int tfk_sink_sarif(const struct tfk_report *const *reports, const char *const *names, size_t n,
 		   tfk_write_fn write, void *user);
 
+/* What a SARIF document says of the run itself. */
+struct tfk_sarif_options {
+	bool has_exit_code;
+	int exit_code;          /* invocations[0].exitCode; 8, 16 or 128 in it: executionSuccessful false */
+	const char *srcroot;    /* absolute working directory: files under it are named relative to
+	                           %SRCROOT% (originalUriBaseIds); NULL: relative names as given */
+	const char *help_base;  /* rules' helpUri is help_base#CODE; NULL: the fault manual page
+	                           where the build installs it */
+};
+/*
+ * As tfk_sink_sarif, with an invocation (exit code, success, and the inputs that could not be
+ * read as tool execution notifications instead of results), %SRCROOT% and help URIs.
+ */
+int tfk_sink_sarif_run(const struct tfk_report *const *reports, const char *const *names, size_t n,
+		       const struct tfk_sarif_options *options, tfk_write_fn write, void *user);
+
 /*
  * GitHub Actions workflow commands (::error/::warning/::notice file=...,title=CODE::message),
  * at most max_per_severity of each kind, then one notice saying how many more there are.

@@ -18,11 +18,13 @@ fi
 cp "$work/damaged.dat" "$work/odd name, with \"quotes\".dat"
 "$bin" check --sarif "$work/clean.dat" "$work/damaged.dat" "$work/warning.dat" "$work/odd name, with \"quotes\".dat" \
 	"$work/missing.dat" > "$work/run.sarif"
+# The same files named relative to the working directory: %SRCROOT% and relative URIs.
+(cd "$work" && "$bin" check --sarif clean.dat damaged.dat > "$work/relative.sarif")
 rm -f "$work/result.sarif"
 DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1 "$tool" validate "$work/run.sarif" -o "$work/result.sarif" > "$work/validate.log" 2>&1 || {
 	echo "FAIL: validator did not run"; cat "$work/validate.log"; exit 1; }
-python3 - "$work/result.sarif" "$work/run.sarif" <<'PY'
-import json, sys
+python3 - "$work/result.sarif" "$work/run.sarif" "$work/relative.sarif" "$work" <<'PY'
+import json, os, sys
 res = json.load(open(sys.argv[1]))
 levels = {}
 for run in res["runs"]:
@@ -41,5 +43,39 @@ assert any(r["ruleId"] == "tracedat.page.bad-commit" and
            r["locations"][0]["physicalLocation"]["region"]["byteOffset"] == 0x3008 for r in results)
 assert all(rules[r["ruleIndex"]]["id"] == r["ruleId"] for r in results)
 assert all("tracefsckFinding/v1" in r["partialFingerprints"] for r in results)
+# Every rule links to its entry in the fault manual.
+assert all(rule["helpUri"].endswith("#" + rule["id"]) for rule in rules)
+# The invocation: the exit status (4 faults | 8 an unreadable input), not successful, and the
+# missing file a notification, never a result about its contents.
+inv = run["invocations"][0]
+assert inv["exitCode"] == 12 and inv["executionSuccessful"] is False, inv
+notes = inv["toolExecutionNotifications"]
+assert [n["descriptor"]["id"] for n in notes] == ["core.input.io-error"], notes
+assert notes[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith("missing.dat")
+assert not any(r["ruleId"] == "core.input.io-error" for r in results)
+# Fingerprints hash the offsets as little-endian bytes: the same value on every machine.
+def fnv(h, b):
+    for x in b:
+        h = ((h ^ x) * 0x100000001b3) & 0xffffffffffffffff
+    return h
+for r in results:
+    if r["ruleId"] != "tracedat.page.bad-commit":
+        continue
+    loc = r["locations"][0]
+    h = fnv(0xcbf29ce484222325, r["ruleId"].encode())
+    h = fnv(h, loc["physicalLocation"]["region"]["byteOffset"].to_bytes(8, "little"))
+    h = fnv(h, r.get("properties", {}).get("decodedOffset", 0).to_bytes(8, "little"))
+    h = fnv(h, loc.get("logicalLocations", [{}])[0].get("fullyQualifiedName", "").encode())
+    assert r["partialFingerprints"]["tracefsckFinding/v1"] == "%016x" % h, r
+    break
+else:
+    raise AssertionError("no tracedat.page.bad-commit result")
+# Run from the files' directory: relative to %SRCROOT%, which names that directory.
+rel = json.load(open(sys.argv[3]))["runs"][0]
+base = rel["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+assert base == "file://" + os.path.realpath(sys.argv[4]) + "/", base
+locs = [a["location"] for a in rel["artifacts"]]
+assert locs == [{"uri": "clean.dat", "uriBaseId": "%SRCROOT%"}, {"uri": "damaged.dat", "uriBaseId": "%SRCROOT%"}], locs
+assert rel["invocations"][0]["exitCode"] == 4 and rel["invocations"][0]["executionSuccessful"] is True
 sys.exit(1 if errors else 0)
 PY

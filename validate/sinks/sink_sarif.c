@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * SARIF 2.1.0: one document for a run over several files. Rules come from the whole catalog,
- * results carry a binary region (byteOffset, byteLength) plus startLine 1 so that code
- * scanning can attach them, and a fingerprint that stays the same for the same fault.
+ * each with a helpUri to its entry in the fault manual; results carry a binary region
+ * (byteOffset, byteLength) plus startLine 1 so that code scanning can attach them, and a
+ * fingerprint that stays the same for the same fault on every machine. Files under the
+ * working directory are named relative to %SRCROOT%, as code scanning expects; a file that
+ * could not be read at all is a tool execution notification of the run's invocation, not a
+ * result about its contents.
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sink_common.h"
@@ -27,6 +32,21 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 		h *= 0x100000001b3ull;
 	}
 	return h;
+}
+
+/* A number hashed as its eight little-endian bytes, whatever this machine's byte order. */
+static uint64_t fnv_u64(uint64_t h, uint64_t v)
+{
+	uint8_t b[8];
+	for (int i = 0; i < 8; i++)
+		b[i] = (uint8_t)(v >> (8 * i));
+	return fnv(h, b, sizeof(b));
+}
+
+/* An input that could not be read at all: nothing about its contents to report. */
+static bool unreadable(const struct tfk_finding *f)
+{
+	return strcmp(f->fault->id, "core.input.io-error") == 0 || strcmp(f->fault->id, "core.input.not-a-file") == 0;
 }
 
 static int flush(struct tfk_line *l, tfk_write_fn write, void *user)
@@ -58,11 +78,11 @@ static void rule_name(const char *id, char *out, size_t n)
 }
 
 /* A file name as a URI reference: absolute paths as file:// URIs, unsafe bytes percent-encoded. */
-static void uri(struct tfk_line *l, const char *name)
+static void uri_of(struct tfk_line *l, const char *name, size_t n, const char *suffix)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	char buf[256 * 3]; /* encoded a piece at a time: the name is never cut */
-	size_t k = 0, n = strlen(name);
+	size_t k = 0;
 	/* percent-encoded bytes need no JSON escape: the literal is written as it is */
 	tfk_line_printf(l, "\"%s", name[0] == '/' ? "file://" : "");
 	for (size_t i = 0; i < n; i++) {
@@ -81,7 +101,39 @@ static void uri(struct tfk_line *l, const char *name)
 			k = 0;
 		}
 	}
-	tfk_line_printf(l, "\"");
+	tfk_line_printf(l, "%s\"", suffix);
+}
+
+static void uri(struct tfk_line *l, const char *name)
+{
+	uri_of(l, name, strlen(name), "");
+}
+
+/*
+ * An artifactLocation's "uri" (and "uriBaseId"): relative to %SRCROOT% when the file lies under
+ * srcroot (a relative name does), else as uri() writes it.
+ */
+static void location(struct tfk_line *l, const char *name, const char *srcroot)
+{
+	const char *rel = NULL;
+	if (srcroot && name[0] != '/') {
+		rel = name;
+	} else if (srcroot) {
+		size_t n = strlen(srcroot);
+		while (n > 1 && srcroot[n - 1] == '/')
+			n--;
+		if (strncmp(name, srcroot, n) == 0 && name[n] == '/')
+			rel = name + n + 1;
+	}
+	while (rel && rel[0] == '.' && rel[1] == '/')
+		rel += 2;
+	tfk_line_printf(l, "\"uri\":");
+	if (rel && rel[0] && rel[0] != '/') {
+		uri(l, rel);
+		tfk_line_printf(l, ",\"uriBaseId\":\"%%SRCROOT%%\"");
+	} else {
+		uri(l, name);
+	}
 }
 
 /*
@@ -111,7 +163,54 @@ static const char *security_severity(const struct tfk_fault *fault, const struct
 int tfk_sink_sarif(const struct tfk_report *const *reports, const char *const *names, size_t n,
 		   tfk_write_fn write, void *user)
 {
+	return tfk_sink_sarif_run(reports, names, n, NULL, write, user);
+}
+
+/* The run's invocation: its exit code, whether it ran, and the inputs it could not read. */
+static int invocation(struct tfk_line *l, const struct tfk_report *const *reports, const char *const *names, size_t n,
+		      const struct tfk_sarif_options *opt, tfk_write_fn write, void *user)
+{
+	bool failed = false;
+	for (size_t f = 0; f < n; f++)
+		for (size_t i = 0; i < reports[f]->count; i++)
+			failed |= unreadable(&reports[f]->findings[i]);
+	/* fsck(8) statuses: 8 (operational error), 16 (usage) and 128 (internal) mean the run failed. */
+	if (opt && opt->has_exit_code)
+		failed = (opt->exit_code & (8 | 16 | 128)) != 0;
+	tfk_line_printf(l, "],\"invocations\":[{\"executionSuccessful\":%s", failed ? "false" : "true");
+	if (opt && opt->has_exit_code)
+		tfk_line_printf(l, ",\"exitCode\":%d", opt->exit_code);
+	tfk_line_printf(l, ",\"toolExecutionNotifications\":[");
+	bool first = true;
+	for (size_t f = 0; f < n; f++)
+		for (size_t i = 0; i < reports[f]->count; i++) {
+			const struct tfk_finding *fd = &reports[f]->findings[i];
+			if (!unreadable(fd))
+				continue;
+			tfk_line_printf(l, "%s{\"level\":\"%s\",\"descriptor\":{\"id\":", first ? "" : ",",
+					fd->severity == TFK_SEV_ERROR ? "error" : "warning");
+			first = false;
+			str(l, fd->fault->id);
+			char msg[TFK_FINDING_PATH_MAX + 2 * TFK_FINDING_TEXT_MAX + 64];
+			snprintf(msg, sizeof(msg), "%s%s%s", fd->fault->summary, fd->found[0] ? ": " : "", fd->found);
+			tfk_line_printf(l, "},\"message\":{\"text\":");
+			str(l, msg);
+			tfk_line_printf(l, "},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{");
+			location(l, names[f], opt ? opt->srcroot : NULL);
+			tfk_line_printf(l, ",\"index\":%zu}}}]}", f);
+			if (flush(l, write, user))
+				return -1;
+		}
+	tfk_line_printf(l, "]}]");
+	return 0;
+}
+
+int tfk_sink_sarif_run(const struct tfk_report *const *reports, const char *const *names, size_t n,
+		       const struct tfk_sarif_options *opt, tfk_write_fn write, void *user)
+{
 	TFK_LINE(l);
+	const char *srcroot = opt && opt->srcroot && opt->srcroot[0] == '/' ? opt->srcroot : NULL;
+	const char *help = opt && opt->help_base && opt->help_base[0] ? opt->help_base : TFK_HELP_URI;
 	size_t ncat;
 	const struct tfk_fault *cat = tfk_catalog(&ncat);
 	tfk_line_reset(&l);
@@ -137,7 +236,11 @@ int tfk_sink_sarif(const struct tfk_report *const *reports, const char *const *n
 		str(&l, cat[i].summary);
 		tfk_line_printf(&l, "},\"fullDescription\":{\"text\":");
 		str(&l, cat[i].help);
-		tfk_line_printf(&l, "},\"help\":{\"text\":");
+		tfk_line_printf(&l, "},\"helpUri\":");
+		char anchor[512];
+		snprintf(anchor, sizeof(anchor), "%s#%s", help, cat[i].id);
+		str(&l, anchor);
+		tfk_line_printf(&l, ",\"help\":{\"text\":");
 		str(&l, cat[i].help);
 		tfk_line_printf(&l, "},\"defaultConfiguration\":{\"level\":\"%s\"},\"properties\":{\"tags\":[",
 				sarif_level(cat[i].severity));
@@ -154,10 +257,20 @@ int tfk_sink_sarif(const struct tfk_report *const *reports, const char *const *n
 		if (flush(&l, write, user))
 			return -1;
 	}
-	tfk_line_printf(&l, "]}},\"artifacts\":[");
+	tfk_line_printf(&l, "]}},");
+	if (srcroot) {
+		/* a base URI ends with a slash */
+		size_t len = strlen(srcroot);
+		while (len > 1 && srcroot[len - 1] == '/')
+			len--;
+		tfk_line_printf(&l, "\"originalUriBaseIds\":{\"%%SRCROOT%%\":{\"uri\":");
+		uri_of(&l, srcroot, len, len > 1 ? "/" : "");
+		tfk_line_printf(&l, "}},");
+	}
+	tfk_line_printf(&l, "\"artifacts\":[");
 	for (size_t f = 0; f < n; f++) {
-		tfk_line_printf(&l, "%s{\"location\":{\"uri\":", f ? "," : "");
-		uri(&l, names[f]);
+		tfk_line_printf(&l, "%s{\"location\":{", f ? "," : "");
+		location(&l, names[f], srcroot);
 		tfk_line_printf(&l, "},\"length\":%" PRIu64 "}", reports[f]->stats.file_size);
 		if (flush(&l, write, user))
 			return -1;
@@ -168,6 +281,8 @@ int tfk_sink_sarif(const struct tfk_report *const *reports, const char *const *n
 		const struct tfk_report *r = reports[f];
 		for (size_t i = 0; i < r->count; i++) {
 			const struct tfk_finding *fd = &r->findings[i];
+			if (unreadable(fd))
+				continue; /* a notification of the invocation */
 			const struct tfk_fault *base = tfk_catalog_find(fd->fault->id);
 			size_t idx = base ? (size_t)(base - cat) : 0;
 			tfk_line_printf(&l, "%s{\"ruleId\":", first ? "" : ",");
@@ -180,15 +295,19 @@ int tfk_sink_sarif(const struct tfk_report *const *reports, const char *const *n
 				 fd->fault->summary, fd->expected[0] ? "; expected " : "", fd->expected,
 				 fd->found[0] ? "; found " : "", fd->found);
 			str(&l, msg);
-			tfk_line_printf(&l, "},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":");
+			tfk_line_printf(&l, "},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{");
 			if (fd->member[0]) {
 				/* inside a trace directory: the member file itself, offsets inside it */
-				char where[1024];
-				snprintf(where, sizeof(where), "%s/%s", names[f], fd->member);
-				uri(&l, where);
+				size_t len = strlen(names[f]) + strlen(fd->member) + 2;
+				char *where = malloc(len);
+				if (!where)
+					return -1;
+				snprintf(where, len, "%s/%s", names[f], fd->member);
+				location(&l, where, srcroot);
+				free(where);
 				tfk_line_printf(&l, "},\"region\":{\"startLine\":1");
 			} else {
-				uri(&l, names[f]);
+				location(&l, names[f], srcroot);
 				tfk_line_printf(&l, ",\"index\":%zu},\"region\":{\"startLine\":1", f);
 			}
 			if (fd->has_offset)
@@ -200,8 +319,8 @@ int tfk_sink_sarif(const struct tfk_report *const *reports, const char *const *n
 				tfk_line_printf(&l, "}]");
 			}
 			uint64_t h = fnv(0xcbf29ce484222325ull, fd->fault->id, strlen(fd->fault->id));
-			h = fnv(h, &fd->offset, sizeof(fd->offset));
-			h = fnv(h, &fd->decoded_offset, sizeof(fd->decoded_offset));
+			h = fnv_u64(h, fd->offset);
+			h = fnv_u64(h, fd->decoded_offset);
 			h = fnv(h, fd->path, strlen(fd->path));
 			if (fd->member[0])
 				h = fnv(h, fd->member, strlen(fd->member));
@@ -222,6 +341,8 @@ int tfk_sink_sarif(const struct tfk_report *const *reports, const char *const *n
 				return -1;
 		}
 	}
-	tfk_line_printf(&l, "]}]}\n");
+	if (invocation(&l, reports, names, n, opt, write, user) != 0)
+		return -1;
+	tfk_line_printf(&l, "}]}\n");
 	return flush(&l, write, user);
 }
