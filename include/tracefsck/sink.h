@@ -15,6 +15,13 @@ extern "C" {
 /* Receives rendered output; returns 0 on success. The library itself never prints. */
 typedef int (*tfk_write_fn)(void *user, const char *bytes, size_t len);
 
+/*
+ * The version of the JSON Lines objects (docs/tracefsck-jsonl.schema.json), printed in every
+ * summary object as "schema_version". It changes when a key is removed or changes meaning;
+ * new keys may appear without a change.
+ */
+#define TFK_JSONL_SCHEMA_VERSION 1
+
 struct tfk_sink_options {
 	enum tfk_severity min_severity;  /* findings below it are not rendered */
 };

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* JSON Lines sink: one object per finding, then one summary object per file. */
+/*
+ * JSON Lines sink: one object per finding, then one summary object per file. The objects are
+ * described by docs/tracefsck-jsonl.schema.json; the summary says which version of it.
+ */
 #include <inttypes.h>
 #include <string.h>
 
@@ -54,10 +57,10 @@ void tfk_line_json_summary(struct tfk_line *l, const struct tfk_report *r, const
 	tfk_line_printf(l,
 			",\"findings\":%" PRIu64 ",\"listed\":%zu,\"errors\":%" PRIu64 ",\"warnings\":%" PRIu64
 			",\"notes\":%" PRIu64 ",\"disabled\":%" PRIu64 ",\"file_size\":%" PRIu64 ",\"buffers\":%" PRIu32 ",\"cpus\":%" PRIu32
-			",\"pages\":%" PRIu64 ",\"events\":%" PRIu64 ",\"events_lost\":%" PRIu64 "%s}\n",
+			",\"pages\":%" PRIu64 ",\"events\":%" PRIu64 ",\"events_lost\":%" PRIu64 "%s,\"schema_version\":%d}\n",
 			r->total, r->count, r->by_severity[TFK_SEV_ERROR], r->by_severity[TFK_SEV_WARNING],
 			r->by_severity[TFK_SEV_NOTE], r->disabled, r->stats.file_size, r->stats.buffers, r->stats.cpus,
-			r->stats.pages, r->stats.events, r->stats.events_lost, extra ? extra : "");
+			r->stats.pages, r->stats.events, r->stats.events_lost, extra ? extra : "", TFK_JSONL_SCHEMA_VERSION);
 }
 
 int tfk_sink_jsonl(const struct tfk_report *r, const char *name, const struct tfk_sink_options *opt,
