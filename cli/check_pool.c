@@ -39,9 +39,8 @@ struct pool {
 	pthread_cond_t cv;
 };
 
-/* One operand: "-" is standard input (a pipe, a file or a FIFO given with <). */
-static void check_one(const char *file, const struct tfk_limits *limits, const struct tfk_observer *observer,
-		      struct tfk_report *r)
+void check_pool_one(const char *file, const struct tfk_limits *limits, const struct tfk_observer *observer,
+		    struct tfk_report *r)
 {
 	if (strcmp(file, "-") == 0)
 		tfk_check_fd(STDIN_FILENO, limits, observer, r);
@@ -58,7 +57,7 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&p->mu);
 		if (i < 0)
 			return NULL;
-		check_one(p->files[i], p->limits, NULL, &p->reports[i]);
+		check_pool_one(p->files[i], p->limits, NULL, &p->reports[i]);
 		pthread_mutex_lock(&p->mu);
 		p->ready[i] = true;
 		pthread_cond_broadcast(&p->cv);
@@ -71,7 +70,7 @@ static void run_here(const char *const *files, int from, int n, const struct tfk
 {
 	for (int i = from; i < n; i++) {
 		struct tfk_report r;
-		check_one(files[i], limits, observer, &r);
+		check_pool_one(files[i], limits, observer, &r);
 		done(user, i, &r);
 	}
 }

@@ -7,6 +7,13 @@
 #include "tracefsck/observer.h"
 
 /*
+ * Check one operand as every command does: "-" is standard input (a pipe, a file or a FIFO
+ * given with <); any other name a file, a trace directory, a FIFO or a compressed trace.
+ */
+void check_pool_one(const char *file, const struct tfk_limits *limits, const struct tfk_observer *observer,
+		    struct tfk_report *r);
+
+/*
  * Called on the calling thread for file 0, 1, 2, ... in order, each as soon as it and every
  * file before it are checked; the callback owns the report (free it or keep it).
  */

@@ -183,6 +183,13 @@ expect 4 "describe a damaged trace" "$bin" describe "$work/damaged.dat"
 has "^0x000007af         10  option   CPUCOUNT 8: 4 bytes" "describe lists options with offsets"
 has "^    ! error tracedat.page.bad-commit at 0x3008" "describe shows faults under their structure"
 has "^0x00001000      16384  cpu      cpu 0: 4 pages, 180 events" "describe lists CPU ranges with pages and events"
+expect 4 "describe of two files" "$bin" describe "$work/clean.dat" "$work/damaged.dat"
+has "^$work/clean.dat:\$" "describe names the first file before its map"
+has "^$work/clean.dat: clean: [0-9]* structures, 0 findings" "describe names the first file in its summary"
+has "^$work/damaged.dat: corrupt: [0-9]* structures, [1-9][0-9]* findings" "describe names the second file in its summary"
+xz -c "$work/damaged.dat" > "$work/damaged.dat.xz"
+expect 4 "describe of a compressed trace from standard input" sh -c "$wrap '$bin' describe - < '$work/damaged.dat.xz'"
+has "^    ! error tracedat.page.bad-commit at 0x3008" "describe of standard input shows the faults in place"
 expect 0 "describe --json a clean trace" "$bin" describe --json "$work/clean.dat"
 if command -v python3 >/dev/null 2>&1; then
 	python3 -c "import json,sys; [json.loads(l) for l in open(sys.argv[1])]" "$work/out" && echo "ok: describe --json parses" || { echo "FAIL: describe --json"; fail=1; }

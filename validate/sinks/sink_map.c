@@ -72,9 +72,17 @@ int tfk_sink_map(const struct tfk_report *r, const struct tfk_item *items, size_
 	TFK_LINE(l);
 	int rc = 0;
 	tfk_line_reset(&l);
+	TFK_OWNED_STRING(safe_name, tfk_sanitize_dup(name, strlen(name)));
+	if (!safe_name)
+		return -1;
 	bool *shown = calloc(r->count ? r->count : 1, sizeof(*shown));
 	if (!shown)
 		return -1;
+	if (!json) {
+		/* The file the map is of, first and in its summary line: describe takes several. */
+		tfk_line_printf(&l, "%s:\n", safe_name);
+		rc = tfk_line_flush(&l, write, user);
+	}
 	for (size_t i = 0; i < nitems && rc == 0; i++) {
 		const struct tfk_item *it = &items[i];
 		item_line(&l, it, json);
@@ -112,8 +120,8 @@ int tfk_sink_map(const struct tfk_report *r, const struct tfk_item *items, size_
 		snprintf(extra, sizeof(extra), ",\"structures\":%zu", nitems);
 		tfk_line_json_summary(&l, r, name, tfk_line_name_len(name), extra);
 	} else {
-		tfk_line_printf(&l, "%s: %zu structures, %" PRIu64 " findings\n", tfk_verdict_name(tfk_report_verdict(r)),
-				nitems, r->total);
+		tfk_line_printf(&l, "%s: %s: %zu structures, %" PRIu64 " findings\n", safe_name,
+				tfk_verdict_name(tfk_report_verdict(r)), nitems, r->total);
 	}
 	return tfk_line_flush(&l, write, user) ? -1 : 0;
 }
