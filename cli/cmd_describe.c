@@ -39,42 +39,69 @@ static void on_item(void *user, const struct tfk_item *it)
 	s->v[s->n++] = *it;
 }
 
-/* The map of one operand; its exit status. */
-static int describe_one(const char *path, bool json)
+enum shape { MAP_TEXT, MAP_JSON, PICTURE_SVG, PICTURE_HTML };
+
+/* The map (or the picture) of one operand; its exit status. */
+static int describe_one(const char *path, enum shape shape)
 {
 	struct items items = { 0 };
 	struct tfk_observer obs = { .user = &items, .item = on_item };
+	struct tfk_picture *pic = NULL;
+	if (shape == PICTURE_SVG || shape == PICTURE_HTML) {
+		pic = tfk_picture_new();
+		if (!pic)
+			return EXIT_OPERATIONAL;
+		obs = tfk_picture_observer(pic);
+	}
 	struct tfk_report r;
 	struct tfk_limits lim = tfk_limits_default();
 	check_pool_one(path, &lim, &obs, &r);
 	enum tfk_verdict v = tfk_report_verdict(&r);
-	int rc = tfk_sink_map(&r, items.v, items.n, path, json, cli_write_stdout, NULL);
+	int rc = pic ? tfk_sink_picture(pic, &r, path, shape == PICTURE_HTML, cli_write_stdout, NULL)
+		     : tfk_sink_map(&r, items.v, items.n, path, shape == MAP_JSON, cli_write_stdout, NULL);
 	int status = v == TFK_VERDICT_CLEAN ? EXIT_CLEAN : v == TFK_VERDICT_CORRUPT ? EXIT_FAULTS : EXIT_OPERATIONAL;
 	if (items.oom || rc != 0)
 		status |= EXIT_OPERATIONAL;
 	free(items.v);
+	tfk_picture_free(pic);
 	tfk_report_free(&r);
 	return status;
 }
 
+static bool shape_option(const char *arg, enum shape *shape)
+{
+	if (strcmp(arg, "--json") == 0)
+		*shape = MAP_JSON;
+	else if (strcmp(arg, "--svg") == 0)
+		*shape = PICTURE_SVG;
+	else if (strcmp(arg, "--html") == 0)
+		*shape = PICTURE_HTML;
+	else
+		return false;
+	return true;
+}
+
 int cmd_describe(int argc, char **argv)
 {
-	bool json = false, operands = false;
-	int first = argc;
+	enum shape shape = MAP_TEXT;
+	bool operands = false;
+	int first = argc, count = 0;
 	for (int i = 1; i < argc; i++) {
-		if (!operands && strcmp(argv[i], "--json") == 0) {
-			json = true;
+		if (!operands && shape_option(argv[i], &shape)) {
+			continue;
 		} else if (!operands && strcmp(argv[i], "--") == 0) {
 			operands = true;
 		} else if (operands || argv[i][0] != '-' || strcmp(argv[i], "-") == 0) {
 			if (first == argc)
 				first = i;
+			count++;
 		} else {
 			usage();
 			return EXIT_USAGE;
 		}
 	}
-	if (first == argc) {
+	/* A picture is one document: of one file. */
+	if (first == argc || (shape >= PICTURE_SVG && count != 1)) {
 		usage();
 		return EXIT_USAGE;
 	}
@@ -82,13 +109,14 @@ int cmd_describe(int argc, char **argv)
 	int status = 0;
 	bool after_dashes = false;
 	for (int i = first; i < argc; i++) {
+		enum shape ignored;
 		if (!after_dashes && strcmp(argv[i], "--") == 0) {
 			after_dashes = true;
 			continue;
 		}
-		if (!after_dashes && strcmp(argv[i], "--json") == 0)
+		if (!after_dashes && shape_option(argv[i], &ignored))
 			continue;
-		status |= describe_one(argv[i], json);
+		status |= describe_one(argv[i], shape);
 	}
 	return fflush(stdout) == 0 ? status : status | EXIT_OPERATIONAL;
 }

@@ -19,7 +19,7 @@ void usage_to(FILE *out)
 	      "                       [--no-libtraceevent] [-j N] [--threads N] [--idle-timeout S] FILE...\n"
 	      "         (FILE may be a directory, - for standard input, a FIFO, or compressed: xz, gzip, zstd)\n"
 	      "       tracefsck repair [-q] [--json] [--force] IN (-o OUT | --in-place | --dry-run)\n"
-	      "       tracefsck describe [--json] FILE...\n"
+	      "       tracefsck describe [--json] FILE... | --svg|--html FILE\n"
 	      "       tracefsck problems [--json|--man]\n"
 	      "       tracefsck explain CODE\n"
 	      "       tracefsck completion bash|zsh\n"

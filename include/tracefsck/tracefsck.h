@@ -10,6 +10,7 @@
 #include "tracefsck/formats/perf.h"
 #include "tracefsck/limits.h"
 #include "tracefsck/observer.h"
+#include "tracefsck/picture.h"
 #include "tracefsck/policy.h"
 #include "tracefsck/repair.h"
 #include "tracefsck/sink.h"
