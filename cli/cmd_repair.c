@@ -183,8 +183,41 @@ static int repair_file(const char *in, const char *out, const struct stat *si, b
 	return status;
 }
 
+static int write_file(void *user, const char *bytes, size_t len)
+{
+	return fwrite(bytes, 1, len, user) == len ? 0 : -1;
+}
+
+/*
+ * --svg FILE: the picture of the input as the check that drives the repair sees it - valid
+ * pages are what repair keeps, clipped ones it cuts, dropped ones it leaves out, and the
+ * timelines show the time lost. Drawn before the repair, which may replace the input.
+ */
+static int repair_picture(const char *in, const char *svg)
+{
+	struct tfk_picture *pic = tfk_picture_new();
+	FILE *f = pic ? fopen(svg, "we") : NULL;
+	if (!f) {
+		char *s = shown(svg);
+		fprintf(stderr, "tracefsck repair: cannot write %s: %s\n", s ? s : "the picture", strerror(pic ? errno : ENOMEM));
+		free(s);
+		tfk_picture_free(pic);
+		return EXIT_OPERATIONAL;
+	}
+	struct tfk_observer obs = tfk_picture_observer(pic);
+	struct tfk_report r;
+	struct tfk_limits lim = tfk_limits_default();
+	tfk_check_file_observed(in, &lim, &obs, &r);
+	int rc = tfk_sink_picture(pic, &r, in, false, write_file, f);
+	rc |= fclose(f);
+	tfk_report_free(&r);
+	tfk_picture_free(pic);
+	return rc ? EXIT_OPERATIONAL : 0;
+}
+
 int cmd_repair(int argc, char **argv)
 {
+	const char *svg = NULL;
 	const char *in = NULL, *out = NULL;
 	bool dry_run = false, in_place = false, quiet = false, json = false, force = false, operands = false;
 	for (int i = 1; i < argc; i++) {
@@ -202,6 +235,8 @@ int cmd_repair(int argc, char **argv)
 			quiet = true;
 		else if (!operands && strcmp(argv[i], "--json") == 0)
 			json = true;
+		else if (!operands && strcmp(argv[i], "--svg") == 0 && i + 1 < argc)
+			svg = argv[++i];
 		else if ((operands || argv[i][0] != '-') && !in)
 			in = argv[i];
 		else {
@@ -232,6 +267,11 @@ int cmd_repair(int argc, char **argv)
 		free(s);
 		return EXIT_USAGE;
 	}
+	if (svg && strcmp(in, "-") == 0) {
+		fprintf(stderr, "tracefsck repair: --svg needs IN to be read twice: not standard input\n");
+		return EXIT_USAGE;
+	}
+	int picture_status = svg ? repair_picture(in, svg) : 0;
 	/* In place on a symbolic link: the file it names is repaired, and the link stays a link. */
 	char *target = in_place ? realpath(in, NULL) : NULL;
 	if (in_place)
@@ -247,6 +287,7 @@ int cmd_repair(int argc, char **argv)
 	free(s_in);
 	free(s_out);
 	free(target);
+	status |= picture_status;
 	if (fflush(stdout) != 0)
 		status |= EXIT_OPERATIONAL;
 	return status;

@@ -18,7 +18,7 @@ void usage_to(FILE *out)
 	      "                       [--disable CODE] [--severity CODE=LEVEL] [--policy FILE]\n"
 	      "                       [--no-libtraceevent] [-j N] [--threads N] [--idle-timeout S] FILE...\n"
 	      "         (FILE may be a directory, - for standard input, a FIFO, or compressed: xz, gzip, zstd)\n"
-	      "       tracefsck repair [-q] [--json] [--force] IN (-o OUT | --in-place | --dry-run)\n"
+	      "       tracefsck repair [-q] [--json] [--force] [--svg FILE] IN (-o OUT | --in-place | --dry-run)\n"
 	      "       tracefsck describe [--json] FILE... | --svg|--html FILE\n"
 	      "       tracefsck problems [--json|--man]\n"
 	      "       tracefsck explain CODE\n"

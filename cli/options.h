@@ -54,7 +54,10 @@ enum cli_value {
 	X(repair, "--dry-run", NULL, CLI_NONE, "repair and re-check without writing")                      \
 	X(repair, "--quiet", "-q", CLI_NONE, "print less")                                                 \
 	X(repair, "--json", NULL, CLI_NONE, "findings and the salvage report as JSON Lines")               \
+	X(repair, "--svg", NULL, CLI_FILE, "also draw the input's damage: what is kept and dropped")      \
 	X(describe, "--json", NULL, CLI_NONE, "the map as JSON")                                           \
+	X(describe, "--svg", NULL, CLI_NONE, "a picture of one file's bytes, findings and timelines (SVG)") \
+	X(describe, "--html", NULL, CLI_NONE, "the same picture in a self-contained HTML page")            \
 	X(problems, "--json", NULL, CLI_NONE, "the catalog as JSON Lines")                                 \
 	X(problems, "--man", NULL, CLI_NONE, "the catalog as a manual page")
 

@@ -78,6 +78,10 @@ if grep -q '<svg xmlns' "$work/damaged.html" && ! grep -qiE '<script|src=|href='
 else
 	echo "FAIL: html page"; fail=1
 fi
+# repair --svg draws the input as describe --svg does: what repair keeps and drops.
+"$bin" repair -q --svg "$work/repair.svg" "$src/examples/damaged.v6.dat" -o "$work/repaired.dat" > /dev/null
+"$bin" describe --svg "$src/examples/damaged.v6.dat" > "$work/describe.svg"
+if cmp -s "$work/repair.svg" "$work/describe.svg"; then echo "ok: repair --svg is the input's picture"; else echo "FAIL: repair --svg"; fail=1; fi
 # One picture is one document: several files are a usage error.
 "$bin" describe --svg "$src/examples/damaged.v6.dat" "$src/examples/clean.v6.dat" > /dev/null 2>&1
 [ $? = 16 ] && echo "ok: --svg of two files refused" || { echo "FAIL: --svg of two files"; fail=1; }
