@@ -19,6 +19,8 @@ struct tfk_test_hooks {
 	uint32_t parser_hang_at;      /* the parser child hangs on the Nth format; 0 = never */
 	uint32_t parser_escape_at;    /* the parser child tries to open a socket on the Nth format, as a
 	                                 subverted parser would: its leash must kill it; 0 = never */
+	uint64_t *taken_ahead;        /* non-NULL: counts the CPU walks a check took from worker threads,
+	                                 so a test can tell that its ranges were walked ahead at all */
 };
 
 /* A hook's value for these limits (0 when no hooks are set). */

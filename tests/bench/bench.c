@@ -68,7 +68,7 @@ static void row(const char *what, const struct bench_result *r, uint64_t bytes, 
 
 static void verdict(const char *what, double ratio, const char *op, double target)
 {
-	bool ok = strcmp(op, "<=") == 0 ? ratio <= target : ratio >= target;
+	bool ok = strcmp(op, "<=") == 0 ? ratio <= target : strcmp(op, "<") == 0 ? ratio < target : ratio >= target;
 	printf("  %-52s %8.2f   target %s %g: %s\n", what, ratio, op, target, ok ? "met" : "MISSED");
 }
 
@@ -196,9 +196,10 @@ static void bench_file(const struct opts *o, const char *path, bool zstd_list)
 		fixed_cost(o, path, &cat, &check, bytes);
 	printf("  ratios:\n");
 	if (zstd) {
-		verdict("tracefsck check / decoding the chunks alone", check.wall / decode, "<=", 1.3);
+		/* each CPU's chunks decoded on its own worker: below one thread's decoding alone */
+		verdict("tracefsck check / decoding the chunks alone", check.wall / decode, "<", 1);
 		if (run_reader)
-			verdict("trace-cmd report / tracefsck check", reader.wall / check.wall, ">=", 30);
+			verdict("trace-cmd report / tracefsck check", reader.wall / check.wall, ">=", 60);
 	} else {
 		verdict("tracefsck check / cat", check.wall / cat.wall, "<=", 3);
 		if (run_reader)

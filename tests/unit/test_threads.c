@@ -125,6 +125,7 @@ static void compare_all(const struct fx *x, const char *name, bool faults_on_eve
 /* What an observer heard, reduced to a running hash of every call and its arguments. */
 struct heard {
 	uint64_t hash, pages, items, cpus;
+	uint32_t page_size;
 };
 
 static void mix(struct heard *h, const void *p, size_t n)
@@ -147,7 +148,10 @@ static void heard_page(void *user, const uint8_t *page, const struct tfk_page_in
 	struct heard *h = user;
 	h->pages++;
 	mix(h, "p", 1);
-	mix(h, &page, sizeof(page));
+	if (info->file_offset == TFK_PAGE_DECODED)
+		mix(h, page, h->page_size); /* a decoded page lives in a buffer of the run: its bytes */
+	else
+		mix(h, &page, sizeof(page));
 	mix(h, &info->state, sizeof(info->state));
 	mix(h, &info->good_len, sizeof(info->good_len));
 	mix(h, &info->events, sizeof(info->events));
@@ -170,7 +174,7 @@ static void heard_item(void *user, const struct tfk_item *item)
 /* An observer hears the same calls, in the same order, on any number of threads. */
 static void compare_observed(const struct fx *x, const char *name)
 {
-	struct heard one = { 14695981039346656037ull, 0, 0, 0 }, many = one;
+	struct heard one = { 14695981039346656037ull, 0, 0, 0, x->spec.page_size }, many = one;
 	struct tfk_observer o1 = { .user = &one, .cpu = heard_cpu, .page = heard_page, .item = heard_item };
 	struct tfk_observer o3 = { .user = &many, .cpu = heard_cpu, .page = heard_page, .item = heard_item };
 	struct tfk_limits lim = *fast_limits();
@@ -251,6 +255,64 @@ static void test_v7_threads_change_nothing(void **state)
 	damage(x);
 	compare_all(x, "v7 uncompressed", true);
 	compare_observed(x, "v7 uncompressed observed");
+	fx_free(x);
+}
+
+/* The chunk headers of a compressed CPU: where chunk k's header is. */
+static uint64_t chunk_header(const struct fx *x, unsigned cpu, unsigned k)
+{
+	uint64_t at = x->L.cpu_chunk[cpu] + 4;
+	for (unsigned i = 0; i < k; i++)
+		at += 8 + tdw_get32(&x->b, at, x->spec.big_endian);
+	return at;
+}
+
+/*
+ * zstd CPUs are decoded on the workers, each with its own decoder: the same report, observer
+ * calls and repair as one thread, with damage in every CPU's chunks and a table entry whose
+ * size disagrees with its chunks (a finding the walk makes, replayed in order).
+ */
+static void test_v7_zstd_threads_change_nothing(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new();
+	x->spec.version = 7;
+	x->spec.codec = TDW_ZSTD;
+	x->spec.ncpus = 4;
+	x->spec.pages_per_cpu = 30;
+	x->spec.pages_per_chunk = 10;
+	x->spec.cpu0_commit = 0x30000000ull | x->spec.page_size; /* a bad page inside cpu0's first chunk */
+	fx_build(x);
+	const bool be = x->spec.big_endian;
+	for (unsigned c = 0; c < 4; c++) {
+		uint64_t h = chunk_header(x, c, 1 + c % 2);
+		uint32_t zsize = tdw_get32(&x->b, h, be);
+		for (unsigned b = 0; b < 16; b++) /* the chunk's data scribbled: it does not decode */
+			x->b.data[h + 8 + zsize / 2 + b] ^= 0x5a;
+	}
+	uint64_t h0 = chunk_header(x, 3, 0); /* cpu3's first chunk claims a page more than it holds */
+	tdw_put32(&x->b, h0 + 4, tdw_get32(&x->b, h0 + 4, be) + x->spec.page_size, be);
+	/* the top BUFFER option: id, size, section, "", "local", page size, count, then the entries */
+	uint64_t entries = x->L.buffer_opt[0] + 6 + 8 + 1 + 6 + 4 + 4;
+	assert_int_equal(tdw_get32(&x->b, entries + 20 * 2, be), 2);
+	tdw_put64(&x->b, entries + 20 * 2 + 12, tdw_get64(&x->b, entries + 20 * 2 + 12, be) + 8, be);
+
+	struct tfk_report r;
+	check_with(x, *fast_limits(), 1, &r);
+	assert_int_equal(count_code(&r, "tracedat.compression.corrupt"), 5);
+	assert_code_at(&r, "tracedat.buffer.bad-entry", entries + 20 * 2 + 12);
+	tfk_report_free(&r);
+	compare_all(x, "v7 zstd", true);
+	compare_observed(x, "v7 zstd observed");
+
+	/* and the walks were taken from the workers: every CPU, without an observer */
+	uint64_t taken = 0;
+	struct tfk_test_hooks hooks = { .taken_ahead = &taken };
+	struct tfk_limits lim = *fast_limits();
+	lim.test_hooks = &hooks;
+	check_with(x, lim, 3, &r);
+	assert_int_equal(taken, 4);
+	tfk_report_free(&r);
 	fx_free(x);
 }
 
@@ -458,6 +520,7 @@ int main(void)
 		cmocka_unit_test(test_v6_threads_change_nothing),
 		cmocka_unit_test(test_v6_big_endian_threads_change_nothing),
 		cmocka_unit_test(test_v7_threads_change_nothing),
+		cmocka_unit_test(test_v7_zstd_threads_change_nothing),
 		cmocka_unit_test(test_scan_threads_change_nothing),
 		cmocka_unit_test(test_repeated_ranges_are_capped),
 		cmocka_unit_test(test_files_read_in_windows),

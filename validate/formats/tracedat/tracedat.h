@@ -250,14 +250,22 @@ void td_behind(struct tfk_ctx *ctx, struct td_behind *b, const uint8_t *p, uint6
 /* Labels of buffers in paths: "" or "buffer NAME " */
 #define TD_LABEL_MAX 80
 
-/* One CPU's uncompressed pages, walked whole: what td_walk_range needs and a prewalk matches on. */
+/*
+ * One CPU's data, walked whole: what td_walk_range needs and a prewalk matches on. Either
+ * uncompressed pages, or (chunks) a v7 chunk stream, each chunk decoded on the walking thread
+ * with that thread's own decoder context.
+ */
 struct td_walk_range {
-	struct tfk_cursor data;     /* whole pages */
+	struct tfk_cursor data;     /* whole pages; or the chunk stream, from its count, as the file holds it */
 	struct tfk_cursor cut;      /* the bytes of a page the end of the file cut, after them (len 0: none) */
 	const char *buffer;         /* "" or "buffer NAME " */
 	uint32_t cpu;
 	uint64_t item_offset, item_length; /* the CPU's range, for the structural map */
 	bool unobserved;            /* findings only: the pages are not the CPU's (a misaligned entry) */
+	/* chunks only: the entry that declared the stream, and what it says the chunks occupy */
+	bool chunks;
+	const char *kind;           /* "BUFFER" or "BUFFER_TEXT": the option, for the entry's findings */
+	uint64_t entry_at, declared;
 };
 
 /*
@@ -332,6 +340,8 @@ bool td_walk_allowed(struct td_check *td, uint64_t len, uint64_t at);
 void td_walk_range(struct td_check *td, const struct td_walk_range *r);
 /* All three for one range, on this thread. */
 void td_walk_range_here(struct td_check *td, const struct td_walk_range *r);
+/* A chunk stream (r->chunks), decoded and walked on this thread (tracedat_buffer_v7.c). */
+void td_walk_chunks_here(struct td_check *td, const struct td_walk_range *r);
 
 /*
  * Walk the ranges a buffer's entry loop is about to ask td_walk_range for on worker threads

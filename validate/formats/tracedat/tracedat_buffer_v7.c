@@ -23,11 +23,17 @@ struct buf_ctx {
 	bool compressed;
 };
 
+static struct tfk_finding *entry_fault(struct td_check *td, const char *kind, const char *label, uint64_t off,
+				       uint64_t len)
+{
+	struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_BUFFER_BAD_ENTRY, off, len);
+	tfk_set_path(f, "option %s %s", kind, label[0] ? label : "(top)");
+	return f;
+}
+
 static struct tfk_finding *bad_entry(const struct buf_ctx *b, uint64_t off, uint64_t len)
 {
-	struct tfk_finding *f = tfk_emit(b->td->ctx, TFK_TRACEDAT_BUFFER_BAD_ENTRY, off, len);
-	tfk_set_path(f, "option %s %s", b->kind, b->label[0] ? b->label : "(top)");
-	return f;
+	return entry_fault(b->td, b->kind, b->label, off, len);
 }
 
 /* Make room for a decoded chunk in the reusable buffer. */
@@ -49,10 +55,9 @@ static uint8_t *chunk_space(struct td_check *td, size_t n)
  * bytes}. Each chunk is decoded on its own; pages go to the walker when one is given.
  * Returns the bytes the chunks occupy after the count (the option's size), or UINT64_MAX.
  */
-static uint64_t check_chunks(const struct buf_ctx *b, const struct tfk_cursor *data, struct td_cpu_walk *walk,
+static uint64_t check_chunks(struct td_check *td, const struct tfk_cursor *data, struct td_cpu_walk *walk,
 			     const char *what)
 {
-	struct td_check *td = b->td;
 	uint32_t nchunks;
 	if (!tfk_cur_u32_at(data, 0, &nchunks)) {
 		td_overrun(td, data, 0, 4, what);
@@ -142,6 +147,34 @@ static bool plausible_page_size(const struct td_check *td, uint32_t ps)
 	return ps >= 1024 && ps <= td->ctx->limits->max_page_size && (ps & (ps - 1)) == 0;
 }
 
+/* The walk of a compressed CPU's chunk stream: data is what the file holds of its extent. */
+static void chunk_range(const struct buf_ctx *b, uint64_t entry_at, uint32_t cpu, uint64_t offset, uint64_t size,
+			const struct tfk_cursor *data, struct td_walk_range *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->data = *data;
+	r->buffer = b->label;
+	r->cpu = cpu;
+	r->item_offset = offset;
+	r->item_length = data->len;
+	r->chunks = true;
+	r->kind = b->kind;
+	r->entry_at = entry_at;
+	r->declared = size;
+}
+
+/* The bytes of the file a compressed CPU's entry locates: its size plus the chunk count, clipped. */
+static bool chunk_extent(const struct td_check *td, uint64_t offset, uint64_t size, struct tfk_cursor *data)
+{
+	uint64_t extent = size, end;
+	if (!tfk_add_u64(extent, 4, &extent))
+		extent = UINT64_MAX;
+	if (!tfk_add_u64(offset, extent, &end) || offset >= td->size)
+		return false;
+	tfk_cur_sub(&td->file, offset, extent, data);
+	return true;
+}
+
 static void check_cpu_entry(struct buf_ctx *b, uint64_t entry_at, uint32_t cpu, uint64_t offset, uint64_t size)
 {
 	struct td_check *td = b->td;
@@ -199,19 +232,27 @@ static void check_cpu_entry(struct buf_ctx *b, uint64_t entry_at, uint32_t cpu, 
 	}
 	if (!td_walk_allowed(td, data.len, offset))
 		return; /* the same chunks decoded again and again */
+	chunk_range(b, entry_at, cpu, offset, size, &data, &r);
+	td_walk_range(td, &r);
+}
+
+void td_walk_chunks_here(struct td_check *td, const struct td_walk_range *r)
+{
+	char what[96];
+	snprintf(what, sizeof(what), "%scpu%u data", r->buffer, r->cpu);
 	struct td_cpu_walk w;
-	td_cpu_walk_begin(&w, td, b->label, cpu);
-	w.item_offset = offset;
-	w.item_length = data.len;
+	td_cpu_walk_begin(&w, td, r->buffer, r->cpu);
+	w.item_offset = r->item_offset;
+	w.item_length = r->item_length;
 	if (td->codec == TFK_CODEC_UNKNOWN) {
 		tfk_mark_incomplete(td->ctx);
 	} else {
-		uint64_t used = check_chunks(b, &data, &w, what);
-		if (used != UINT64_MAX && used != size) {
-			struct tfk_finding *f = bad_entry(b, entry_at + 12, 8);
-			tfk_set_expected(f, "cpu%u size %llu (what its chunks occupy after the count)", cpu,
+		uint64_t used = check_chunks(td, &r->data, &w, what);
+		if (used != UINT64_MAX && used != r->declared) {
+			struct tfk_finding *f = entry_fault(td, r->kind, r->buffer, r->entry_at + 12, 8);
+			tfk_set_expected(f, "cpu%u size %llu (what its chunks occupy after the count)", r->cpu,
 					 (unsigned long long)used);
-			tfk_set_found(f, "%llu", (unsigned long long)size);
+			tfk_set_found(f, "%llu", (unsigned long long)r->declared);
 		}
 	}
 	td_cpu_walk_end(&w);
@@ -248,13 +289,15 @@ static void check_buffer_text(struct buf_ctx *b, const struct td_section *s)
 	}
 	struct tfk_cursor data;
 	tfk_cur_sub(&td->file, s->offset + SECTION_HEADER, s->avail, &data);
-	check_chunks(b, &data, NULL, "latency text");
+	check_chunks(td, &data, NULL, "latency text");
 	td->ctx->report->stats.buffers++;
 }
 
 /*
- * Hand the raw CPU ranges the entry loop will walk to worker threads (when there are any):
- * the same entries, skipped by the same rules. seen is the loop's, and is left all zero.
+ * Hand the CPU ranges the entry loop will walk to worker threads (when there are any): the
+ * same entries, skipped by the same rules. Compressed CPUs go too: each worker decodes its
+ * chunks with a decoder of its own, so a zstd trace is decoded on every core. seen is the
+ * loop's, and is left all zero.
  */
 static void walk_ahead(const struct buf_ctx *b, struct tfk_cursor c, uint32_t n, uint8_t *seen)
 {
@@ -275,8 +318,16 @@ static void walk_ahead(const struct buf_ctx *b, struct tfk_cursor c, uint32_t n,
 		if (cpu >= cap || (td->have_cpucount && cpu >= td->cpucount) || seen[cpu])
 			continue;
 		seen[cpu] = 1;
-		if (td_range_of(td, offset, size, b->label, cpu, &ahead[k]) && td_walk_fits(td, &walked, ahead[k].data.len))
+		if (b->compressed) {
+			struct tfk_cursor data;
+			if (chunk_extent(td, offset, size, &data) && td_walk_fits(td, &walked, data.len)) {
+				uint64_t entry_at = tfk_cur_abs(&c) - 20;
+				chunk_range(b, entry_at, cpu, offset, size, &data, &ahead[k++]);
+			}
+		} else if (td_range_of(td, offset, size, b->label, cpu, &ahead[k]) &&
+			   td_walk_fits(td, &walked, ahead[k].data.len)) {
 			k++;
+		}
 	}
 	memset(seen, 0, cap);
 	td_prewalk_start(td, ahead, k);
@@ -359,7 +410,7 @@ void td_check_buffer_v7(struct td_check *td, const struct td_buffer_opt *opt)
 	uint8_t *seen = tfk_calloc(td->ctx, cap, 1);
 	if (!seen)
 		goto out;
-	if (!b.compressed)
+	if (!b.compressed || td->codec != TFK_CODEC_UNKNOWN)
 		walk_ahead(&b, c, n, seen);
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t entry_at = tfk_cur_abs(&c);
@@ -448,7 +499,7 @@ void td_scan_orphan_buffer(struct td_check *td, const struct td_section *s)
 		td_cpu_walk_begin(&w, td, b.label, cpu);
 		w.item_offset = pos;
 		w.item_length = data.len;
-		uint64_t used = check_chunks(&b, &data, &w, what);
+		uint64_t used = check_chunks(td, &data, &w, what);
 		td_cpu_walk_end(&w);
 		td->ctx->report->stats.cpus++;
 		if (used == UINT64_MAX || !tfk_align_up(pos + 4 + used, ps, &pos))

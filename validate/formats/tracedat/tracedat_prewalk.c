@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec/codec.h"
 #include "test_hooks.h"
 #include "tracedat.h"
 
@@ -161,7 +162,12 @@ static void run_job(struct td_prewalk *p, struct job *j)
 	struct td_check td = p->snapshot;
 	td.ctx = &ctx;
 	td.prewalk = NULL;
+	td.chunk_buf = NULL; /* a compressed CPU is decoded with this walk's own buffer and decoder */
+	td.chunk_cap = 0;
+	td.decode_state = NULL;
 	td_walk_range_here(&td, &j->r);
+	free(td.chunk_buf);
+	tfk_decode_state_free(td.decode_state);
 	j->log.ctx = NULL;
 }
 
@@ -220,6 +226,9 @@ void td_prewalk_start(struct td_check *td, const struct td_walk_range *ranges, s
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t pages = ranges[i].data.len / ps + 2;
+		/* Decoded pages are not in the file: their log entries would hold copies of them all. */
+		if (td->ctx->obs && ranges[i].chunks)
+			continue;
 		if (td->ctx->obs && !ranges[i].unobserved) {
 			if (pages > budget)
 				continue; /* walked in turn, on the check's own thread */
@@ -248,7 +257,9 @@ static bool same_range(const struct td_walk_range *a, const struct td_walk_range
 {
 	return a->data.base == b->data.base && a->data.len == b->data.len && a->data.origin == b->data.origin &&
 	       a->data.big_endian == b->data.big_endian && a->cpu == b->cpu && a->item_offset == b->item_offset &&
-	       a->item_length == b->item_length && a->unobserved == b->unobserved && a->cut.len == b->cut.len && strcmp(a->buffer, b->buffer) == 0;
+	       a->item_length == b->item_length && a->unobserved == b->unobserved && a->cut.len == b->cut.len &&
+	       a->chunks == b->chunks && a->entry_at == b->entry_at && a->declared == b->declared &&
+	       strcmp(a->buffer, b->buffer) == 0;
 }
 
 /* Everything the walk did to its private context, done again to the real one. */
@@ -323,6 +334,9 @@ bool td_prewalk_take(struct td_check *td, const struct td_walk_range *r)
 	j->state = JOB_TAKEN;
 	pthread_mutex_unlock(&p->mu);
 	p->last_taken = (size_t)(j - p->jobs);
+	uint64_t *taken = TFK_HOOK(td->ctx->limits, taken_ahead);
+	if (taken)
+		(*taken)++;
 	replay(td->ctx, j, p->snapshot.geo.page_size);
 	tfk_report_free(&j->rep);
 	log_free(&j->log);

@@ -549,6 +549,10 @@ static void walk_cut_page(struct td_cpu_walk *w, const struct tfk_cursor *cut)
 
 void td_walk_range_here(struct td_check *td, const struct td_walk_range *r)
 {
+	if (r->chunks) {
+		td_walk_chunks_here(td, r);
+		return;
+	}
 	struct td_cpu_walk w;
 	if (r->unobserved) {
 		walk_init(&w, td, r->buffer, r->cpu);
