@@ -79,10 +79,24 @@ static void add_packet(struct cr_model *m, const struct tfk_ctf_packet *p)
 		m->oom = true;
 		return;
 	}
+	/* A narrow events_discarded that drops by more than half its range wrapped, as the check
+	 * reads it: counted on from the packet before, so that the order is one of numbers. */
+	uint64_t unwrapped = p->discarded;
+	const struct cr_packet *prev = s->count ? &m->packets[m->npackets - 1] : NULL;
+	if (prev && prev->has_discarded && p->has_discarded) {
+		uint64_t base = prev->discarded_unwrapped - prev->discarded; /* the wraps so far */
+		unsigned bits = p->discarded_bits;
+		if (bits > 0 && bits < 64 && prev->discarded > p->discarded &&
+		    prev->discarded - p->discarded > (1ull << (bits - 1)))
+			base += 1ull << bits;
+		unwrapped = base + p->discarded < base ? UINT64_MAX : base + p->discarded;
+	}
 	m->packets[m->npackets++] = (struct cr_packet){
 		.offset = p->offset, .packet_size = p->packet_size, .content_size = p->content_size,
 		.ts_begin = p->ts_begin, .ts_end = p->ts_end, .discarded = p->discarded, .stream_id = p->stream_id,
 		.instance_id = p->instance_id, .seq = p->seq, .events = p->events,
+		.discarded_unwrapped = unwrapped, .discarded_bits = p->discarded_bits, .has_ts_begin = p->has_ts_begin,
+		.has_ts_end = p->has_ts_end && p->ts_end != 0, .has_discarded = p->has_discarded, .has_seq = p->has_seq,
 		.keep = p->events_ok && !p->faulty,
 	};
 	s->count++;
@@ -107,6 +121,7 @@ static void on_model(void *user, const char *format, uint32_t kind, const void *
 			s->s = *st;
 			s->s.member[TFK_CTF_MEMBER_MAX - 1] = '\0';
 			s->have_summary = true;
+			cr_order_stream(m, s); /* the stream's last word: all its packets are known */
 		}
 	}
 }

@@ -23,7 +23,10 @@ struct rp_out;
 struct cr_packet {
 	uint64_t offset, packet_size, content_size; /* bytes; bits; bits */
 	uint64_t ts_begin, ts_end, discarded, stream_id, instance_id, seq, events;
-	bool keep; /* every event decoded and no error inside it */
+	uint64_t discarded_unwrapped; /* events_discarded with the wraps of a narrow counter added */
+	uint32_t discarded_bits;
+	bool has_ts_begin, has_ts_end, has_discarded, has_seq;
+	bool keep; /* every event decoded and no error inside it (and in order: ctf_order.c) */
 };
 
 /* A data stream: its summary and its packets (packets[first .. first + count)). */
@@ -44,6 +47,8 @@ struct cr_model {
 };
 
 struct tfk_observer cr_observer(void *model, const uint8_t *in, size_t size, unsigned pass);
+/* Of the packets s keeps, drop those that break the order the check wants between packets. */
+void cr_order_stream(struct cr_model *m, const struct cr_stream *s);
 void cr_model_free(void *model);
 bool cr_grow(void **p, size_t *cap, size_t n, size_t size);
 

@@ -253,6 +253,26 @@ static void middle_bad_magic(void **state)
 	assert_non_null(strstr(s->note, "sequence gap"));
 }
 
+/*
+ * A damaged events_discarded in packet 3 (1000, where every packet says 0): the check blames
+ * packet 4, which compares less than its predecessor. Repair drops the outlier, packet 3, and
+ * keeps packet 4 and every packet after it (dropping packet 4 instead would leave packet 5
+ * just as far below packet 3: an output that does not check clean).
+ */
+static void discarded_outlier(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	const uint8_t thousand[8] = { 0xe8, 0x03, 0, 0, 0, 0, 0, 0 };
+	write_bytes(STREAM, 3 * PKT + 72, thousand, 8); /* header 32 bytes, then 5 u64 before it */
+	repair_ok();
+	assert_true(has_code_at(&rep.before, "ctf.packet.discarded-regress", STREAM, 4 * PKT));
+	out_is(STREAM, 0, 3 * PKT, 4 * PKT);
+	const struct tfk_salvage_member *s = member(STREAM);
+	assert_string_equal(s->action, "rewritten");
+	assert_int_equal(s->bytes_dropped, PKT);
+}
+
 /* An unknown stream id in packet 7: stepped over with the previous packet's size. */
 static void middle_unknown_stream(void **state)
 {
@@ -378,7 +398,7 @@ int main(void)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 	const struct CMUnitTest tests[] = {
 		T(pristine_nothing_to_do), T(stream_cut),           T(zero_tail),
-		T(middle_bad_magic),       T(middle_unknown_stream), T(metadata_cut_in_padding),
+		T(middle_bad_magic),       T(middle_unknown_stream), T(discarded_outlier), T(metadata_cut_in_padding),
 		T(missing_index_rebuilt),  T(metadata_second_packet_cut), T(garbage_and_report),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -43,7 +43,9 @@ struct tfk_ctf_packet {
 	bool has_instance, has_seq, has_ts_begin, has_ts_end, has_discarded;
 	uint64_t events;                 /* events decoded whole */
 	bool events_ok;                  /* every event of the content decoded */
-	bool faulty;                     /* the check raised an error inside this packet (its index entry aside) */
+	bool faulty;                     /* the check raised an error inside this packet (its index entry and its
+	                                    order against the packet before aside) */
+	uint32_t discarded_bits;         /* width of events_discarded: a narrower counter wraps */
 };
 
 struct tfk_ctf_stream {

@@ -195,7 +195,12 @@ static bool all_zero(const struct tfk_cursor *c, uint64_t from)
 	return true;
 }
 
-static void order_checks(struct walk *w, const struct ctf_packet_info *pi)
+/*
+ * The packet's order against itself and against the packet before it. Returns the errors the
+ * comparison with the packet before raised: they blame the pair, not this packet's own bytes
+ * (repair keeps the longest ordered run of such packets, repair/ctf/ctf_order.c).
+ */
+static uint64_t order_checks(struct walk *w, const struct ctf_packet_info *pi)
 {
 	if (pi->has_ts_begin && pi->has_ts_end && pi->ts_end != 0 && pi->ts_begin > pi->ts_end) {
 		struct tfk_finding *f = pkt_fault(w, TFK_CTF_PACKET_TIME_ORDER, 0, 1, "context");
@@ -203,7 +208,8 @@ static void order_checks(struct walk *w, const struct ctf_packet_info *pi)
 		tfk_set_found(f, "begin %llu, end %llu", (unsigned long long)pi->ts_begin, (unsigned long long)pi->ts_end);
 	}
 	if (!w->have_prev)
-		return;
+		return 0;
+	const uint64_t errors_before = w->ctx->report->by_severity[TFK_SEV_ERROR];
 	const struct ctf_packet_info *pv = &w->prev;
 	if (pi->has_ts_begin && pv->has_ts_begin && pi->ts_begin < pv->ts_begin) {
 		struct tfk_finding *f = pkt_fault(w, TFK_CTF_PACKET_TIME_ORDER, 0, 1, "context");
@@ -235,6 +241,7 @@ static void order_checks(struct walk *w, const struct ctf_packet_info *pi)
 		tfk_set_expected(f, "at least the previous packet's, %llu", (unsigned long long)pv->discarded);
 		tfk_set_found(f, "%llu", (unsigned long long)pi->discarded);
 	}
+	return w->ctx->report->by_severity[TFK_SEV_ERROR] - errors_before;
 }
 
 /* Does a packet with the right magic (or a header without one) start at off? */
@@ -404,7 +411,7 @@ static bool walk_packet(struct walk *w, const struct tfk_cursor *file, struct ct
 		tfk_set_found(f, "%llu bytes before the end of the file", (unsigned long long)left);
 		return false;
 	}
-	order_checks(w, &pi);
+	const uint64_t order_errors = order_checks(w, &pi);
 	d->bits.limit = pi.content_size;
 	uint64_t events = 0;
 	bool events_ok = walk_events(w, sc, stream_id, &pi, &events);
@@ -427,9 +434,10 @@ static bool walk_packet(struct walk *w, const struct tfk_cursor *file, struct ct
 		mp.has_ts_begin = pi.has_ts_begin;
 		mp.has_ts_end = pi.has_ts_end;
 		mp.has_discarded = pi.has_discarded;
+		mp.discarded_bits = pi.discarded_bits;
 		mp.events = events;
 		mp.events_ok = events_ok;
-		mp.faulty = w->ctx->report->by_severity[TFK_SEV_ERROR] != errors_before;
+		mp.faulty = w->ctx->report->by_severity[TFK_SEV_ERROR] - errors_before > order_errors;
 		w->ctx->obs->model(w->ctx->obs->user, tfk_format_ctf.name, TFK_CTF_MODEL_PACKET, &mp, sizeof mp);
 	}
 	ctf_index_packet(w->ctx, w->ix, w->index, &pi);
