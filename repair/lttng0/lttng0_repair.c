@@ -95,8 +95,18 @@ static void l0_model_free(void *model)
 	m->n = m->cap = m->nm = m->capm = 0;
 }
 
+/*
+ * A block the end of the file cut is put back to its size with zeros. Its size is the file's
+ * word: LTTng 0.x sub-buffers were kilobytes to a few megabytes, and a header that claims more
+ * missing bytes than this would have a few kilobytes of input written out as gigabytes. Such a
+ * block is not trusted: dropped, its events counted lost.
+ */
+#define L0_PAD_MAX (16u << 20)
+
 static bool kept(const struct tfk_lttng0_block *b)
 {
+	if (b->present < b->size && b->size - b->present > L0_PAD_MAX)
+		return false;
 	return b->state == TFK_LTTNG0_KEEP || (b->state == TFK_LTTNG0_CLIP && b->events);
 }
 
@@ -291,12 +301,31 @@ static bool data_kept(const struct l0_model *m)
 	return false;
 }
 
+/* Does a marker metadata tracefile (metadata_N, control/facilities_N) keep none of its blocks?
+ * Without it the events of every channel have no size: no repaired copy could check clean. */
+static bool metadata_lost(const struct l0_model *m)
+{
+	for (size_t i = 0; i < m->nm; i++) {
+		const struct l0_member *mm = &m->members[i];
+		if (!mm->n || (strncmp(mm->name, "metadata_", 9) != 0 && strncmp(mm->name, "control/facilities_", 19) != 0))
+			continue;
+		bool any = false;
+		for (size_t b = mm->first; b < mm->first + mm->n && !any; b++)
+			any = kept(&m->blocks[b]);
+		if (!any)
+			return true;
+	}
+	return false;
+}
+
 static int l0_write_dir(const void *model, const struct tfk_input *in, struct rp_dir *dir, struct tfk_repair_report *rep)
 {
 	const struct l0_model *m = model;
 	const char *why = unrepairable(&rep->before);
 	if (!why && !data_kept(m))
 		why = "no block of any per-CPU tracefile has a header that can be trusted";
+	if (!why && metadata_lost(m))
+		why = "no block of a marker metadata tracefile has a header that can be trusted";
 	if (rep->before.incomplete || m->oom || why) {
 		rep->outcome = TFK_REPAIR_UNSUPPORTED;
 		rep->reason = m->oom ? "out of memory" : why ? why : incomplete_reason;

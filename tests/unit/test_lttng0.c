@@ -977,6 +977,41 @@ static void test_repair_dir(void **state)
 	}
 }
 
+static void put_le32_at(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/*
+ * The metadata tracefile cut inside its first block, whose header claims a sub-buffer of 1 GiB:
+ * no block of it can be kept, and without the marker metadata no channel's events have a size.
+ * Repair refuses, saying why, and writes nothing.
+ */
+static void test_repair_dir_metadata_lost(void **state)
+{
+	(void)state;
+	struct mdir m;
+	mdir_make(&m, 2, false, 0, false);
+	put_le32_at(m.meta.buf + m.meta.L.block_off[0] + 56, 1u << 30); /* sb_size (§3.3) */
+	m.meta.len = m.meta.L.data_end[0] - 1;
+	struct tfk_report r;
+	mdir_check(&m, &r);
+	finding_of(&r, "lttng0.block.cut", m.meta_name);
+	tfk_report_free(&r);
+	char out[600];
+	snprintf(out, sizeof(out), "%s-out", m.d.path);
+	struct tfk_repair_report rep;
+	tfk_repair_dir(m.d.path, out, NULL, &rep);
+	assert_int_equal(rep.outcome, TFK_REPAIR_UNSUPPORTED);
+	assert_non_null(rep.reason);
+	assert_non_null(strstr(rep.reason, "marker metadata"));
+	struct stat sb;
+	assert_int_not_equal(stat(out, &sb), 0);
+	tfk_repair_report_free(&rep);
+	mdir_free(&m);
+}
+
 /* ---- repair -------------------------------------------------------------------------- */
 
 static void expect_repaired_as(struct fx *x, uint64_t events, uint64_t blocks_dropped, uint64_t a1, uint64_t b1,
@@ -1032,6 +1067,35 @@ static void test_repair_cut(void **state)
 		expect_repaired(&x, x.L.events[0] + x.L.events[1], 1, x.L.first_event[2], x.L.total_events);
 		done(&x);
 	}
+}
+
+/*
+ * The last block cut short while its header claims a sub-buffer of 1 GiB: put back with zeros
+ * it would turn a few kilobytes into a gigabyte. Such a block is not trusted: dropped, its
+ * events counted lost, the output the two whole blocks before it.
+ */
+static void test_repair_cut_huge_block(void **state)
+{
+	(void)state;
+	struct fx x;
+	struct l0fx_spec s = l0fx_default(2);
+	s.events = 30;
+	make(&x, s);
+	x.len = x.L.data_end[2] - 1;
+	put_le32_at(x.buf + x.L.block_off[2] + 56, 1u << 30); /* sb_size (§3.3) */
+	struct tfk_repair_report rep;
+	uint8_t *out;
+	size_t len;
+	tfk_repair_buffer(x.buf, x.len, NULL, &out, &len, &rep);
+	assert_int_equal(rep.outcome, TFK_REPAIR_DONE);
+	assert_int_equal(len, x.L.block_off[2]);
+	assert_memory_equal(out, x.buf, len);
+	assert_int_equal(rep.cpus[0].pages_dropped, 1);
+	assert_int_equal(rep.cpus[0].events_kept, x.L.events[0] + x.L.events[1]);
+	assert_int_equal(tfk_report_verdict(&rep.after), TFK_VERDICT_CLEAN);
+	free(out);
+	tfk_repair_report_free(&rep);
+	done(&x);
 }
 
 static void test_repair_damaged(void **state)
@@ -1256,6 +1320,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_metadata_faults),
 		cmocka_unit_test(test_repair_dir),
 		cmocka_unit_test(test_repair_cut),
+		cmocka_unit_test(test_repair_cut_huge_block),
+		cmocka_unit_test(test_repair_dir_metadata_lost),
 		cmocka_unit_test(test_repair_damaged),
 		cmocka_unit_test(test_repair_salvage_text),
 	};
