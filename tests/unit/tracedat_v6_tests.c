@@ -1209,6 +1209,20 @@ static void test_print_fmt_grammar(void **state)
 	fx_build(x);
 	check(&x->b, &x->r);
 	assert_int_equal(count_code(&x->r, "tracedat.format.syntax"), 1);
+	tfk_report_free(&x->r);
+
+	/* a byte that is not ASCII in an argument (libtraceevent 1.7 crashes on one in a field
+	 * name): syntax at that byte; inside the format string it is text, and fine */
+	static char high[sizeof(damaged_print_fmt) + 32];
+	int head = (int)(strstr(damaged_print_fmt, "print fmt: ") - damaged_print_fmt + 11);
+	snprintf(high, sizeof(high), "%.*s\"x=%%d \xa0\", REC->x\xa0y\n", head, damaged_print_fmt);
+	fx_free(x);
+	x = *state = fx_new();
+	x->spec.extra_format = high;
+	fx_build(x);
+	check(&x->b, &x->r);
+	assert_int_equal(count_code(&x->r, "tracedat.format.syntax"), 1);
+	assert_code_at(&x->r, "tracedat.format.syntax", text_at(x, "\xa0y"));
 	/* every real format of the default fixture passes */
 	tfk_report_free(&x->r);
 	fx_free(x);

@@ -76,8 +76,9 @@ static bool next_line(const char *base, size_t total, size_t *pos, struct line *
 
 /*
  * Is the text of a print fmt (after "print fmt:") well formed: a C string literal, then the
- * arguments, with every string and character literal closed (backslash escapes honoured) and
- * every parenthesis, bracket and brace closed by its own kind? The kernel writes the text of
+ * arguments, with every string and character literal closed (backslash escapes honoured),
+ * nothing but printable ASCII and white space outside them, and every parenthesis, bracket and
+ * brace closed by its own kind? The kernel writes the text of
  * its TP_printk() arguments here, so anything else is damage. *bad: where it breaks.
  */
 static bool print_fmt_ok(const char *p, size_t n, size_t *bad)
@@ -101,6 +102,11 @@ static bool print_fmt_ok(const char *p, size_t n, size_t *bad)
 				*bad = start;
 				return false; /* a literal never closed */
 			}
+		} else if ((unsigned char)c >= 0x7f || ((unsigned char)c < 0x20 && c != '\t' && c != '\n' && c != '\r')) {
+			/* the arguments are C source: a byte that is neither printable ASCII nor white
+			 * space outside a literal is damage (libtraceevent 1.7 can crash on one in a name) */
+			*bad = i;
+			return false;
 		} else if (c == '(' || c == '[' || c == '{') {
 			if (depth == MAX_PRINT_NESTING) {
 				*bad = i;
@@ -165,6 +171,11 @@ static bool parse_field(const char *p, size_t n, struct field *f)
 	const char *semi = memchr(p, ';', n);
 	if (!semi || semi == p)
 		return false;
+	/* The declaration is the C source of a struct member: printable ASCII and tabs only
+	 * (libtraceevent 1.7 can crash on other bytes inside a type's brackets). */
+	for (const char *c = p; c < semi; c++)
+		if ((unsigned char)*c >= 0x7f || ((unsigned char)*c < 0x20 && *c != '\t'))
+			return false;
 	/* The name: the last word of the declaration, without an array suffix. */
 	const char *e = semi;
 	while (e > p && e[-1] == ' ')
