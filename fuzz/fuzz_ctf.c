@@ -36,7 +36,7 @@ static bool names_absent(const struct tfk_finding *f)
 static const struct fz_dir_rules rules = {
 	.tag = "ctf", .subdir = "index", .subdir_always = true, .place = place, .names_absent = names_absent
 };
-static struct fz_dir dir = { .rules = &rules };
+static struct fz_dir dir = { .rules = &rules, .every = FZ_DIR_EVERY };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

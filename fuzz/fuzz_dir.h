@@ -37,7 +37,17 @@ struct fz_dir {
 	char path[512];
 	char names[FZ_DIR_MEMBERS][FZ_DIR_NAME + 1];
 	size_t n;
+	unsigned pick;  /* the input's last byte: which inputs also pay for the costly oracles */
+	bool every;     /* every oracle on every input (replays of the corpus: FZ_DIR_EVERY) */
 };
+
+/* Replays and mutation runs build with FUZZ_EVERY_ORACLE: their inputs are few and chosen, so
+ * each one goes through every oracle; the fuzzers sample the costly ones. */
+#ifdef FUZZ_EVERY_ORACLE
+#define FZ_DIR_EVERY true
+#else
+#define FZ_DIR_EVERY false
+#endif
 
 /* Empty the directory (made at the first call) and write the input's members into it. */
 void fz_dir_unpack(struct fz_dir *d, const uint8_t *data, size_t size);
@@ -46,9 +56,10 @@ bool fz_dir_known(const struct fz_dir *d, const char *member);
 /*
  * The oracles every directory harness shares: the report stays within its limits, the verdict
  * agrees with the counts, every finding names a catalog code and a member that was written (or
- * the directory), checking twice gives the same findings; with repair, a damaged directory
- * repairs (tfk_repair_dir) to an output that re-checks clean or is refused, never FAILED, and
- * the output repairs to nothing the second time.
+ * the directory), checking twice gives the same findings (a quarter of the inputs); with
+ * repair (half of the inputs), a damaged directory repairs (tfk_repair_dir) to an output that
+ * re-checks clean or is refused, never FAILED, and the output repairs to nothing the second
+ * time. With d->every, both on every input.
  */
 void fz_dir_check(struct fz_dir *d, bool repair);
 

@@ -26,7 +26,7 @@ static void place(const char *name, char *rel)
 }
 
 static const struct fz_dir_rules rules = { .tag = "lttng0", .subdir = "control", .fifos = true, .place = place };
-static struct fz_dir dir = { .rules = &rules };
+static struct fz_dir dir = { .rules = &rules, .every = FZ_DIR_EVERY };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -18,7 +18,7 @@
 #include "fuzz_dir.h"
 
 static const struct fz_dir_rules rules = { .tag = "uftrace", .fifos = true };
-static struct fz_dir dir = { .rules = &rules };
+static struct fz_dir dir = { .rules = &rules, .every = FZ_DIR_EVERY };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
