@@ -14,4 +14,12 @@
 		}                                                                                       \
 	} while (0)
 
+/* Replays of the corpus build with FUZZ_EVERY_ORACLE: their inputs are few and chosen, so the
+ * oracles a fuzzer samples for speed (FUZZ_EVERY || sampled) run on each of them. */
+#ifdef FUZZ_EVERY_ORACLE
+#define FUZZ_EVERY 1
+#else
+#define FUZZ_EVERY 0
+#endif
+
 #endif

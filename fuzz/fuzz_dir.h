@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fuzz_assert.h"
+
 #include "tracefsck/tracefsck.h"
 
 #define FZ_DIR_MEMBERS 64
@@ -41,13 +43,7 @@ struct fz_dir {
 	bool every;     /* every oracle on every input (replays of the corpus: FZ_DIR_EVERY) */
 };
 
-/* Replays and mutation runs build with FUZZ_EVERY_ORACLE: their inputs are few and chosen, so
- * each one goes through every oracle; the fuzzers sample the costly ones. */
-#ifdef FUZZ_EVERY_ORACLE
-#define FZ_DIR_EVERY true
-#else
-#define FZ_DIR_EVERY false
-#endif
+#define FZ_DIR_EVERY (FUZZ_EVERY != 0) /* fuzz_assert.h */
 
 /* Empty the directory (made at the first call) and write the input's members into it. */
 void fz_dir_unpack(struct fz_dir *d, const uint8_t *data, size_t size);

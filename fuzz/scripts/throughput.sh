@@ -16,6 +16,8 @@ cmake -S . -B "$plain" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInf
 # (only the libFuzzer binaries: without a sanitizer runtime, the replay builds lack the coverage hooks)
 printf '%-8s %16s %16s\n' harness "ASan+UBSan" "no sanitizer"
 rates=$(mktemp)
+# The run's corpus in memory where the machine has it: new units are written as they are found.
+[ -z "${TMPDIR:-}" ] && [ -w /dev/shm ] && export TMPDIR=/dev/shm
 for h in $harnesses; do
 	line=$(printf '%-8s' "$h")
 	for build in build/fuzz "$plain"; do
@@ -25,7 +27,7 @@ for h in $harnesses; do
 			cp "$d"/* "$work/" 2>/dev/null
 		done
 		rm -f "$work/README.md"
-		"$build/fuzz/fuzz_$h" -seed=1 -max_total_time="$secs" -timeout=5 -rss_limit_mb=512 -max_len=70000 \
+		"$build/fuzz/fuzz_$h" -artifact_prefix="$work/" -seed=1 -max_total_time="$secs" -timeout=5 -rss_limit_mb=512 -max_len=70000 \
 			-dict="build/fuzz/fuzz/$h.dict" -print_final_stats=1 "$work" > "$work.log" 2>&1
 		rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$work.log" | tail -n 1)
 		grep -q '^==[0-9]*==ERROR\|^fuzz oracle failed\|deadly signal' "$work.log" && rate="failed"
@@ -38,5 +40,5 @@ done
 sort -n "$rates" | awk '{ v[NR] = $1 + 0 } END {
 	m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
 	printf "median under ASan+UBSan: %d executions/s (target >= 2000: %s); lowest: %d (target >= 1000: %s)\n",
-		m, m >= 2000 ? "met" : "MISSED", v[1], v[1] >= 1000 ? "met" : "MISSED" }'
+		m, (m >= 2000 ? "met" : "MISSED"), v[1], (v[1] >= 1000 ? "met" : "MISSED") }'
 rm -f "$rates"

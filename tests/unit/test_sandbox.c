@@ -24,15 +24,7 @@
 #include <cmocka.h>
 
 #include "sandbox.h"
-
-#if defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#endif
-#endif
-#ifndef RUNNING_ON_VALGRIND
-#define RUNNING_ON_VALGRIND 0
-#endif
+#include "under_valgrind.h"
 
 enum attempt { NOTHING, OPEN_FILE, SOCKET, EXEC_MEMORY, SIGNAL_PARENT, EXECVE, FORK, RAISE_SEGV };
 
