@@ -3,7 +3,8 @@
  * Writes the fuzzing dictionaries (AFL++ / libFuzzer -dict format) from the library's own
  * constants: every format's tokens (its tfk_format's dictionary) for the trace harnesses, the fault
  * catalog's codes and the bytes the sinks must escape for the sinks harness.
- * usage: gen_dict DIR   (writes DIR/check.dict, repair.dict, format.dict, sinks.dict, uftrace.dict, ctf.dict, lttng0.dict)
+ * usage: gen_dict DIR   (writes DIR/check.dict, repair.dict, format.dict, sinks.dict, uftrace.dict, ctf.dict, lttng0.dict,
+ *                        tsdl.dict)
  */
 #include <stdio.h>
 #include <string.h>
@@ -46,7 +47,7 @@ static void sinks_tokens(struct out *o)
 
 int main(int argc, char **argv)
 {
-	static const char *const names[] = { "check", "repair", "format", "sinks", "uftrace", "ctf", "lttng0" };
+	static const char *const names[] = { "check", "repair", "format", "sinks", "uftrace", "ctf", "lttng0", "tsdl" };
 	if (argc != 2) {
 		fprintf(stderr, "usage: %s DIR\n", argv[0]);
 		return 2;
@@ -64,6 +65,8 @@ int main(int argc, char **argv)
 			sinks_tokens(&o);
 		} else if (strcmp(names[i], "format") == 0) {
 			td_dictionary(token, &o); /* the event-format text harness is trace.dat's */
+		} else if (strcmp(names[i], "tsdl") == 0) {
+			tfk_format_ctf.dictionary(token, &o); /* the TSDL text harness is CTF's */
 		} else {
 			size_t nf;
 			const struct tfk_format *const *all = tfk_formats(&nf);

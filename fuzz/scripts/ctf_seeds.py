@@ -3,8 +3,10 @@
 # Seeds of the CTF harness (fuzz/fuzz_ctf.c): each seed is the harness's container of members
 # {u8 name length, name, u8 kind, u32 size, bytes}; a member named *.idx lands in index/.
 # The trace is written here (the layout of tests/unit/test_ctf.c: plain or packetized metadata,
-# one stream of three packets, its LTTng index), then small mutants of it.
-# usage: ctf_seeds.py OUT_DIR
+# one stream of three packets, its LTTng index), then small mutants of it. With TSDL_DIR, also
+# the seeds of the TSDL harness (fuzz/fuzz_tsdl.c): the metadata text after its signature line,
+# and variants with a syntax error, a semantic fault and the other byte order.
+# usage: ctf_seeds.py OUT_DIR [TSDL_DIR]
 import os
 import struct
 import sys
@@ -149,6 +151,19 @@ def main():
     for name, members in seeds.items():
         with open(os.path.join(out, name), "wb") as f:
             f.write(b"".join(member(n, d) for n, d in members))
+    if len(sys.argv) > 2:
+        tsdl = sys.argv[2]
+        os.makedirs(tsdl, exist_ok=True)
+        body = HEAD.split("\n", 1)[1]  # the harness writes the signature itself
+        texts = {
+            "tsdl-plain": body,
+            "tsdl-syntax": body.replace("} v;", "] v;", 1),
+            "tsdl-semantic": body.replace("id = 1;", "id = 0;", 1),
+            "tsdl-big-endian": body.replace("byte_order = le;", "byte_order = be;", 1),
+        }
+        for name, text in texts.items():
+            with open(os.path.join(tsdl, name), "wb") as f:
+                f.write(text.encode())
 
 
 if __name__ == "__main__":
