@@ -198,33 +198,62 @@ static uint64_t uf_plain_run(struct tfk_ctx *ctx, struct uf_state *st, const str
 	if (n == 0 || !tfk_cur_bytes_at(&win->v, rel, n * 16, &p))
 		return pos;
 	const bool swap = tfk_cur_swap(&win->v);
-	const bool capped = (st->feat & UF_FEAT_MAX_STACK) && st->max_stack;
-	const uint64_t errors = ctx->report->by_severity[TFK_SEV_ERROR];
+	const unsigned cap = (st->feat & UF_FEAT_MAX_STACK) && st->max_stack ? st->max_stack : 1024; /* depth < 1024 */
+	const bool estimates = st->feat & UF_FEAT_ESTIMATE_RETURN, filtered = st->filtered;
+	/*
+	 * The walk's state in locals for the run (the calls and stores of the record-by-record walk
+	 * would pin it in memory): no finding is made here, so the repair model's part of
+	 * task_record reduces to the times and the depth, kept only while no record was invalid.
+	 */
+	uint64_t prev_time = wk->prev_time, whole = wk->whole, first_time = m->first_time, last_time = m->last_time;
+	unsigned last_depth = wk->last_depth, last_type = wk->last_type, max_depth = 0, model_depth = m->max_depth;
+	bool first = wk->first, after_lost = wk->after_lost;
+	const bool model = m->good_end == UINT64_MAX;
 	uint64_t i = 0;
 	for (; i < n; i++, p += 16) {
 		uint64_t t = tfk_lent_u64(p, swap), w = tfk_lent_u64(p + 8, swap);
 		unsigned type = rec_type(w), depth = rec_depth(w);
-		const bool estimate = type == UF_EXIT && (st->feat & UF_FEAT_ESTIMATE_RETURN);
+		const bool estimate = estimates && type == UF_EXIT;
 		if (rec_magic(w) != UF_RECORD_MAGIC || rec_more(w) || type > UF_EXIT || t < session_ns ||
-		    (!wk->first && t < wk->prev_time && !estimate))
+		    (!first && t < prev_time && !estimate))
 			break;
-		unsigned allowed = wk->last_type == UF_ENTRY && type == UF_ENTRY ? wk->last_depth + 1 : wk->last_depth;
-		if ((!wk->first && !wk->after_lost && !st->filtered && depth > allowed) ||
-		    (capped && depth >= st->max_stack))
+		unsigned allowed = last_type == UF_ENTRY && type == UF_ENTRY ? last_depth + 1 : last_depth;
+		if ((!first && !after_lost && !filtered && depth > allowed) || depth >= cap)
 			break;
-		wk->index++;
 		if (!estimate)
-			wk->prev_time = t;
-		if (depth > st->max_depth) {
-			st->max_depth = depth;
-			st->max_depth_member = name;
+			prev_time = t;
+		if (depth > max_depth)
+			max_depth = depth;
+		first = false;
+		after_lost = false;
+		last_depth = depth;
+		last_type = type;
+		whole++;
+		if (model) {
+			if (whole == 1)
+				first_time = t;
+			last_time = t;
+			if (depth > model_depth)
+				model_depth = depth;
 		}
-		wk->first = false;
-		wk->after_lost = false;
-		wk->last_depth = depth;
-		wk->last_type = type;
-		uint64_t at = pos + i * 16;
-		task_record(ctx, m, errors, at, at + 16, t, &wk->whole, type, w, depth);
+	}
+	if (i == 0)
+		return pos;
+	wk->index += i;
+	wk->prev_time = prev_time;
+	wk->whole = whole;
+	wk->last_depth = last_depth;
+	wk->last_type = last_type;
+	wk->first = first;
+	wk->after_lost = after_lost;
+	if (model) {
+		m->first_time = first_time;
+		m->last_time = last_time;
+		m->max_depth = model_depth;
+	}
+	if (max_depth > st->max_depth) {
+		st->max_depth = max_depth;
+		st->max_depth_member = name;
 	}
 	ctx->report->stats.events += i;
 	return pos + i * 16;
