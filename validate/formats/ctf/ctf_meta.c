@@ -72,9 +72,10 @@ static void read_packets(struct tfk_ctx *ctx, const struct tfk_cursor *file, boo
 			tfk_set_found(f, "%llu bytes before the end of the file", (unsigned long long)left);
 			return;
 		}
-		uint32_t magic, checksum, content, size;
-		const uint8_t *u;
-		uint8_t comp, enc, scheme, major, minor;
+		/* the header's 37 bytes are there (left >= META_HEADER): every read below succeeds */
+		uint32_t magic = 0, checksum = 0, content = 0, size = 0;
+		const uint8_t *u = NULL;
+		uint8_t comp = 0, enc = 0, scheme = 0, major = 0, minor = 0;
 		tfk_cur_u32_at(&c, off, &magic);
 		tfk_cur_bytes_at(&c, off + 4, 16, &u);
 		tfk_cur_u32_at(&c, off + 20, &checksum);
@@ -90,6 +91,8 @@ static void read_packets(struct tfk_ctx *ctx, const struct tfk_cursor *file, boo
 				   (unsigned long long)magic);
 			return;
 		}
+		if (!u)
+			return;
 		if (index == 0)
 			memcpy(uuid, u, 16);
 		else if (memcmp(uuid, u, 16) != 0)

@@ -541,9 +541,10 @@ static void pf_check_run(struct tfk_ctx *ctx, const struct tfk_cursor *file, con
 	pc.ctx = ctx;
 	pc.file = *file;
 	pc.size = file->len;
-	const uint8_t *m;
+	const uint8_t *m = NULL;
 	struct tfk_finding *f;
-	tfk_cur_bytes_at(file, 0, 8, &m); /* the sniff proved 8 bytes */
+	if (!tfk_cur_bytes_at(file, 0, 8, &m))
+		return; /* never: the sniff proved 8 bytes */
 	if (memcmp(m, magic_v1, 8) == 0) {
 		ctx->report->stats.format = "perf.data v1 (legacy)";
 		f = tfk_emit(ctx, TFK_PERF_HEADER_LEGACY, 0, 8);

@@ -167,7 +167,7 @@ static void event_desc(struct fp *p)
 		return;
 	}
 	for (uint32_t i = 0; i < nre && !p->bad; i++) {
-		uint32_t nr_ids;
+		uint32_t nr_ids = 0;
 		skip(p, attr_sz, "an event's attr");
 		u32(p, &nr_ids, "the event's u32 id count");
 		string(p);
