@@ -3,7 +3,8 @@
  * tracefsck-bench: how fast tracefsck checks and repairs, against `cat` and the reference
  * reader, on the same warm file in one run. Makes its own traces with the fixture writer
  * (v6, v7 uncompressed, v7 zstd; 1 GiB and 4 GiB by default) or takes paths (recorded traces:
- * their fixed cost, metadata and libtraceevent, is printed apart from the per-page cost).
+ * their fixed cost, metadata and libtraceevent, is printed apart from the per-page cost; trace
+ * directories, uftrace data and CTF traces, against `cat` of their files and their reader).
  *
  * usage: tracefsck-bench [--tracefsck BIN] [--dir DIR] [--sizes MIB,...] [--kinds v6,v7-none,v7-zstd]
  *                        [--runs N] [--no-reader] [--many N] [FILE...]
@@ -232,6 +233,86 @@ static void bench_file(const struct opts *o, const char *path, bool zstd_list)
 		printf("  %-52s %8.1f MiB\n", "trace-cmd report peak RSS", (double)reader.max_rss_kib / 1024.0);
 }
 
+/* The "format" of a JSON Lines summary, into out ("" when none). */
+static void summary_format(const char *path, char *out, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	char line[4096];
+	out[0] = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, "\"type\":\"summary\"") ? strstr(line, "\"format\":\"") : NULL;
+		if (p) {
+			p += 10;
+			size_t k = 0;
+			while (p[k] && p[k] != '"' && k + 1 < n) {
+				out[k] = p[k];
+				k++;
+			}
+			out[k] = 0;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+/* Bytes of the regular files under path (two levels: CTF traces keep their indexes below). */
+static uint64_t tree_bytes(const char *path)
+{
+	char cmd[4200];
+	snprintf(cmd, sizeof(cmd), "find '%s' -type f -printf '%%s\\n' 2>/dev/null", path);
+	FILE *p = popen(cmd, "r");
+	uint64_t total = 0;
+	char line[64];
+	while (p && fgets(line, sizeof(line), p))
+		total += strtoull(line, NULL, 10);
+	if (p)
+		pclose(p);
+	return total;
+}
+
+/*
+ * A trace directory (uftrace data, a CTF trace): `cat` of every file in it against the check of
+ * the directory, and its reader when installed (uftrace dump, babeltrace2 to its dummy sink),
+ * with #16's and #17's targets: uftrace within 2 x cat, CTF within 5 x cat and 30 x babeltrace2.
+ */
+static void bench_dir(const struct opts *o, const char *path)
+{
+	uint64_t bytes = tree_bytes(path);
+	char json[4096], format[128];
+	snprintf(json, sizeof(json), "%s/bench-summary.jsonl", o->dir);
+	printf("\n%s/ (a directory, %.1f MiB in its files)\n", path, (double)bytes / 1048576.0);
+	struct bench_result cat, check, repair, reader = { 0 };
+	char *cat_argv[] = { "sh", "-c", "find \"$0\" -type f -exec cat {} + > /dev/null", (char *)path, NULL };
+	bench_run(cat_argv, NULL, &cat); /* warm the page cache */
+	bench_best_of(o->runs, cat_argv, NULL, &cat);
+	char *check_argv[] = { (char *)o->tracefsck, "check", "--json", (char *)path, NULL };
+	bench_best_of(o->runs, check_argv, json, &check);
+	uint64_t events = summary_events(json);
+	summary_format(json, format, sizeof(format));
+	char *repair_argv[] = { (char *)o->tracefsck, "repair", "--dry-run", (char *)path, NULL };
+	bench_best_of(o->runs, repair_argv, NULL, &repair);
+	const bool uftrace = strcmp(format, "uftrace data") == 0, ctf = strncmp(format, "CTF", 3) == 0;
+	char *uf_argv[] = { "uftrace", "dump", "-d", (char *)path, NULL };
+	char *bt_argv[] = { "babeltrace2", "-o", "dummy", (char *)path, NULL };
+	const bool run_reader = o->reader && ((uftrace && have("uftrace")) || (ctf && have("babeltrace2")));
+	if (run_reader)
+		bench_run(uftrace ? uf_argv : bt_argv, NULL, &reader);
+	printf("  format: %s\n", format[0] ? format : "(not recognised)");
+	row("cat FILES > /dev/null", &cat, bytes, 0);
+	row("tracefsck check DIR", &check, bytes, events);
+	row("tracefsck repair --dry-run DIR (clean)", &repair, bytes, events);
+	if (run_reader)
+		row(uftrace ? "uftrace dump > /dev/null" : "babeltrace2 -o dummy", &reader, bytes, events);
+	printf("  ratios:\n");
+	if (uftrace || ctf)
+		verdict("tracefsck check / cat", check.wall / cat.wall, "<=", uftrace ? 2 : 5);
+	if (run_reader && ctf)
+		verdict("babeltrace2 / tracefsck check", reader.wall / check.wall, ">=", 30);
+	else if (run_reader)
+		printf("  %-52s %8.2f\n", "uftrace dump / tracefsck check", reader.wall / check.wall);
+	verdict("tracefsck check peak RSS, MiB", (double)check.max_rss_kib / 1024.0, "<=", 64);
+}
+
 /* Many sample-sized files: sequential against -j 2, output kept per file and in order. */
 static void bench_many(const struct opts *o)
 {
@@ -337,8 +418,13 @@ int main(int argc, char **argv)
 	       sysconf(_SC_NPROCESSORS_ONLN));
 	if (first < argc) {
 		o.fixed = true;
-		for (int i = first; i < argc; i++)
-			bench_file(&o, argv[i], false);
+		for (int i = first; i < argc; i++) {
+			struct stat st;
+			if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode))
+				bench_dir(&o, argv[i]);
+			else
+				bench_file(&o, argv[i], false);
+		}
 		return 0;
 	}
 	for (int s = 0; s < o.nsizes; s++) {
