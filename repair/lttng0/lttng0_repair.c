@@ -301,13 +301,18 @@ static bool data_kept(const struct l0_model *m)
 	return false;
 }
 
-/* Does a marker metadata tracefile (metadata_N, control/facilities_N) keep none of its blocks?
- * Without it the events of every channel have no size: no repaired copy could check clean. */
+/*
+ * Does a marker metadata tracefile keep none of its blocks? Without it the events of every
+ * channel have no size: no repaired copy could check clean. A metadata tracefile is named as
+ * the check names it (lttng0_dir.c): its base name begins facilities_ (2008, in control/) or
+ * metadata_ (LTF 2.x).
+ */
 static bool metadata_lost(const struct l0_model *m)
 {
 	for (size_t i = 0; i < m->nm; i++) {
 		const struct l0_member *mm = &m->members[i];
-		if (!mm->n || (strncmp(mm->name, "metadata_", 9) != 0 && strncmp(mm->name, "control/facilities_", 19) != 0))
+		const char *slash = strrchr(mm->name, '/'), *base = slash ? slash + 1 : mm->name;
+		if (!mm->n || (strncmp(base, "metadata_", 9) != 0 && strncmp(base, "facilities_", 11) != 0))
 			continue;
 		bool any = false;
 		for (size_t b = mm->first; b < mm->first + mm->n && !any; b++)
