@@ -28,8 +28,9 @@ struct tfk_limits {
 	uint32_t parser_timeout_ms; /* event formats go to libtraceevent in a child process; one format
 	                               taking longer than this is a hang. 0 = do not run libtraceevent */
 	const struct tfk_policy *policy; /* codes disabled or re-graded (policy.h); NULL = the catalog */
-	uint32_t threads;           /* threads walking the CPUs of one buffer at once; 0 or 1 = the
-	                               caller's thread only. The report is the same either way */
+	uint32_t threads;           /* threads walking the CPUs of one buffer at once (and reading a
+	                               large member ahead of its walk); 0 or 1 = the caller's thread
+	                               only. The report is the same either way */
 	const struct tfk_test_hooks *test_hooks; /* NULL (tfk_limits_default); set by tracefsck's own tests only */
 };
 

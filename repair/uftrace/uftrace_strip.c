@@ -37,7 +37,9 @@ int ur_strip_payloads(const uint8_t *data, uint64_t size, uint64_t cut, bool big
 				next += ((uint64_t)len + 2 + 7) & ~7ull;
 			} else if (type == UF_ENTRY || type == UF_EXIT) {
 				bool by_tail;
-				uint64_t len = uf_guess_payload(&v, size, pos, t, &by_tail);
+				/* no info: whether filters made depth gaps is not known, and a gap only makes
+				 * the guess fall back to the loose test */
+				uint64_t len = uf_guess_payload(&v, size, pos, t, true, &by_tail);
 				if (len == UF_PAYLOAD_NONE)
 					break;
 				next += len;

@@ -557,6 +557,172 @@ static void test_dat_large(void **state)
 	assert_int_equal(rep.stats.events, 17000);
 }
 
+/* The report of a check of the directory with these limits. */
+static void check_with(const struct tfk_limits *lim, struct tfk_report *out)
+{
+	memset(out, 0, sizeof(*out));
+	tfk_check_file(dir, lim, out);
+}
+
+static void expect_same_report(const struct tfk_report *a, const struct tfk_report *b, const char *what)
+{
+	if (a->total != b->total || a->count != b->count || a->stats.events != b->stats.events ||
+	    tfk_report_verdict(a) != tfk_report_verdict(b))
+		fail_msg("%s: %llu/%zu findings, %llu events against %llu/%zu, %llu", what, (unsigned long long)b->total,
+			 b->count, (unsigned long long)b->stats.events, (unsigned long long)a->total, a->count,
+			 (unsigned long long)a->stats.events);
+	for (size_t i = 0; i < a->count; i++) {
+		const struct tfk_finding *x = &a->findings[i], *y = &b->findings[i];
+		if (strcmp(x->fault->id, y->fault->id) != 0 || x->offset != y->offset || strcmp(x->path, y->path) != 0 ||
+		    strcmp(x->expected, y->expected) != 0 || strcmp(x->found, y->found) != 0)
+			fail_msg("%s: finding %zu is %s @%llu %s, expected %s @%llu %s", what, i, y->fault->id,
+				 (unsigned long long)y->offset, y->found, x->fault->id, (unsigned long long)x->offset, x->found);
+	}
+}
+
+/*
+ * A 5 MiB task (more than one read-ahead window) of ENTRY/EXIT trees with damage sprinkled by
+ * a fixed generator: times that go back, depth jumps, LOST records (time 0, as libmcount
+ * writes them), records with an argument, and a bad magic near the end. The check walks runs
+ * of plain records at once and reads a window ahead: the report must be the one the
+ * record-by-record walk makes, with and without the thread and the read buffers.
+ */
+static void test_dat_walks_agree(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	enum { N = 330000 };
+	uint8_t *d = malloc((size_t)N * 24);
+	assert_non_null(d);
+	size_t pos = 0;
+	uint64_t t = 678882140050ull, seed = 12345;
+	unsigned depth = 0;
+	for (unsigned i = 0; i < N; i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		unsigned roll = (unsigned)(seed >> 33) % 1000, type = (i & 2) ? 1 : 0;
+		depth = (i & 3) == 0 || (i & 3) == 3 ? 0 : 1;
+		uint64_t when = t += 7;
+		bool more = false;
+		if (roll == 0)
+			when -= 100; /* time-backwards */
+		else if (roll == 1)
+			depth += 6; /* depth-mismatch */
+		else if (roll == 2)
+			type = 2, when = 0, depth = 0; /* LOST */
+		else if (roll == 3 && type == 0)
+			more = true;
+		put64(d + pos, when);
+		put64(d + pos + 8, rec_word(type, more, depth, 0x555e12906214ull));
+		if (i == N - 500)
+			d[pos + 8] = 0x01; /* bad magic: the rest is not walked */
+		pos += 16;
+		if (more) {
+			put64(d + pos, 42);
+			pos += 8;
+		}
+	}
+	write_member(SAMPLE_DAT, d, pos);
+	free(d);
+	struct tfk_report base, other;
+	struct tfk_limits lim = tfk_limits_default();
+	uint64_t ahead = 0;
+	struct tfk_test_hooks hooks = { .record_by_record = 1 };
+	lim.threads = 1;
+	lim.test_hooks = &hooks;
+	check_with(&lim, &base); /* one record at a time, synchronous windows */
+	assert_true(base.total > 3 * 16);
+	assert_int_equal(base.stats.events, N - 500);
+	hooks.record_by_record = 0;
+	hooks.read_ahead = &ahead;
+	check_with(&lim, &other);
+	expect_same_report(&base, &other, "runs");
+	assert_int_equal(ahead, 0);
+	tfk_report_free(&other);
+	lim.threads = 2;
+	check_with(&lim, &other);
+	expect_same_report(&base, &other, "runs read ahead");
+	assert_true(ahead >= 2);
+	tfk_report_free(&other);
+	hooks.fail_optional_alloc = 1;
+	check_with(&lim, &other);
+	expect_same_report(&base, &other, "runs in the mapping");
+	tfk_report_free(&other);
+	tfk_report_free(&base);
+}
+
+/* libmcount's LOST records have time 0 (and the depth lost at): not a time that goes back. */
+static void test_dat_lost_untimed(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	uint8_t lost[16];
+	put64(lost, 0);
+	put64(lost + 8, rec_word(2, 0, 1, 2774));
+	patch(SAMPLE_DAT, 80, lost, 16); /* record 5 */
+	check_dir();
+	expect_verdict(TFK_VERDICT_CLEAN);
+	assert_int_equal(rep.total, 0);
+	assert_int_equal(rep.stats.events, SAMPLE_RECORDS);
+	/* an ENTRY at time 0 is still older than the session */
+	put64(lost + 8, rec_word(0, 0, 1, 0x555e12906214ull));
+	patch(SAMPLE_DAT, 80, lost, 16);
+	check_dir();
+	expect_at("uftrace.dat.before-session", SAMPLE_DAT, 80);
+}
+
+/*
+ * A forked child runs in its parent's session until it execs: its records before its own SESS
+ * line belong to the parent's, and are not older than "every session of its task".
+ */
+static void test_dat_fork_exec_session(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	const char *forked = "SESS timestamp=678.881000000 pid=18980 sid=260878a0ab9a6202 exename=\"/tmp/tr/hello\"\n"
+			     "TASK timestamp=678.881100000 tid=18980 pid=18980\n"
+			     "FORK timestamp=678.881200000 pid=18985 ppid=18980\n"
+			     "SESS timestamp=678.890000000 pid=18985 sid=260878a0ab9a6202 exename=\"/tmp/tr/hello\"\n"
+			     "TASK timestamp=678.890100000 tid=18985 pid=18985\n";
+	write_text("task.txt", forked);
+	check_dir();
+	expect_count("uftrace.dat.before-session", 0);
+	/* the same task without the FORK line: its records come before its only session */
+	char alone[512];
+	const char *fork_line = strstr(forked, "FORK");
+	snprintf(alone, sizeof(alone), "%.*s%s", (int)(fork_line - forked), forked, strchr(fork_line, '\n') + 1);
+	write_text("task.txt", alone);
+	check_dir();
+	expect_at("uftrace.dat.before-session", SAMPLE_DAT, 0);
+}
+
+/*
+ * An argument payload of 16 bytes whose second word is a plausible time, and a next record
+ * whose time reads as a word with magic 5 (as a string argument's bytes can): an 8-byte
+ * payload would be followed by a record at depth 210 after an ENTRY at depth 0. The depth rule
+ * and the record after tell the 16 bytes.
+ */
+static void test_dat_payload_lookalike(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	const uint64_t t0 = 678882140050ull, t1 = ((t0 + 0x20000) & ~0xffffull) | 0x34a8;
+	uint8_t d[16 + 16 + 16 * 3];
+	put64(d, t0);
+	put64(d + 8, rec_word(0, 1, 0, 0x555e12906214ull));
+	put64(d + 16, 42);
+	put64(d + 24, t0 + 5000); /* looks like a time */
+	put64(d + 32, t1);	  /* looks like a word: magic 5, ENTRY, depth 210 */
+	put64(d + 40, rec_word(1, 0, 0, 0x555e12906214ull));
+	put64(d + 48, t1 + 10);
+	put64(d + 56, rec_word(0, 0, 0, 0x555e12906214ull));
+	put64(d + 64, t1 + 20);
+	put64(d + 72, rec_word(1, 0, 0, 0x555e12906214ull));
+	write_member(SAMPLE_DAT, d, sizeof(d));
+	check_dir();
+	assert_int_equal(rep.total, 0);
+	assert_int_equal(rep.stats.events, 4);
+}
+
 /* The more flag without ARGUMENT/RETVAL; a LOST record with it (SIGABRT in uftrace 0.13 dump). */
 static void test_dat_more(void **state)
 {
@@ -752,7 +918,8 @@ int main(void)
 		T(test_task_syntax), T(test_task_timestamps),	T(test_task_unknown_session), T(test_map_missing), T(test_map_syntax),
 		T(test_sym_syntax),	T(test_sym_count),	T(test_sym_addr),	    T(test_dbg_syntax),
 		T(test_dat_partial),	T(test_dat_magic),	T(test_dat_time), T(test_dat_before_session),	    T(test_dat_depth),
-		T(test_dat_large), T(test_dat_more),	T(test_dat_event),	T(test_dat_payload),	    T(test_perf_record),
+		T(test_dat_large), T(test_dat_walks_agree), T(test_dat_lost_untimed), T(test_dat_fork_exec_session),
+		T(test_dat_payload_lookalike), T(test_dat_more),	T(test_dat_event),	T(test_dat_payload),	    T(test_perf_record),
 		T(test_perf_walker),	T(test_events_extern),	T(test_channel), T(test_many_tasks), T(test_special_member),
 #undef T
 	};

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "readahead.h"
+#include "test_hooks.h"
 #include "uftrace.h"
 #include "uftrace_records.h"
 
@@ -12,23 +14,33 @@
 #define UF_LISTED_MAX 16 /* findings of one kind listed per task; the rest are counted */
 
 /*
- * The task's bytes are read in windows: copied by descriptor (tfk_read_mapped) when they lie
- * in a member's mapping, which spares a page fault per few pages of a large task, else viewed
- * in place. A record is walked only when the window holds UF_LOOK bytes from its start (or the
- * rest of the file): its header, an event's length and every candidate of a payload guess.
+ * The task's bytes are read in windows: copied by descriptor when they lie in a member's
+ * mapping, which spares a page fault per few pages of a large task, else viewed in place. The
+ * copy is made a window ahead on a thread (tfk_readahead) where it can be, else here
+ * (tfk_read_mapped). A record is walked only when the window holds UF_LOOK bytes from its
+ * start (or the rest of the file): its header, an event's length and every candidate of a
+ * payload guess.
  */
 #define UF_WINDOW (256u << 10)
+/*
+ * Read-ahead windows are larger: each hand-over between the threads costs two wake-ups, which
+ * at 256 KiB (a window walked in some 30 us) ate the gain; at 4 MiB they are lost in the walk.
+ */
+#define UF_AHEAD_WINDOW (4u << 20)
 #define UF_LOOK (16 + UF_PAYLOAD_MAX + 64)
 
 struct uf_window {
-	struct tfk_cursor v; /* origin: the member offset of v.base[0] */
-	uint8_t *buf;        /* UF_WINDOW bytes, or NULL: view the mapping */
+	struct tfk_cursor v;      /* origin: the member offset of v.base[0] */
+	struct tfk_readahead *ra; /* reading ahead, or NULL */
+	uint8_t *buf;             /* UF_WINDOW bytes, or NULL: view the mapping */
 };
 
 static void win_ensure(struct tfk_ctx *ctx, struct uf_window *w, const struct tfk_cursor *c, uint64_t pos)
 {
 	uint64_t end = w->v.origin + w->v.len;
 	if (w->v.base && pos >= w->v.origin && (end == c->len || (end > pos && end - pos >= UF_LOOK)))
+		return;
+	if (w->ra && tfk_readahead_view(w->ra, pos, &w->v))
 		return;
 	uint64_t n = c->len - pos < UF_WINDOW ? c->len - pos : UF_WINDOW;
 	if (w->buf && n && tfk_read_mapped(ctx, c->base + pos, n, w->buf)) {
@@ -53,6 +65,16 @@ static unsigned rec_type(uint64_t w) { return (unsigned)(w & 3); }
 static bool rec_more(uint64_t w) { return (w >> 2) & 1; }
 static unsigned rec_magic(uint64_t w) { return (unsigned)((w >> 3) & 7); }
 static unsigned rec_depth(uint64_t w) { return (unsigned)((w >> 6) & 0x3ff); }
+
+/*
+ * libmcount writes a LOST record, when it ran out of buffers, with time 0 (uftrace dump prints
+ * it at 0.000000000), the depth it was at, no payload and the count lost in the address: no
+ * time to compare, and none to compare with.
+ */
+static bool untimed_lost(uint64_t t, uint64_t w)
+{
+	return t == 0 && (w & 0x3f) == (UF_LOST | (uint64_t)UF_RECORD_MAGIC << 3);
+}
 static uint64_t rec_addr(uint64_t w) { return w >> 16; }
 
 /* The payload length of a built-in event, or -1 (unknown), -2 (no fixed length). */
@@ -72,30 +94,68 @@ static int event_len(uint64_t id)
 }
 
 /*
+ * Could a whole record start at next, after the record at `at` (time t, second word w)? Its
+ * magic is 5 and its time no earlier and within 2^40 ns (or it is an untimed LOST). Strictly,
+ * also: with depths, an ENTRY or EXIT no deeper than the record at `at` allows; and when it has
+ * no payload of its own, the record after it shows magic 5 too (or the file ends). Argument
+ * bytes can pass the loose test by chance (a string's "o world" is a time of 431 s and a word
+ * with magic 5); they rarely pass the strict one.
+ */
+static bool plausible_next(const struct tfk_cursor *v, uint64_t file_len, uint64_t next, uint64_t t, uint64_t w,
+			   bool strict, bool depths)
+{
+	uint64_t nt, nw;
+	if (!view_record(v, next, &nt, &nw) || rec_magic(nw) != UF_RECORD_MAGIC)
+		return false;
+	if (rec_type(nw) == UF_LOST && rec_more(nw))
+		return false; /* libmcount never writes one */
+	if (!untimed_lost(nt, nw) && (nt < t || nt - t >= (1ull << 40)))
+		return false;
+	if (!strict)
+		return true;
+	const unsigned type = rec_type(w), ntype = rec_type(nw);
+	if (depths && ntype != UF_EVENT && (type == UF_ENTRY || type == UF_EXIT)) {
+		/* a LOST record carries the depth it was lost at: at most one below an ENTRY */
+		unsigned allowed = type == UF_ENTRY && ntype != UF_EXIT ? rec_depth(w) + 1 : rec_depth(w);
+		if (rec_depth(nw) > allowed)
+			return false;
+	}
+	uint64_t t2, w2;
+	if (!rec_more(nw) && file_len - next >= 32 && view_record(v, next + 16, &t2, &w2) &&
+	    rec_magic(w2) != UF_RECORD_MAGIC)
+		return false;
+	return true;
+}
+
+/*
  * The length of the arguments or return value after the record at `at` (time t): the shortest
- * multiple of 8 after which a plausible record follows (magic 5, not earlier, within 2^40 ns)
- * or the file ends exactly. Failing both, the file ends inside the record after the payload:
- * the shortest length after which a cut record shows a plausible time, else the shortest after
- * which fewer than 16 bytes are left, and then *by_tail is set (a guess repair cannot trust).
- * UF_PAYLOAD_NONE when none within UF_PAYLOAD_MAX.
+ * multiple of 8 after which a record strictly plausible follows (plausible_next), else the file
+ * ends exactly, else the shortest after which a loosely plausible one follows. Failing all,
+ * the file ends inside the record after the payload: the shortest length after which a cut
+ * record shows a plausible time, else the shortest after which fewer than 16 bytes are left,
+ * and then *by_tail is set (a guess repair cannot trust). UF_PAYLOAD_NONE when none within
+ * UF_PAYLOAD_MAX.
  *
  * The length may be 0: uftrace sets the more flag and stores nothing for a return value or
  * argument of an empty struct type (auto-args with DWARF: `retval length = 0` in uftrace dump,
  * e.g. std::__iterator_category). A zero length is taken only when a whole plausible record
  * follows: a more flag at the very end of the file is a payload cut off, not an empty one.
  */
-uint64_t uf_guess_payload(const struct tfk_cursor *v, uint64_t file_len, uint64_t at, uint64_t t, bool *by_tail)
+uint64_t uf_guess_payload(const struct tfk_cursor *v, uint64_t file_len, uint64_t at, uint64_t t, bool depths,
+			  bool *by_tail)
 {
-	uint64_t tail = UF_PAYLOAD_NONE, tail_timed = UF_PAYLOAD_NONE;
+	uint64_t tail = UF_PAYLOAD_NONE, tail_timed = UF_PAYLOAD_NONE, loose = UF_PAYLOAD_NONE, t0, w = 0;
 	*by_tail = false;
+	if (!view_record(v, at, &t0, &w))
+		depths = false;
 	for (uint64_t len = 0; len <= UF_PAYLOAD_MAX; len += 8) {
-		uint64_t next = at + 16 + len, nt, nw;
+		uint64_t next = at + 16 + len, nt;
 		if (next > file_len)
 			break;
 		if (next == file_len) {
 			if (len == 0)
 				continue;
-			return len; /* the payload ends the file */
+			return loose != UF_PAYLOAD_NONE ? loose : len; /* the payload ends the file */
 		}
 		if (file_len - next < 16) {
 			if (len == 0)
@@ -108,9 +168,13 @@ uint64_t uf_guess_payload(const struct tfk_cursor *v, uint64_t file_len, uint64_
 				tail_timed = len;
 			continue;
 		}
-		if (view_record(v, next, &nt, &nw) && rec_magic(nw) == UF_RECORD_MAGIC && nt >= t && nt - t < (1ull << 40))
+		if (plausible_next(v, file_len, next, t, w, true, depths))
 			return len;
+		if (loose == UF_PAYLOAD_NONE && plausible_next(v, file_len, next, t, w, false, depths))
+			loose = len;
 	}
+	if (loose != UF_PAYLOAD_NONE)
+		return loose;
 	if (tail_timed != UF_PAYLOAD_NONE)
 		return tail_timed;
 	*by_tail = tail != UF_PAYLOAD_NONE;
@@ -154,9 +218,11 @@ static void task_record(struct tfk_ctx *ctx, struct tfk_uftrace_task *m, uint64_
 		m->records_before_payload = *whole - 1;
 		m->payload_time = t;
 	}
-	if (*whole == 1)
-		m->first_time = t;
-	m->last_time = t;
+	if (!untimed_lost(t, w)) {
+		if (m->first_time == 0)
+			m->first_time = t;
+		m->last_time = t;
+	}
 	if (depth > m->max_depth && type != UF_LOST && type != UF_EVENT)
 		m->max_depth = depth;
 	(void)end;
@@ -181,6 +247,39 @@ struct uf_walk {
 };
 
 /*
+ * The steady part of a plain run: records after the first of the task and not right after a
+ * LOST, no estimated returns. Each test of the general loop below in its cheapest form: type,
+ * more flag and magic in one mask, the session start folded into the time floor (lo is never
+ * below it), the depth allowance from the two types' bits. Returns how many records it took.
+ */
+static uint64_t plain_steady(const uint8_t *p, uint64_t n, bool swap, unsigned cap, bool filtered, uint64_t *lo,
+			     unsigned *last_depth, unsigned *last_type, unsigned *max_depth)
+{
+	uint64_t floor = *lo;
+	unsigned ld = *last_depth, lt = *last_type, md = *max_depth;
+	const uint64_t want = (uint64_t)UF_RECORD_MAGIC << 3; /* magic 5, more 0, type ENTRY or EXIT */
+	uint64_t i = 0;
+	for (; i < n; i++, p += 16) {
+		uint64_t t = tfk_lent_u64(p, swap), w = tfk_lent_u64(p + 8, swap);
+		if ((w & 0x3e) != want || t < floor)
+			break;
+		unsigned type = (unsigned)(w & 1), depth = rec_depth(w);
+		unsigned allowed = ld + ((lt | type) == UF_ENTRY);
+		if ((!filtered && depth > allowed) || depth >= cap)
+			break;
+		floor = t;
+		md = depth > md ? depth : md;
+		ld = depth;
+		lt = type;
+	}
+	*lo = floor;
+	*last_depth = ld;
+	*last_type = lt;
+	*max_depth = md;
+	return i;
+}
+
+/*
  * The records from pos on that need no finding and carry no payload (ENTRY or EXIT, magic 5,
  * no more flag, in time order, no earlier than the session, at a depth the record before
  * allows): walked in one run over the bytes the window lends, with exactly the state changes
@@ -192,7 +291,7 @@ static uint64_t uf_plain_run(struct tfk_ctx *ctx, struct uf_state *st, const str
 			     const char *name)
 {
 	const uint8_t *p;
-	if (pos < win->v.origin)
+	if (pos < win->v.origin || TFK_HOOK(ctx->limits, record_by_record))
 		return pos;
 	uint64_t rel = pos - win->v.origin, n = (win->v.len - rel) / 16;
 	if (n == 0 || !tfk_cur_bytes_at(&win->v, rel, n * 16, &p))
@@ -211,6 +310,18 @@ static uint64_t uf_plain_run(struct tfk_ctx *ctx, struct uf_state *st, const str
 	const bool model = m->good_end == UINT64_MAX;
 	uint64_t i = 0;
 	for (; i < n; i++, p += 16) {
+		if (!first && !after_lost && !estimates) {
+			/* the rest of the run in the steady loop, its times only the last one's */
+			uint64_t lo = prev_time > session_ns ? prev_time : session_ns;
+			uint64_t k = plain_steady(p, n - i, swap, cap, filtered, &lo, &last_depth, &last_type, &max_depth);
+			if (k) {
+				prev_time = lo;
+				whole += k;
+				last_time = model ? lo : last_time;
+				i += k;
+			}
+			break;
+		}
 		uint64_t t = tfk_lent_u64(p, swap), w = tfk_lent_u64(p + 8, swap);
 		unsigned type = rec_type(w), depth = rec_depth(w);
 		const bool estimate = estimates && type == UF_EXIT;
@@ -230,13 +341,13 @@ static uint64_t uf_plain_run(struct tfk_ctx *ctx, struct uf_state *st, const str
 		last_type = type;
 		whole++;
 		if (model) {
-			if (whole == 1)
+			if (first_time == 0)
 				first_time = t;
 			last_time = t;
-			if (depth > model_depth)
-				model_depth = depth;
 		}
 	}
+	if (model && max_depth > model_depth)
+		model_depth = max_depth;
 	if (i == 0)
 		return pos;
 	wk->index += i;
@@ -268,8 +379,8 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 	for (const char *p = name; *p >= '0' && *p <= '9' && tid < 0x7fffffff; p++)
 		tid = tid * 10 + (*p - '0');
 	const uint64_t session_ns = uf_task_session_ns(st, tid);
-	struct uf_window win = { { 0 }, NULL };
-	if (c.len > UF_WINDOW)
+	struct uf_window win = { { 0 }, NULL, NULL };
+	if (c.len > UF_WINDOW && !(win.ra = tfk_readahead_start(ctx, &c, UF_AHEAD_WINDOW, UF_LOOK)))
 		win.buf = tfk_calloc(ctx, 1, UF_WINDOW);
 	bool first = true, after_lost = false;
 	unsigned last_depth = 0, last_type = UF_ENTRY;
@@ -327,7 +438,8 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 		 * records after it are compared with.
 		 */
 		const bool estimate = type == UF_EXIT && (st->feat & UF_FEAT_ESTIMATE_RETURN);
-		if (!first && t < prev_time && !estimate) {
+		const bool untimed = untimed_lost(t, w);
+		if (!first && t < prev_time && !estimate && !untimed) {
 			if (backwards++ == 0)
 				uf_emit_record(ctx, TFK_UFTRACE_DAT_TIME_BACKWARDS, pos, 8, index - 1,
 					    "a time no earlier than the record before", "%llu after %llu", (unsigned long long)t,
@@ -335,9 +447,9 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 			else
 				tfk_count_only(ctx, TFK_UFTRACE_DAT_TIME_BACKWARDS);
 		}
-		if (!estimate)
+		if (!estimate && !untimed)
 			prev_time = t;
-		if (t < session_ns) {
+		if (t < session_ns && !untimed) {
 			if (early++ == 0)
 				uf_emit_record(ctx, TFK_UFTRACE_DAT_BEFORE_SESSION, pos, 8, index - 1,
 					    "a time no earlier than the task's first session (task.txt SESS)",
@@ -433,7 +545,7 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 			continue;
 		}
 		bool by_tail;
-		uint64_t len = uf_guess_payload(&win.v, c.len, pos - 16, t, &by_tail);
+		uint64_t len = uf_guess_payload(&win.v, c.len, pos - 16, t, !st->filtered, &by_tail);
 		if (len == UF_PAYLOAD_NONE) {
 			if (c.len - pos <= UF_PAYLOAD_MAX) {
 				uf_emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, c.len - pos, index - 1,
@@ -463,5 +575,6 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 	uf_send(ctx, TFK_UFTRACE_MODEL_TASK, &m, sizeof(m));
 	if (c.len > released)
 		tfk_release(ctx, c.base + released, c.len - released);
+	tfk_readahead_stop(win.ra);
 	free(win.buf);
 }

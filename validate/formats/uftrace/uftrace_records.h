@@ -22,8 +22,10 @@ enum { UF_ENTRY = 0, UF_EXIT = 1, UF_LOST = 2, UF_EVENT = 3 };
  * read from the bytes v views (v->origin is the member offset of its first byte; file_len the
  * member's size). See uftrace_dat.c: the shortest multiple of 8 (0 included: an argument of an
  * empty struct type stores nothing) after which a plausible record follows or the file ends;
- * *by_tail when only the end of the file suggests it; UF_PAYLOAD_NONE when none.
+ * depths: the depth rule of unfiltered recordings may judge the record after it; *by_tail
+ * when only the end of the file suggests it; UF_PAYLOAD_NONE when none.
  */
-uint64_t uf_guess_payload(const struct tfk_cursor *v, uint64_t file_len, uint64_t at, uint64_t t, bool *by_tail);
+uint64_t uf_guess_payload(const struct tfk_cursor *v, uint64_t file_len, uint64_t at, uint64_t t, bool depths,
+			  bool *by_tail);
 
 #endif

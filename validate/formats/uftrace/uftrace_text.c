@@ -161,15 +161,20 @@ uint64_t uf_task_session_ns(const struct uf_state *st, int64_t tid)
 {
 	size_t at = link_of(st, tid);
 	int64_t pid = at == SIZE_MAX ? -1 : st->links[at].pid;
-	/* The process's sessions, else its parent's (a fork keeps the parent's maps), a few levels up. */
+	/*
+	 * The earliest session of the process and its parents, a few levels up: a fork runs in its
+	 * parent's session (it keeps the parent's maps) until it execs and starts one of its own,
+	 * so a forked child's records before its exec are older than its own SESS line.
+	 */
+	uint64_t earliest = UINT64_MAX;
 	for (int hop = 0; hop < 8 && pid > 0; hop++) {
 		size_t s = sess_time_of(st, pid);
-		if (s != SIZE_MAX)
-			return st->sess_times[s].ns;
+		if (s != SIZE_MAX && st->sess_times[s].ns < earliest)
+			earliest = st->sess_times[s].ns;
 		size_t l = link_of(st, pid);
 		pid = l != SIZE_MAX && st->links[l].ppid > 0 ? st->links[l].ppid : -1;
 	}
-	return 0;
+	return earliest == UINT64_MAX ? 0 : earliest;
 }
 
 static void add_link(struct tfk_ctx *ctx, struct uf_state *st, int64_t tid, int64_t pid, int64_t ppid)
