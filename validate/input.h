@@ -18,7 +18,9 @@
 struct tfk_ctx;
 
 #define TFK_MEMBER_NAME_MAX 256 /* relative path of a member, '/'-separated */
-#define TFK_INPUT_MAX_DEPTH 8   /* directories below the one given */
+/* directories below the one given: an lttng-relayd output root holds
+ * host/session/archives/chunk/ust/uid/UID/64-bit/index, ten levels */
+#define TFK_INPUT_MAX_DEPTH 12
 
 enum tfk_member_kind {
 	TFK_MEMBER_FILE = 0,  /* a regular file */

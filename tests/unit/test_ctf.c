@@ -300,6 +300,16 @@ static void expect_at(const char *code, const char *member, uint64_t offset)
 	}
 }
 
+/* How many findings of that code the report lists. */
+static void expect_count(const char *code, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < rep.count; i++)
+		k += strcmp(rep.findings[i].fault->id, code) == 0;
+	if (k != n)
+		fail_msg("%zu findings of %s, expected %zu", k, code, n);
+}
+
 static void expect_clean(uint64_t events)
 {
 	if (rep.by_severity[TFK_SEV_ERROR] || rep.by_severity[TFK_SEV_WARNING] || rep.incomplete) {
@@ -587,8 +597,36 @@ static void test_packet_discarded_regress(void **state)
 {
 	(void)state;
 	patch_u64(STREAM, 64, 40);
+	patch_u64(STREAM, PKT + 64, 30);
+	patch_u64(STREAM, 2 * PKT + 64, 50);
 	check_dir();
 	expect_at("ctf.packet.discarded-regress", STREAM, PKT);
+	expect_count("ctf.packet.discarded-regress", 1);
+}
+
+/*
+ * lttng-ust leaves events_discarded at 0 in some packets of a discarding channel: one 0 between
+ * counts is a note, and the packet after it is compared with the last count; a second 0 in a
+ * row is a count that went down.
+ */
+static void test_packet_discarded_zero(void **state)
+{
+	(void)state;
+	patch_u64(STREAM, 64, 40);
+	patch_u64(STREAM, 2 * PKT + 64, 50); /* 40, 0, 50 */
+	check_dir();
+	expect_at("ctf.packet.discarded-zero", STREAM, PKT);
+	expect_count("ctf.packet.discarded-regress", 0);
+	/* the only errors: the index entries of the two packets patched, which still say 0 */
+	expect_count("ctf.index.mismatch", 2);
+	assert_int_equal(rep.by_severity[TFK_SEV_ERROR], 2);
+	patch_u64(STREAM, 2 * PKT + 64, 20); /* 40, 0, 20: below the last count */
+	check_dir();
+	expect_at("ctf.packet.discarded-zero", STREAM, PKT);
+	expect_at("ctf.packet.discarded-regress", STREAM, 2 * PKT);
+	patch_u64(STREAM, 2 * PKT + 64, 0); /* 40, 0, 0 */
+	check_dir();
+	expect_at("ctf.packet.discarded-regress", STREAM, 2 * PKT);
 }
 
 /* ---- events ---- */
@@ -922,6 +960,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_packet_time_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_packet_seq, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_packet_discarded_regress, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_packet_discarded_zero, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_event_unknown_id, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_event_overrun, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_event_bad_string, setup, teardown),

@@ -254,10 +254,11 @@ static void middle_bad_magic(void **state)
 }
 
 /*
- * A damaged events_discarded in packet 3 (1000, where every packet says 0): the check blames
- * packet 4, which compares less than its predecessor. Repair drops the outlier, packet 3, and
- * keeps packet 4 and every packet after it (dropping packet 4 instead would leave packet 5
- * just as far below packet 3: an output that does not check clean).
+ * A damaged events_discarded in packet 3 (1000, where every packet says 0): packet 4's 0 reads
+ * as the counter lttng-ust leaves unset (a note), packet 5's second 0 in a row as a regression
+ * the check blames on packet 5. Repair drops the outlier, packet 3, and keeps every packet
+ * after it (dropping packet 5 instead would leave packet 6 just as far below packet 3: an
+ * output that does not check clean).
  */
 static void discarded_outlier(void **state)
 {
@@ -266,7 +267,8 @@ static void discarded_outlier(void **state)
 	const uint8_t thousand[8] = { 0xe8, 0x03, 0, 0, 0, 0, 0, 0 };
 	write_bytes(STREAM, 3 * PKT + 72, thousand, 8); /* header 32 bytes, then 5 u64 before it */
 	repair_ok();
-	assert_true(has_code_at(&rep.before, "ctf.packet.discarded-regress", STREAM, 4 * PKT));
+	assert_true(has_code_at(&rep.before, "ctf.packet.discarded-zero", STREAM, 4 * PKT));
+	assert_true(has_code_at(&rep.before, "ctf.packet.discarded-regress", STREAM, 5 * PKT));
 	out_is(STREAM, 0, 3 * PKT, 4 * PKT);
 	const struct tfk_salvage_member *s = member(STREAM);
 	assert_string_equal(s->action, "rewritten");

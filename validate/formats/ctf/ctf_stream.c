@@ -20,6 +20,7 @@ struct walk {
 	uint64_t off;        /* packet start in the file */
 	uint64_t index;      /* packet number */
 	bool have_prev;
+	bool prev_unset; /* the packet before left events_discarded at 0 (ctf_discarded_unset) */
 	struct ctf_packet_info prev;
 	unsigned enum_reports, outside_reports, instance_reports;
 	bool quirk_after_end, quirk_before_begin;
@@ -196,6 +197,18 @@ static bool all_zero(const struct tfk_cursor *c, uint64_t from)
 }
 
 /*
+ * events_discarded left at 0 where the packet before counted some (ctf.packet.discarded-zero):
+ * a counter lttng-ust did not set, not a regression. Once: a second 0 in a row is a count that
+ * went down (or the one nonzero count before was the damaged one, which repair then drops).
+ */
+static bool ctf_discarded_unset(const struct walk *w, const struct ctf_packet_info *pi)
+{
+	const struct ctf_packet_info *pv = &w->prev;
+	return w->have_prev && !w->prev_unset && pi->has_discarded && pv->has_discarded && pi->discarded == 0 &&
+	       pv->discarded > 0;
+}
+
+/*
  * The packet's order against itself and against the packet before it. Returns the errors the
  * comparison with the packet before raised: they blame the pair, not this packet's own bytes
  * (repair keeps the longest ordered run of such packets, repair/ctf/ctf_order.c).
@@ -236,7 +249,11 @@ static uint64_t order_checks(struct walk *w, const struct ctf_packet_info *pi)
 	/* A counter narrower than 64 bits may wrap: a drop of more than half its range is a wrap. */
 	bool wrapped = pi->discarded_bits > 0 && pi->discarded_bits < 64 &&
 		       pv->discarded - pi->discarded > (1ull << (pi->discarded_bits - 1));
-	if (pi->has_discarded && pv->has_discarded && pi->discarded < pv->discarded && !wrapped) {
+	if (ctf_discarded_unset(w, pi)) {
+		struct tfk_finding *f = pkt_fault(w, TFK_CTF_PACKET_DISCARDED_ZERO, 0, 1, "events_discarded");
+		tfk_set_expected(f, "at least the previous packet's, %llu", (unsigned long long)pv->discarded);
+		tfk_set_found(f, "0, as lttng-ust leaves it in some packets of a discarding channel");
+	} else if (pi->has_discarded && pv->has_discarded && pi->discarded < pv->discarded && !wrapped) {
 		struct tfk_finding *f = pkt_fault(w, TFK_CTF_PACKET_DISCARDED_REGRESS, 0, 1, "events_discarded");
 		tfk_set_expected(f, "at least the previous packet's, %llu", (unsigned long long)pv->discarded);
 		tfk_set_found(f, "%llu", (unsigned long long)pi->discarded);
@@ -433,7 +450,8 @@ static bool walk_packet(struct walk *w, const struct tfk_cursor *file, struct ct
 		mp.has_seq = pi.has_seq;
 		mp.has_ts_begin = pi.has_ts_begin;
 		mp.has_ts_end = pi.has_ts_end;
-		mp.has_discarded = pi.has_discarded;
+		/* a counter lttng-ust left at 0 orders nothing for repair either */
+		mp.has_discarded = pi.has_discarded && !ctf_discarded_unset(w, &pi);
 		mp.discarded_bits = pi.discarded_bits;
 		mp.events = events;
 		mp.events_ok = events_ok;
@@ -442,6 +460,10 @@ static bool walk_packet(struct walk *w, const struct tfk_cursor *file, struct ct
 	}
 	ctf_index_packet(w->ctx, w->ix, w->index, &pi);
 	res->npackets++;
+	const bool unset = ctf_discarded_unset(w, &pi);
+	if (unset)
+		pi.discarded = w->prev.discarded; /* the next packet is compared with the last count */
+	w->prev_unset = unset;
 	w->prev = pi;
 	w->have_prev = true;
 	w->off += pi.packet_size / 8;
