@@ -548,8 +548,34 @@ static void test_packet_bad_size(void **state)
 {
 	(void)state;
 	patch_u64(STREAM, PKT + 40, PKT * 8 + 8); /* content_size > packet_size */
+	patch_u64(STREAM, 2 * PKT + 56, 9);	   /* packet_seq_num 0, 1, 9 */
 	check_dir();
 	expect_at("ctf.packet.bad-size", STREAM, PKT + 24);
+	/* packet 1 is stepped over with packet 0's size, which leads to packet 2: walked (its
+	 * sequence number is compared with packet 0's), its events not counted as read */
+	expect_at("ctf.packet.seq-gap", STREAM, 2 * PKT);
+	assert_int_equal(rep.stats.events, 2);
+	expect_count("ctf.packet.truncated", 0);
+}
+
+/* A packet_size damaged larger than the file: a bad size where the previous packet's size leads
+ * to a packet, not a cut file; the walk goes on after it. */
+static void test_packet_size_too_large(void **state)
+{
+	(void)state;
+	patch_u64(STREAM, PKT + 48, 1ull << 40);
+	patch_u64(STREAM, 2 * PKT + 56, 9);
+	check_dir();
+	expect_at("ctf.packet.bad-size", STREAM, PKT + 24);
+	expect_count("ctf.packet.truncated", 0);
+	expect_at("ctf.packet.seq-gap", STREAM, 2 * PKT);
+	patch_u64(STREAM, 2 * PKT + 56, 2);
+	/* in the last packet, nothing follows: the file was cut */
+	patch_u64(STREAM, PKT + 48, PKT * 8);
+	patch_u64(STREAM, 2 * PKT + 48, 1ull << 40);
+	check_dir();
+	expect_at("ctf.packet.truncated", STREAM, 2 * PKT);
+	expect_count("ctf.packet.bad-size", 0);
 }
 
 static void test_packet_truncated(void **state)
@@ -955,6 +981,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stream_uuid_mismatch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stream_unknown_id, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_packet_bad_size, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_packet_size_too_large, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_packet_truncated, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_packet_trailing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_packet_time_order, setup, teardown),

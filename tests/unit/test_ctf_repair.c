@@ -275,6 +275,21 @@ static void discarded_outlier(void **state)
 	assert_int_equal(s->bytes_dropped, PKT);
 }
 
+/* A packet_size in packet 7 one bit off (not a whole byte): stepped over with the previous
+ * packet's size and dropped, exactly its bytes; the packets after it kept. */
+static void middle_bad_size(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	const uint8_t one[1] = { 1 };
+	write_bytes(STREAM, 7 * PKT + 56, one, 1); /* header 32 bytes, then ts_begin, ts_end, content_size */
+	repair_ok();
+	assert_true(has_code_at(&rep.before, "ctf.packet.bad-size", STREAM, 7 * PKT + 32)); /* the context */
+	out_is(STREAM, 0, 7 * PKT, 8 * PKT);
+	const struct tfk_salvage_member *s = member(STREAM);
+	assert_int_equal(s->bytes_dropped, PKT);
+}
+
 /* An unknown stream id in packet 7: stepped over with the previous packet's size. */
 static void middle_unknown_stream(void **state)
 {
@@ -400,7 +415,7 @@ int main(void)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 	const struct CMUnitTest tests[] = {
 		T(pristine_nothing_to_do), T(stream_cut),           T(zero_tail),
-		T(middle_bad_magic),       T(middle_unknown_stream), T(discarded_outlier), T(metadata_cut_in_padding),
+		T(middle_bad_magic),       T(middle_unknown_stream), T(middle_bad_size), T(discarded_outlier), T(metadata_cut_in_padding),
 		T(missing_index_rebuilt),  T(metadata_second_packet_cut), T(garbage_and_report),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

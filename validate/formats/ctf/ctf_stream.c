@@ -420,9 +420,21 @@ static bool walk_packet(struct walk *w, const struct tfk_cursor *file, struct ct
 				    "%llu bits of header and context", (unsigned long long)ctx_end);
 		tfk_set_found(f, "packet_size %llu, content_size %llu", (unsigned long long)pi.packet_size,
 			      (unsigned long long)pi.content_size);
-		return false;
+		/* A damaged size in the middle: stepped over when the previous packet's size leads
+		 * to a packet (the sizes of a stream's packets are its sub-buffer size, in LTTng). */
+		return w->off > 0 && step_over(w, file, res, 0);
 	}
 	if (pi.packet_size / 8 > left) {
+		/* a size damaged larger, or a packet the end of the file cut: only the first is
+		 * followed by a packet where the previous packet's size says */
+		if (w->off > 0 && w->have_prev && w->prev.packet_size / 8 < left &&
+		    packet_starts(w, file, w->off + w->prev.packet_size / 8)) {
+			struct tfk_finding *f = pkt_fault(w, TFK_CTF_PACKET_BAD_SIZE, header_bits, 1, "context");
+			tfk_set_expected(f, "a packet_size within the %llu bytes left in the file", (unsigned long long)left);
+			tfk_set_found(f, "packet_size %llu, content_size %llu", (unsigned long long)pi.packet_size,
+				      (unsigned long long)pi.content_size);
+			return step_over(w, file, res, 0);
+		}
 		struct tfk_finding *f = pkt_fault(w, TFK_CTF_PACKET_TRUNCATED, 0, left, NULL);
 		tfk_set_expected(f, "a packet of %llu bytes", (unsigned long long)(pi.packet_size / 8));
 		tfk_set_found(f, "%llu bytes before the end of the file", (unsigned long long)left);
