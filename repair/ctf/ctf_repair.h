@@ -70,5 +70,14 @@ int cr_write_dir(const void *model, const struct tfk_input *in, struct rp_dir *d
  * ends (ctf_meta_text.c)? False too when a packet header there cannot be read.
  */
 bool cr_metadata_text_whole(const uint8_t *data, size_t size, uint64_t end, bool big_endian);
+/*
+ * A packetized metadata cut inside a packet, as plain text: every packet's text (the cut one's
+ * up to the end of the file) to the end of its last whole declaration, after the CTF 1.8
+ * signature comment, into o. Returns the bytes of text kept, 0 when no declaration is whole.
+ */
+/* Does the packet cut at whole_end hold whole declarations beyond the whole packets' text? */
+bool cr_metadata_cut_holds_more(const uint8_t *data, size_t size, uint64_t whole_end, bool big_endian);
+struct rp_out;
+size_t cr_metadata_plain(const uint8_t *data, size_t size, bool big_endian, struct rp_out *o);
 
 #endif

@@ -156,11 +156,23 @@ static int write_metadata(const struct tfk_ctf_metadata *md, const struct tfk_me
 		rp_out_zeros_to(&o, at + packet / 8);
 		s->action = "rewritten";
 		snprintf(s->note, sizeof(s->note), "cut in the zero padding of its last packet: the padding put back");
-	} else if (at > 0 && text_error >= at && cr_metadata_text_whole(map->data, map->size, at, md->big_endian)) {
+	} else if (at > 0 && text_error >= at && cr_metadata_text_whole(map->data, map->size, at, md->big_endian) &&
+		   !cr_metadata_cut_holds_more(map->data, map->size, at, md->big_endian)) {
 		rp_out_keep(&o, map->data, (size_t)at);
 		s->action = "truncated";
 		rep->metadata_lost = true;
 		snprintf(s->note, sizeof(s->note), "cut at its last whole packet (%" PRIu64 "); the partial one dropped",
+			 md->packets);
+	} else if (text_error == UINT64_MAX && cr_metadata_plain(map->data, map->size, md->big_endian, &o)) {
+		/*
+		 * The whole packets end inside a declaration, or the cut packet holds more whole ones:
+		 * the declarations the check parsed (every packet's text to the last whole one) as
+		 * plain-text metadata, which babeltrace2 and LTTng's readers take as well.
+		 */
+		s->action = "rewritten";
+		rep->metadata_lost = true;
+		snprintf(s->note, sizeof(s->note),
+			 "cut inside packet %" PRIu64 ": its declarations up to the cut kept as plain-text metadata",
 			 md->packets);
 	} else {
 		rep->outcome = TFK_REPAIR_UNSUPPORTED;

@@ -377,6 +377,49 @@ static void metadata_second_packet_cut(void **state)
 	out_is(STREAM, 0, SIZE_MAX, 0);
 }
 
+/*
+ * A second metadata packet declaring two more types, cut inside its text after the first: the
+ * check parses the declarations up to the cut (the one the cut split is no syntax error), and
+ * repair keeps them all, the cut packet's included, as plain-text metadata.
+ */
+static void metadata_cut_keeps_whole_declarations(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	size_t n;
+	uint8_t *meta = slurp(CTF_SAMPLE, METADATA, &n);
+	assert_non_null(meta);
+	static const char text[] = "\ntypealias integer { size = 8; align = 8; signed = false; } := tfk_extra_t;\n"
+				   "typealias integer { size = 16; align = 8; signed = false; } := tfk_extra2_t;\n";
+	uint8_t second[256] = { 0 };
+	memcpy(second, meta, 37);
+	put_le32(second + 24, (37 + (uint32_t)strlen(text)) * 8);
+	put_le32(second + 28, 256 * 8);
+	memcpy(second + 37, text, strlen(text));
+	write_bytes(METADATA, PKT, second, sizeof(second));
+	const long cut_at = PKT + 37 + (long)(strstr(text, "tfk_extra2_t") - text);
+	cut(METADATA, cut_at);
+	repair_ok();
+	assert_true(has_code_at(&rep.before, "ctf.metadata.truncated", METADATA, PKT));
+	for (size_t i = 0; i < rep.before.count; i++)
+		assert_string_not_equal(rep.before.findings[i].fault->id, "ctf.metadata.syntax");
+	assert_string_equal(member(METADATA)->action, "rewritten");
+	assert_true(rep.metadata_lost);
+	size_t m;
+	uint8_t *got = slurp(out, METADATA, &m);
+	assert_non_null(got);
+	assert_true(m > 10 && memcmp(got, "/* CTF 1.8", 10) == 0);
+	char *txt = calloc(1, m + 1);
+	assert_non_null(txt);
+	memcpy(txt, got, m);
+	assert_non_null(strstr(txt, "tfk_extra_t;"));
+	assert_null(strstr(txt, "tfk_extra2_t"));
+	free(txt);
+	free(got);
+	free(meta);
+	out_is(STREAM, 0, SIZE_MAX, 0);
+}
+
 /* Garbage after the last packet: dropped, every event kept, the salvage says so in text. */
 static int collect(void *user, const char *p, size_t n)
 {
@@ -415,7 +458,7 @@ int main(void)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 	const struct CMUnitTest tests[] = {
 		T(pristine_nothing_to_do), T(stream_cut),           T(zero_tail),
-		T(middle_bad_magic),       T(middle_unknown_stream), T(middle_bad_size), T(discarded_outlier), T(metadata_cut_in_padding),
+		T(middle_bad_magic),       T(middle_unknown_stream), T(middle_bad_size), T(discarded_outlier), T(metadata_cut_in_padding), T(metadata_cut_keeps_whole_declarations),
 		T(missing_index_rebuilt),  T(metadata_second_packet_cut), T(garbage_and_report),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -94,6 +94,7 @@ struct ctf_meta {
 	/* packetized metadata: how much of it is whole packets */
 	bool packetized, packets_big_endian;
 	uint64_t whole_end, whole_packets;
+	bool cut; /* packetized, cut inside a packet's text: the text parsed ends at the last whole declaration */
 };
 
 /* TSDL text -> model; reports syntax and semantic faults (line numbers, offsets in the file). */

@@ -225,3 +225,25 @@ struct ctf_token ctf_lex_next(struct ctf_lexer *lx)
 	lx->pos++;
 	return error(lx, start, "unexpected character");
 }
+
+size_t ctf_lex_whole_prefix(const char *s, size_t len)
+{
+	struct ctf_lexer lx;
+	ctf_lex_init(&lx, s, len);
+	long depth = 0;
+	size_t whole = 0;
+	for (;;) {
+		struct ctf_token t = ctf_lex_next(&lx);
+		if (t.kind == CTF_T_EOF || t.kind == CTF_T_ERROR)
+			break;
+		if (ctf_tok_is(&t, "{") || ctf_tok_is(&t, "("))
+			depth++;
+		else if (ctf_tok_is(&t, "}") || ctf_tok_is(&t, ")")) {
+			if (--depth < 0)
+				break;
+		} else if (depth == 0 && ctf_tok_is(&t, ";")) {
+			whole = t.at + t.len;
+		}
+	}
+	return whole;
+}

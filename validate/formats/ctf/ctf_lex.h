@@ -31,5 +31,11 @@ void ctf_lex_init(struct ctf_lexer *lx, const char *s, size_t len);
 /* The next token; always advances unless at the end. */
 struct ctf_token ctf_lex_next(struct ctf_lexer *lx);
 bool ctf_tok_is(const struct ctf_token *t, const char *text);
+/*
+ * The length of the longest prefix of s that ends where a top-level declaration ends (a ';'
+ * with every brace and parenthesis it opened closed), 0 when none does: what of a metadata text
+ * cut short is whole.
+ */
+size_t ctf_lex_whole_prefix(const char *s, size_t len);
 
 #endif

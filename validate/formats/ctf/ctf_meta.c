@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ctf.h"
+#include "ctf_lex.h"
 
 #define META_HEADER 37
 
@@ -126,8 +127,14 @@ static void read_packets(struct tfk_ctx *ctx, const struct tfk_cursor *file, boo
 			tfk_set_expected(f, "a packet of %llu bytes (content %llu)", (unsigned long long)psize,
 					 (unsigned long long)csize);
 			tfk_set_found(f, "%llu bytes before the end of the file", (unsigned long long)left);
-			if (csize > left)
+			if (csize > left) {
+				/* The text the cut left of it: what of it is whole is parsed (meta->cut). */
+				const uint8_t *rest;
+				if (left > META_HEADER && tfk_cur_bytes_at(&c, off + META_HEADER, left - META_HEADER, &rest))
+					append(ctx, pc, rest, left - META_HEADER, off + META_HEADER);
+				meta->cut = true;
 				return;
+			}
 		}
 		const uint8_t *text;
 		if (!tfk_cur_bytes_at(&c, off + META_HEADER, csize - META_HEADER, &text) ||
@@ -216,6 +223,16 @@ void ctf_check_metadata(struct tfk_ctx *ctx, const struct tfk_cursor *file, stru
 		}
 		text.s = (const char *)p;
 		text.len = file->len;
+	}
+	if (meta->cut) {
+		/*
+		 * A metadata stream cut inside a packet's text (LTTng splits its text into packets
+		 * wherever the buffer fills): the declarations before the cut are checked and decode
+		 * the streams; the one the cut split is not a syntax error of its own.
+		 */
+		size_t whole = ctf_lex_whole_prefix(text.s, text.len);
+		if (whole)
+			text.len = whole;
 	}
 	ctf_parse_tsdl(ctx, &text, meta);
 	if (packetized && meta->have_uuid && pc.n && memcmp(uuid, meta->uuid, 16) != 0) {
