@@ -59,7 +59,9 @@ bool ur_info_build(const struct ur_model *m, const int64_t *tids, size_t n, bool
 	rp_put_num(h + 24, INFO_EXE_NAME | (cmdline ? INFO_CMDLINE : 0) | INFO_TASKINFO, 8, be);
 	rp_put_num(h + 32, 1024, 2, be);
 	bool ok = rp_blob_append(out, h, sizeof(h));
-	ok &= put_text(out, "exename:") && put_text(out, m->exename) && put_text(out, "\n");
+	/* the first session's executable, else (task.txt made again) the one the old info named */
+	ok &= put_text(out, "exename:") && put_text(out, m->exename[0] ? m->exename : m->info.exename) &&
+	      put_text(out, "\n");
 	if (cmdline)
 		ok &= put_text(out, m->info.cmdline) && put_text(out, "\n");
 	char num[32];

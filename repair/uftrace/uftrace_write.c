@@ -23,6 +23,10 @@ struct plan {
 	bool perf_kept;        /* some perf-cpu file is written */
 	int64_t *tids;         /* tids of the rebuilt info: a TASK/FORK line and records kept */
 	size_t ntids, cap_tids;
+	/* task.txt rebuilt (no SESS line left): the one session's sid, its tasks' first times */
+	bool rebuild_task;
+	char sid[17];
+	uint64_t *firsts;      /* parallel to tids when rebuild_task */
 };
 
 static bool ends_with(const char *s, const char *suf)
@@ -57,9 +61,47 @@ static uint64_t task_cut(const struct plan *p, const struct tfk_uftrace_task *t,
 	return cut;
 }
 
+/*
+ * Can task.txt be made again? When no SESS line of it is left (it is missing, or cut or
+ * damaged in its first line) uftrace replay finds no task. One session can be told from what
+ * is left: exactly one sid-<16 hex digits>.map names it, info its executable. sid: its sid.
+ */
+static bool task_rebuildable(const struct ur_model *m, const struct tfk_input *in, char sid[17])
+{
+	if (m->exename[0] || !m->have_info || !m->info.exename[0])
+		return false;
+	size_t maps = 0;
+	for (size_t i = 0; i < in->n; i++) {
+		const char *name = in->members[i].name;
+		if (!starts_with(name, "sid-") || !ends_with(name, ".map"))
+			continue;
+		if (in->members[i].kind != TFK_MEMBER_FILE || strlen(name) != 4 + 16 + 4 ||
+		    strspn(name + 4, "0123456789abcdef") != 16)
+			return false;
+		memcpy(sid, name + 4, 16);
+		sid[16] = '\0';
+		maps++;
+	}
+	return maps == 1;
+}
+
+/* Are all the errors raised at info tasks that task.txt lacks (which a rebuilt task.txt names)? */
+static bool info_errors_only_tasks(const struct tfk_repair_report *rep)
+{
+	for (size_t i = 0; i < rep->before.count; i++) {
+		const struct tfk_finding *f = &rep->before.findings[i];
+		if (f->severity == TFK_SEV_ERROR && strcmp(f->member, "info") == 0 &&
+		    strcmp(f->fault->id, "uftrace.task.tid-mismatch") != 0)
+			return false;
+	}
+	return true;
+}
+
 /* The refusals: what repair cannot fix (the check could not finish, a session has no map, ...). */
 static const char *refusal(const struct ur_model *m, const struct tfk_input *in, const struct tfk_repair_report *rep)
 {
+	char sid[17];
+	const bool task_again = task_rebuildable(m, in, sid);
 	for (size_t i = 0; i < in->n; i++)
 		if (in->members[i].kind != TFK_MEMBER_FILE && starts_with(in->members[i].name, "sid-") &&
 		    ends_with(in->members[i].name, ".map"))
@@ -75,20 +117,103 @@ static const char *refusal(const struct ur_model *m, const struct tfk_input *in,
 		const char *id = rep->before.findings[i].fault->id;
 		if (strcmp(id, "uftrace.map.missing") == 0)
 			return "a session has no sid-<sid>.map, and uftrace cannot read its tasks without it";
-		if (strcmp(id, "uftrace.task.missing") == 0)
-			return "there is no task.txt, and uftrace finds no task without it";
+		if (strcmp(id, "uftrace.task.missing") == 0 && !task_again)
+			return "there is no task.txt, and uftrace finds no task without it (nor can it be made again: "
+			       "that needs info's executable and exactly one session map)";
 	}
 	return NULL;
+}
+
+static int by_tid(const void *a, const void *b)
+{
+	const struct tfk_uftrace_task *x = *(const struct tfk_uftrace_task *const *)a;
+	const struct tfk_uftrace_task *y = *(const struct tfk_uftrace_task *const *)b;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* The tasks of a rebuilt task.txt: every task file with a whole valid record, by tid. */
+static int plan_tasks(struct plan *p, const struct ur_model *m, const struct tfk_input *in,
+		      struct tfk_repair_report *rep)
+{
+	const struct tfk_uftrace_task **kept = calloc(m->ntasks ? m->ntasks : 1, sizeof(*kept));
+	if (!kept)
+		return -1;
+	size_t n = 0;
+	for (size_t i = 0; i < m->ntasks; i++) {
+		const struct tfk_uftrace_task *t = &m->tasks[i];
+		const struct tfk_member *mem = tfk_input_find(in, t->member);
+		uint64_t records;
+		if (t->tid > 0 && t->first_time > 0 && mem && mem->kind == TFK_MEMBER_FILE && task_cut(p, t, &records) > 0)
+			kept[n++] = t;
+	}
+	qsort(kept, n, sizeof(*kept), by_tid);
+	p->tids = calloc(n ? n : 1, sizeof(*p->tids));
+	p->firsts = calloc(n ? n : 1, sizeof(*p->firsts));
+	if (!p->tids || !p->firsts) {
+		free(kept);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		p->tids[i] = kept[i]->tid;
+		p->firsts[i] = kept[i]->first_time;
+	}
+	p->ntids = p->cap_tids = n;
+	free(kept);
+	if (n == 0) {
+		rep->outcome = TFK_REPAIR_UNSUPPORTED;
+		rep->reason = "task.txt must be made again, and no task file has a whole valid record left";
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * task.txt made again: one SESS line (the first task's tid as its pid, the session's sid,
+ * info's executable) a nanosecond before the earliest record, and a TASK line per task at its
+ * first record, in the process of the SESS line. Threads are that; a forked child is read the
+ * same way, its records found through the session whose maps it inherited.
+ */
+static int write_task_txt(const struct plan *p, struct rp_dir *dir, struct tfk_salvage_member *s)
+{
+	uint64_t t0 = UINT64_MAX;
+	for (size_t i = 0; i < p->ntids; i++)
+		if (p->firsts[i] < t0)
+			t0 = p->firsts[i];
+	t0 = t0 > 1 ? t0 - 1 : t0;
+	struct rp_out o;
+	memset(&o, 0, sizeof(o));
+	char line[TFK_UFTRACE_PATH_MAX + 128];
+	int n = snprintf(line, sizeof(line), "SESS timestamp=%" PRIu64 ".%09" PRIu64 " pid=%" PRId64 " sid=%s exename=\"%s\"\n",
+			 t0 / 1000000000u, t0 % 1000000000u, p->tids[0], p->sid, p->m->info.exename);
+	rp_out_put(&o, line, n > 0 && (size_t)n < sizeof(line) ? (size_t)n : 0);
+	for (size_t i = 0; i < p->ntids; i++) {
+		uint64_t t = p->firsts[i] > t0 ? p->firsts[i] - 1 : t0;
+		n = snprintf(line, sizeof(line), "TASK timestamp=%" PRIu64 ".%09" PRIu64 " tid=%" PRId64 " pid=%" PRId64 "\n",
+			     t / 1000000000u, t % 1000000000u, p->tids[i], p->tids[0]);
+		rp_out_put(&o, line, n > 0 && (size_t)n < sizeof(line) ? (size_t)n : 0);
+	}
+	s->action = "rebuilt";
+	s->bytes_out = o.len;
+	snprintf(s->note, sizeof(s->note),
+		 "no SESS line left: made from info's executable, the one session map and the %zu task file%s", p->ntids,
+		 p->ntids == 1 ? "" : "s");
+	int rc = o.oom ? (errno = ENOMEM, -1) : rp_dir_member(dir, "task.txt", &o);
+	rp_out_free(&o);
+	return rc;
 }
 
 static int plan_make(struct plan *p, const struct ur_model *m, const struct tfk_input *in, struct tfk_repair_report *rep)
 {
 	memset(p, 0, sizeof(*p));
 	p->m = m;
+	p->rebuild_task = task_rebuildable(m, in, p->sid);
 	const struct tfk_uftrace_member *info = ur_member(m, "info");
-	p->rebuild_info = !m->have_info || !m->info.present || !info || info->errors > 0;
+	p->rebuild_info = !m->have_info || !m->info.present || !info ||
+			  (info->errors > 0 && !(p->rebuild_task && info_errors_only_tasks(rep)));
 	for (size_t i = 0; i < m->nperfs; i++)
 		p->perf_kept |= m->perfs[i].good_end > 0;
+	if (p->rebuild_task)
+		return plan_tasks(p, m, in, rep);
 	if (!p->rebuild_info)
 		return 0;
 	for (size_t i = 0; i < m->ntids; i++) {
@@ -237,11 +362,17 @@ static int write_member(const struct plan *p, const struct tfk_input *in, const 
 		snprintf(s->note, sizeof(s->note), "damaged: replaced by a minimal info (exename, taskinfo)");
 		return 0; /* written once, with the others (see ur_write_dir) */
 	}
+	if (strcmp(name, "task.txt") == 0 && p->rebuild_task) {
+		s->bytes_dropped = mem->size;
+		return 0; /* written once, with the others (see ur_write_dir) */
+	}
 	const struct tfk_uftrace_member *um = ur_member(m, name);
 	const struct tfk_uftrace_task *t = ur_task(m, name);
 	const struct tfk_uftrace_perf *pf = ur_perf(m, name);
 	const bool text = is_text(name) && text_damaged(m, name);
-	if (um && um->errors && !t && !pf && !text) {
+	/* an info whose only errors are the tasks task.txt lost is kept when task.txt is made again */
+	const bool info_kept = strcmp(name, "info") == 0 && p->rebuild_task && !p->rebuild_info;
+	if (um && um->errors && !t && !pf && !text && !info_kept) {
 		s->action = "left out";
 		s->bytes_dropped = mem->size;
 		snprintf(s->note, sizeof(s->note), "damaged beyond what repair fixes");
@@ -339,6 +470,15 @@ int ur_write_dir(const void *model, const struct tfk_input *in, struct rp_dir *d
 		}
 		rc = write_member(&p, in, mem, dir, s);
 	}
+	if (rc == 0 && p.rebuild_task) {
+		struct tfk_salvage_member *s = NULL;
+		for (size_t i = 0; i < rep->nmembers; i++)
+			if (strcmp(rep->members[i].member, "task.txt") == 0)
+				s = &rep->members[i];
+		if (!s)
+			s = salvage(rep, &cap, "task.txt");
+		rc = s ? write_task_txt(&p, dir, s) : (errno = ENOMEM, -1);
+	}
 	if (rc == 0 && p.rebuild_info) {
 		struct rp_blob b = { 0 };
 		struct rp_out o;
@@ -363,5 +503,6 @@ int ur_write_dir(const void *model, const struct tfk_input *in, struct rp_dir *d
 		free(b.data);
 	}
 	free(p.tids);
+	free(p.firsts);
 	return rc;
 }

@@ -364,6 +364,69 @@ static void missing_map_refused(void **state)
 	assert_false(exists(top, "out"));
 }
 
+/*
+ * task.txt missing, or cut in its first line: no SESS line is left and uftrace replay finds no
+ * task. With info's executable and the one session map it is made again: a SESS line a
+ * nanosecond before the first record, a TASK line per task file; info and the records stay.
+ */
+static void task_txt_made_again_expect(void)
+{
+	repair_ok();
+	assert_string_equal(member("task.txt")->action, "rebuilt");
+	task_kept(SAMPLE_RECORDS, 0, "copied");
+	same_as_sample("info", SIZE_MAX);
+	same_as_sample(SAMPLE_DAT, SIZE_MAX);
+	same_as_sample(SAMPLE_MAP, SIZE_MAX);
+	untouched_identical();
+	size_t n, d;
+	uint8_t *dat = slurp(in, SAMPLE_DAT, &d);
+	assert_non_null(dat);
+	uint64_t first;
+	memcpy(&first, dat, 8);
+	free(dat);
+	first -= 1;
+	char want[512];
+	snprintf(want, sizeof(want),
+		 "SESS timestamp=%llu.%09llu pid=18985 sid=260878a0ab9a6202 exename=\"/tmp/tr/hello\"\n"
+		 "TASK timestamp=%llu.%09llu tid=18985 pid=18985\n",
+		 (unsigned long long)(first / 1000000000u), (unsigned long long)(first % 1000000000u),
+		 (unsigned long long)(first / 1000000000u), (unsigned long long)(first % 1000000000u));
+	uint8_t *txt = slurp(out, "task.txt", &n);
+	assert_non_null(txt);
+	assert_int_equal(n, strlen(want));
+	assert_memory_equal(txt, want, n);
+	free(txt);
+}
+
+static void task_txt_missing(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	with_text("rm '%s/task.txt'", in);
+	task_txt_made_again_expect();
+}
+
+static void task_txt_cut_in_first_line(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	with_text("truncate -s 30 '%s/task.txt'", in);
+	task_txt_made_again_expect();
+	assert_int_equal(member("task.txt")->bytes_dropped, 30);
+}
+
+/* Two session maps: which session the tasks ran in is not known, and nothing is made up. */
+static void task_txt_two_sessions_refused(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	with_text("rm '%s/task.txt' && cp '%s/" SAMPLE_MAP "' '%s/sid-0123456789abcdef.map'", in, in, in);
+	tfk_repair_dir(in, out, NULL, &rep);
+	assert_int_equal(rep.outcome, TFK_REPAIR_UNSUPPORTED);
+	assert_non_null(strstr(rep.reason, "task.txt"));
+	assert_false(exists(top, "out"));
+}
+
 /* A dry run re-checks the output and writes nothing; an occupied target is refused. */
 static void dry_run_and_target(void **state)
 {
@@ -495,6 +558,7 @@ int main(void)
 		T(pristine_nothing_to_do), T(killed_recording), T(truncated_task), T(bad_magic),
 		T(malformed_task_lines),   T(damaged_symbols),  T(maps),           T(missing_map_refused),
 		T(dry_run_and_target),     T(salvage_report),   T(payload_ends_file), T(perf_tail), T(in_place), T(damaged_info),
+		T(task_txt_missing), T(task_txt_cut_in_first_line), T(task_txt_two_sessions_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -41,6 +41,9 @@ struct tfk_uftrace_info {
 	 */
 	bool filtered;
 	char cmdline[TFK_UFTRACE_PATH_MAX];
+	/* The EXE_NAME section's path, when read whole, shorter than the buffer and free of quotes
+	 * and control bytes (a task.txt SESS line can carry it), else "". */
+	char exename[TFK_UFTRACE_PATH_MAX];
 };
 
 /* One member checked: errors counts the error findings raised at it (cross-checks included). */

@@ -372,6 +372,15 @@ void uf_check_info(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cu
 			}
 			continue;
 		}
+		if (bit == 0 && l.len > 8 && l.len - 8 < sizeof(st->exename)) {
+			bool plain = true;
+			for (size_t i = 8; i < l.len && plain; i++)
+				plain = (unsigned char)l.s[i] >= 0x20 && l.s[i] != '"' && l.s[i] != 0x7f;
+			if (plain) {
+				memcpy(st->exename, l.s + 8, l.len - 8);
+				st->exename[l.len - 8] = '\0';
+			}
+		}
 		if (bit == 3) {
 			st->filtered = cmdline_filtered(&l);
 			if (l.len < sizeof(st->cmdline) && !memchr(l.s, 0, l.len)) {
@@ -542,6 +551,7 @@ static void uf_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 		ui.max_stack = (uint16_t)st.max_stack;
 		ui.filtered = st.filtered;
 		memcpy(ui.cmdline, st.cmdline, sizeof(ui.cmdline));
+		memcpy(ui.exename, st.exename, sizeof(ui.exename));
 	} else {
 		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_UFTRACE_INFO_MISSING);
 		tfk_set_path(f, "info");
