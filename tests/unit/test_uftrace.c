@@ -511,6 +511,14 @@ static void test_dat_depth(void **state)
 	check_dir();
 	const struct tfk_finding *f = expect("uftrace.dat.depth-mismatch", SAMPLE_DAT);
 	assert_non_null(strstr(f->expected, "max_stack 3"));
+	/* --max-stack 2000: depths past 1023 wrap in the 10-bit field (uftrace's own records),
+	 * so a jump is no fault */
+	patch_byte(SAMPLE_DAT, 32 + 9, 0x01);
+	uint8_t big[2] = { 0xd0, 0x07 };
+	patch("info", 32, big, 2);
+	check_dir();
+	expect_count("uftrace.dat.depth-mismatch", 0);
+	assert_int_equal(rep.stats.events, SAMPLE_RECORDS);
 }
 
 /*

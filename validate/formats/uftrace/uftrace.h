@@ -31,6 +31,7 @@ struct uf_sid {
 struct uf_state {
 	bool has_info, info_ok, big_endian;
 	bool filtered;        /* recorded with filters (cmdline): depth gaps are legitimate */
+	bool depth_wraps;     /* max_stack above 1024: depths past 1023 wrap in the record's field */
 	char cmdline[TFK_UFTRACE_PATH_MAX]; /* info's cmdline line, when it fits, for repair */
 	char exename[TFK_UFTRACE_PATH_MAX]; /* info's exename, when it fits and has no quote or control byte */
 	uint64_t feat, info_mask;

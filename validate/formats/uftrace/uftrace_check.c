@@ -302,6 +302,8 @@ void uf_check_info(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cu
 	tfk_cur_u64_at(&c, 24, &st->info_mask);
 	tfk_cur_u16_at(&c, 32, &max_stack);
 	st->max_stack = max_stack;
+	/* uftrace --max-stack above 1024 records depths its 10-bit field cannot hold: they wrap */
+	st->depth_wraps = (st->feat & UF_FEAT_MAX_STACK) && max_stack > 1024;
 	if (version < 3 || version > 4) {
 		struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_INFO_BAD_HEADER, 8, 4);
 		tfk_set_path(f, "info header version");

@@ -298,7 +298,7 @@ static uint64_t uf_plain_run(struct tfk_ctx *ctx, struct uf_state *st, const str
 		return pos;
 	const bool swap = tfk_cur_swap(&win->v);
 	const unsigned cap = (st->feat & UF_FEAT_MAX_STACK) && st->max_stack ? st->max_stack : 1024; /* depth < 1024 */
-	const bool estimates = st->feat & UF_FEAT_ESTIMATE_RETURN, filtered = st->filtered;
+	const bool estimates = st->feat & UF_FEAT_ESTIMATE_RETURN, filtered = st->filtered || st->depth_wraps;
 	/*
 	 * The walk's state in locals for the run (the calls and stores of the record-by-record walk
 	 * would pin it in memory): no finding is made here, so the repair model's part of
@@ -461,7 +461,7 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 		/* Depths: an ENTRY at most one below the running function, an EXIT no deeper. */
 		if (type == UF_ENTRY || type == UF_EXIT) {
 			unsigned allowed = last_type == UF_ENTRY && type == UF_ENTRY ? last_depth + 1 : last_depth;
-			bool bad = !first && !after_lost && !st->filtered && depth > allowed;
+			bool bad = !first && !after_lost && !st->filtered && !st->depth_wraps && depth > allowed;
 			bool over = (st->feat & UF_FEAT_MAX_STACK) && st->max_stack && depth >= st->max_stack;
 			if (bad || over) {
 				if (depth_faults++ < UF_LISTED_MAX) {
@@ -545,7 +545,7 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 			continue;
 		}
 		bool by_tail;
-		uint64_t len = uf_guess_payload(&win.v, c.len, pos - 16, t, !st->filtered, &by_tail);
+		uint64_t len = uf_guess_payload(&win.v, c.len, pos - 16, t, !st->filtered && !st->depth_wraps, &by_tail);
 		if (len == UF_PAYLOAD_NONE) {
 			if (c.len - pos <= UF_PAYLOAD_MAX) {
 				uf_emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, c.len - pos, index - 1,
