@@ -22,8 +22,9 @@ struct tfk_test_hooks {
 	uint64_t *taken_ahead;        /* non-NULL: counts the CPU walks a check took from worker threads,
 	                                 so a test can tell that its ranges were walked ahead at all */
 	uint64_t *read_ahead;         /* non-NULL: counts the windows a check read ahead on a thread */
-	uint32_t record_by_record;    /* nonzero: walks that take runs of plain records at once (a
-	                                 uftrace task's) take each record alone; the report must not change */
+	uint32_t record_by_record;    /* nonzero: the fast paths are off (runs of plain uftrace records
+	                                 taken at once, CTF event fields from flat plans): each record
+	                                 and field goes the general way; the report must not change */
 };
 
 /* A hook's value for these limits (0 when no hooks are set). */

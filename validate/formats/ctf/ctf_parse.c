@@ -177,5 +177,7 @@ void ctf_parse_tsdl(struct tfk_ctx *ctx, const struct ctf_text *text, struct ctf
 	}
 	ctf_semantic_end(p);
 	meta->usable = !p->any_syntax && !p->undefined && !p->oom;
+	if (meta->usable)
+		ctf_flat_plan(meta);
 	free(p);
 }

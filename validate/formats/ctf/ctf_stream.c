@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ctf.h"
+#include "test_hooks.h"
 
 #define MAX_ENUM_REPORTS 8
 
@@ -139,9 +140,18 @@ static bool walk_events(struct walk *w, const struct ctf_stream_class *sc, uint6
 			dec_fault(w, s, n, "context");
 			return false;
 		}
-		if (ev->fields && (s = ctf_decode_scope(d, CTF_SC_EVENT_FIELDS, ev->fields)) != CTF_DEC_OK) {
-			dec_fault(w, s, n, "fields");
-			return false;
+		if (ev->fields) {
+			/* from the event's flat plan when it has one; any failure is decoded again by
+			 * the general decoder, which tells what failed */
+			const uint64_t at = d->bits.pos, unmapped = d->unmapped_enum_at;
+			if (!ev->flat || TFK_HOOK(w->ctx->limits, record_by_record) || !ctf_decode_flat(d, ev)) {
+				d->bits.pos = at;
+				d->unmapped_enum_at = unmapped;
+				if ((s = ctf_decode_scope(d, CTF_SC_EVENT_FIELDS, ev->fields)) != CTF_DEC_OK) {
+					dec_fault(w, s, n, "fields");
+					return false;
+				}
+			}
 		}
 		if (d->bits.pos == start) {
 			struct tfk_finding *f = tfk_emit(w->ctx, TFK_CTF_EVENT_ZERO_LENGTH, w->off + start / 8, 0);
