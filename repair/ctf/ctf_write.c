@@ -200,6 +200,18 @@ static int write_member(const struct cr_model *m, const struct tfk_input *in, co
 	int rc;
 	if (md && md->packetized && md->whole_end < map.size) {
 		rc = write_metadata(md, &map, dir, s, rep);
+	} else if (md && !md->packetized && md->text_whole_end && md->text_whole_end < map.size) {
+		/* plain text cut inside a declaration: its whole declarations, as the check parsed them */
+		struct rp_out o;
+		memset(&o, 0, sizeof(o));
+		rp_out_keep(&o, map.data, (size_t)md->text_whole_end);
+		rp_out_put(&o, "\n", 1);
+		s->action = "truncated";
+		s->bytes_out = o.len;
+		s->bytes_dropped = map.size - md->text_whole_end;
+		rep->metadata_lost = true;
+		snprintf(s->note, sizeof(s->note), "cut at the end of its last whole declaration");
+		rc = put_member(dir, s->member, &o);
 	} else if (cs) {
 		rc = write_stream(m, cs, &map, dir, s);
 	} else if (ixs) {
@@ -267,7 +279,7 @@ static bool metadata_beyond_repair(const struct tfk_report *before)
 		const char *id = before->findings[i].fault->id;
 		if (before->findings[i].severity != TFK_SEV_ERROR)
 			continue;
-		cut |= strcmp(id, "ctf.metadata.truncated") == 0;
+		cut |= strcmp(id, "ctf.metadata.truncated") == 0 || strcmp(id, "ctf.metadata.text-cut") == 0;
 		broken |= strcmp(id, "ctf.metadata.missing") == 0 || strcmp(id, "ctf.metadata.syntax") == 0 ||
 			  strcmp(id, "ctf.metadata.semantic") == 0;
 		bad_header |= strcmp(id, "ctf.metadata.bad-packet") == 0;

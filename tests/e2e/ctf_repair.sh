@@ -3,8 +3,8 @@
 # CTF trace directory repair against the real reader (spec 4.8). The LTTng recordings under
 # samples/ctf, and babeltrace2's own sink.ctf.fs copy of each (another writer: plain-text
 # metadata, no index), are damaged the ways spec 4.7 lists (a stream cut mid-packet, the
-# metadata cut inside its packet, a middle packet's magic overwritten, garbage appended, the
-# tail zero-filled), repaired with `tracefsck repair --json DIR -o OUT`, and then:
+# metadata cut inside its packet or inside its text, a middle packet's magic overwritten,
+# garbage appended, the tail zero-filled), repaired with `tracefsck repair --json DIR -o OUT`, and then:
 #   - the repair says "repaired" (exit 1) or, when no whole packet is left, "nothing-salvaged"
 #     (exit 4);
 #   - OUT checks clean (exit 0), and repairing it again has nothing to do (exit 0);
@@ -54,6 +54,18 @@ damage() {
 		content=$(( $(od -A n -t u4 -j 24 -N 4 "$meta" | tr -d ' ') / 8 ))
 		[ "$content" -lt "$msize" ] || return 1
 		truncate -s $(( (content + msize) / 2 )) "$meta" ;;
+	cut-metadata-text)
+		# Inside the text: of packetized metadata, in its first packet's content (the whole
+		# declarations become plain text); of plain text, two thirds in (a text cut).
+		msize=$(wc -c < "$meta")
+		if [ "$(od -A n -t x4 -N 4 "$meta" | tr -d ' ')" = 75d11d57 ]; then
+			content=$(( $(od -A n -t u4 -j 24 -N 4 "$meta" | tr -d ' ') / 8 ))
+			[ "$content" -gt 400 ] || return 1
+			truncate -s $(( content * 2 / 3 )) "$meta"
+		else
+			[ "$msize" -gt 400 ] || return 1
+			truncate -s $(( msize * 2 / 3 )) "$meta"
+		fi ;;
 	bad-magic)
 		[ "$(od -A n -t x4 -N 4 "$s" | tr -d ' ')" = c1fc1fc1 ] && [ -n "$(find "$2" -name index -type d)" ] || return 1
 		p=$(lttng_packet_bytes "$s")
@@ -115,7 +127,7 @@ for t in "$shared"/samples/ctf/*; do
 	pristine "$t"
 	conv="$work/$(basename "$t").sink-ctf-fs"
 	babeltrace2 "$t" -c sink.ctf.fs -p "path=\"$conv\"" >/dev/null 2>&1 || conv=
-	for damage_name in cut-stream cut-metadata bad-magic garbage zero-tail; do
+	for damage_name in cut-stream cut-metadata cut-metadata-text bad-magic garbage zero-tail; do
 		repair_case "$t" "$damage_name"
 		[ -z "$conv" ] || repair_case "$conv" "$damage_name"
 	done

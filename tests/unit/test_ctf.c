@@ -442,6 +442,32 @@ static void test_metadata_syntax(void **state)
 	assert_int_equal(rep.by_severity[TFK_SEV_ERROR], 1);
 }
 
+/*
+ * Plain-text metadata cut inside its last declaration (the event): the cut is one finding at
+ * the declaration it splits, not a syntax error; the declarations before it decode the
+ * streams, whose events are then of an undeclared id. A tail that closes a brace it did not
+ * open is no cut: a syntax error, as before.
+ */
+static void test_metadata_text_cut(void **state)
+{
+	(void)state;
+	const char *text = metadata_text(true, NULL);
+	const char *cut = strstr(text, "\t\tstring s;");
+	assert_non_null(cut);
+	write_member("metadata", text, (size_t)(cut - text));
+	check_dir();
+	expect_at("ctf.metadata.text-cut", "metadata", (uint64_t)metadata_offset("event {"));
+	expect_count("ctf.metadata.syntax", 0);
+	assert_false(rep.incomplete);
+	expect_at("ctf.event.unknown-id", STREAM, EV0);
+	char bad[8192];
+	snprintf(bad, sizeof(bad), "%s}} x", text);
+	write_member("metadata", bad, strlen(bad));
+	check_dir();
+	expect("ctf.metadata.syntax", "metadata");
+	expect_count("ctf.metadata.text-cut", 0);
+}
+
 static void test_metadata_syntax_nesting(void **state)
 {
 	(void)state;
@@ -971,6 +997,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_metadata_ctf2, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_signature, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_syntax, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_metadata_text_cut, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_syntax_nesting, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_semantic, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_undefined_type, setup, teardown),

@@ -33,6 +33,7 @@ struct tfk_ctf_metadata {
 	bool usable;                     /* the TSDL parsed well enough to decode the streams */
 	bool have_uuid;
 	uint8_t uuid[16];                /* trace.uuid */
+	uint64_t text_whole_end;         /* plain text cut inside a declaration: where its last whole one ends, else 0 */
 };
 
 struct tfk_ctf_packet {

@@ -98,6 +98,7 @@ struct ctf_meta {
 	bool packetized, packets_big_endian;
 	uint64_t whole_end, whole_packets;
 	bool cut; /* packetized, cut inside a packet's text: the text parsed ends at the last whole declaration */
+	uint64_t text_whole_end; /* plain text cut inside a declaration: the text parsed ends here */
 };
 
 /* TSDL text -> model; reports syntax and semantic faults (line numbers, offsets in the file). */

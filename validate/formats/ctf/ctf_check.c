@@ -116,6 +116,7 @@ static void check_trace(struct tfk_ctx *ctx, const struct tfk_input *in, const s
 		mm.packets = meta->whole_packets;
 		mm.usable = meta->usable;
 		mm.have_uuid = meta->have_uuid;
+		mm.text_whole_end = meta->text_whole_end;
 		memcpy(mm.uuid, meta->uuid, 16);
 		ctx->obs->model(ctx->obs->user, tfk_format_ctf.name, TFK_CTF_MODEL_METADATA, &mm, sizeof mm);
 	}

@@ -148,6 +148,46 @@ static void read_packets(struct tfk_ctx *ctx, const struct tfk_cursor *file, boo
 	}
 }
 
+/*
+ * Plain text that stops inside a declaration, all well-formed before: a file cut short (an
+ * upload, a full disk). Its whole declarations are parsed and decode the streams; the tail is
+ * one finding (ctf.metadata.text-cut) rather than the syntax error it would make. A tail with
+ * a token the lexer refuses, or one that closes a brace it did not open, is not a cut: the
+ * whole text is parsed and reported as it is.
+ */
+static void plain_cut(struct tfk_ctx *ctx, struct ctf_text *text, struct ctf_meta *meta)
+{
+	size_t whole = ctf_lex_whole_prefix(text->s, text->len);
+	if (whole == 0 || whole >= text->len)
+		return;
+	struct ctf_lexer lx;
+	ctf_lex_init(&lx, text->s + whole, text->len - whole);
+	long depth = 0;
+	size_t tokens = 0, first_at = 0;
+	for (;;) {
+		struct ctf_token t = ctf_lex_next(&lx);
+		if (t.kind == CTF_T_EOF)
+			break;
+		if (t.kind == CTF_T_ERROR)
+			return;
+		if (tokens++ == 0)
+			first_at = t.at;
+		if (ctf_tok_is(&t, "{") || ctf_tok_is(&t, "("))
+			depth++;
+		else if ((ctf_tok_is(&t, "}") || ctf_tok_is(&t, ")")) && --depth < 0)
+			return;
+	}
+	if (tokens == 0)
+		return; /* only blanks and comments after the last declaration */
+	const uint64_t at = ctf_text_file_offset(text, whole + first_at);
+	struct tfk_finding *f = tfk_emit(ctx, TFK_CTF_METADATA_TEXT_CUT, at, text->len - whole - first_at);
+	tfk_set_path(f, "metadata text");
+	tfk_set_expected(f, "the end of the text after a whole declaration");
+	tfk_set_found(f, "%zu bytes of a declaration the end of the file cuts", text->len - whole - first_at);
+	text->len = whole;
+	meta->text_whole_end = ctf_text_file_offset(text, whole);
+}
+
 void ctf_check_metadata(struct tfk_ctx *ctx, const struct tfk_cursor *file, struct ctf_meta *meta)
 {
 	meta->arena.ctx = ctx;
@@ -223,6 +263,7 @@ void ctf_check_metadata(struct tfk_ctx *ctx, const struct tfk_cursor *file, stru
 		}
 		text.s = (const char *)p;
 		text.len = file->len;
+		plain_cut(ctx, &text, meta);
 	}
 	if (meta->cut) {
 		/*
