@@ -65,19 +65,19 @@ struct ctf_type {
 	const char *length_name;    /* sequence */
 };
 
-struct ctf_flat_op;
+struct ctf_plan; /* a scope's type as a flat plan (ctf_flat.c); NULL: the general decoder's */
 struct ctf_event {
 	uint64_t id, stream_id;
 	const char *name;
 	struct ctf_type *context, *fields;
 	unsigned line;
-	const struct ctf_flat_op *flat; /* its fields as a flat plan (ctf_flat.c), or NULL */
-	size_t nflat;
+	const struct ctf_plan *context_plan, *fields_plan;
 };
 struct ctf_stream_class {
 	uint64_t id;
 	struct ctf_type *packet_context, *event_header, *event_context;
 	unsigned line;
+	const struct ctf_plan *header_plan, *context_plan;
 };
 
 struct ctf_meta {
@@ -153,10 +153,13 @@ struct ctf_decoder {
 	char fail_path[160];   /* a copy: the path buffer is reused by the fields decoded after */
 	char path[160];        /* the dotted path of the field being decoded (ctf_decode.c child) */
 };
-/* Flat plans of the events' fields, made once the metadata parsed (ctf_flat.c). */
+/* Flat plans of the event scopes' types, made once the metadata parsed (ctf_flat.c). */
 void ctf_flat_plan(struct ctf_meta *m);
-/* An event's fields from its plan: true when decoded whole, else nothing is reported (decode again). */
-bool ctf_decode_flat(struct ctf_decoder *d, const struct ctf_event *ev);
+/* A scope from its plan: true when decoded whole as the general decoder would; else nothing is
+ * reported and the decoder must be put back and the scope decoded the general way. */
+bool ctf_decode_plan(struct ctf_decoder *d, const struct ctf_plan *pl);
+/* Move the stream's clock with a clock-mapped field of size bits (value v). */
+void ctf_update_clock(struct ctf_decoder *d, uint64_t v, unsigned size);
 /* Decode one scope's type at the decoder's position; values are remembered for later lookups. */
 enum ctf_dec_status ctf_decode_scope(struct ctf_decoder *d, enum ctf_scope scope, const struct ctf_type *t);
 /* The last remembered value of a field of that scope (dotted path), or false. */

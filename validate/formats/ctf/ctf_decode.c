@@ -94,7 +94,7 @@ static bool order_be(const struct ctf_decoder *d, const struct ctf_type *t)
 	return t->order == CTF_BO_DEFAULT ? d->meta->big_endian : t->order == CTF_BO_BE;
 }
 
-static void update_clock(struct ctf_decoder *d, uint64_t v, unsigned size)
+void ctf_update_clock(struct ctf_decoder *d, uint64_t v, unsigned size)
 {
 	if (size >= 64 || !d->clock_set) {
 		d->clock = v;
@@ -209,7 +209,7 @@ static enum ctf_dec_status decode_int(struct ctf_decoder *d, enum ctf_scope scop
 	size_t nlen;
 	const char *name = field_name(w, &nlen);
 	if (t->clock && !(scope == CTF_SC_PACKET_CONTEXT && nlen == 13 && !memcmp(name, "timestamp_end", 13)))
-		update_clock(d, t->is_signed && t->size < 64 ? v & ((1ull << t->size) - 1) : v, t->size);
+		ctf_update_clock(d, t->is_signed && t->size < 64 ? v & ((1ull << t->size) - 1) : v, t->size);
 	if (scope == CTF_SC_EVENT_HEADER && nlen == 2 && name[0] == 'i' && name[1] == 'd') {
 		d->event_id = v; /* LTTng: the extended header's id comes after the compact one */
 		d->has_event_id = true;

@@ -1,45 +1,65 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Event payloads decoded from a flat plan. Most events' fields are a struct of integers,
- * floats, strings, and arrays and sequences of those: the general decoder walks the type tree,
- * builds every field's dotted path and remembers every integer for the lengths and tags that
- * may name it, which costs most of a check's time. An event's fields are the last scope: no
- * later field can name them, so a plan of them needs no path and remembers only the sibling
- * integers its own sequences take their lengths from.
+ * Event scopes decoded from flat plans. Most events are a struct of integers, floats,
+ * strings, arrays and sequences of those, after a header whose variant an enum selects: the
+ * general decoder walks the type tree for each, builds every field's dotted path, and looks
+ * lengths and tags up by name, which costs most of a check's time. A plan, made once per
+ * scope type when the metadata is parsed, is the same walk unrolled: ops in field order, each
+ * path written out once, every sequence length and variant tag the op of an earlier sibling.
  *
- * The plan is made once per event class when the metadata is parsed; a type it cannot express
- * (a variant, a sequence whose length is not an earlier unsigned sibling, a clock-mapped
- * field, nesting past the bound) leaves the event on the general decoder. Decoding from a plan
- * only reports success or failure: on failure the caller decodes the fields again with the
- * general decoder from where they began, so every finding is the general decoder's own.
+ * Decoding from a plan does exactly what the general decoder does when it succeeds: the same
+ * values remembered in the same order under the same paths (none for an event's fields, the
+ * last scope, which nothing after can name), the clock moved by the same fields, the event id
+ * taken from the same one, the first unmapped enum value noted. It reports nothing: on any
+ * failure the caller puts the decoder back and decodes the scope again with the general
+ * decoder, which tells what failed. A type a plan cannot express (a tag or length that is not
+ * an earlier sibling, a struct in an array, a path the general decoder would shorten) leaves
+ * its scope on the general decoder.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "ctf.h"
 
-#define FLAT_MAX_OPS 256   /* ops of one event's plan */
-#define FLAT_MAX_NEST 8    /* structs inside structs */
+#define FLAT_MAX_OPS 512  /* ops of one plan */
+#define FLAT_MAX_NEST 8   /* structs and variants inside each other */
+#define FLAT_PATH_MAX 127 /* the general decoder keeps paths shorter than this whole */
 
-enum flat_kind { FLAT_ALIGN, FLAT_INT, FLAT_ENUM, FLAT_STRING, FLAT_BYTES, FLAT_ARRAY, FLAT_SEQ };
+enum flat_kind { FLAT_ALIGN, FLAT_INT, FLAT_FLOAT, FLAT_STRING, FLAT_ARRAY, FLAT_SEQ, FLAT_VARIANT };
+
+struct flat_option {
+	uint32_t start, end; /* its ops */
+};
 
 struct ctf_flat_op {
 	uint8_t kind;
-	bool big_endian, is_signed, keep; /* keep: a sequence's length (remembered in the op's slot) */
-	unsigned size, align;             /* bits; elements' for arrays and sequences */
-	const struct ctf_type *type;      /* enums: their ranges; arrays and sequences: the element */
-	uint64_t count;                   /* arrays: elements */
-	uint32_t length_op;               /* sequences: the op holding the length */
-	uint32_t ordinal;                 /* integers: how many integer fields of the event come before */
+	bool big_endian, is_enum, is_signed, clock, is_id;
+	unsigned size, align;         /* bits; the element's for arrays and sequences */
+	const struct ctf_type *type;  /* the integer's (enum ranges), or the element's */
+	const char *path;             /* integers remembered: their path; NULL: not remembered */
+	uint32_t ordinal;             /* integers of an event's fields: how many come before */
+	uint64_t count;               /* arrays: elements */
+	uint32_t ref;                 /* sequences: the op of the length; variants: the tag's */
+	uint32_t end;                 /* variants: the op after every option */
+	const int32_t *range_option;  /* variants: the option each range of the tag's enum selects, or -1 */
+	const struct flat_option *options;
 };
 
-struct plan {
-	const struct ctf_meta *m;
-	struct ctf_flat_op ops[FLAT_MAX_OPS];
+struct ctf_plan {
+	const struct ctf_flat_op *ops;
+	uint32_t n;
+	enum ctf_scope scope;
+};
+
+struct planner {
+	struct ctf_meta *m;
+	enum ctf_scope scope;
+	struct ctf_flat_op *ops; /* FLAT_MAX_OPS */
 	uint32_t n, ints;
 	bool ok;
 };
 
-static struct ctf_flat_op *add(struct plan *p)
+static struct ctf_flat_op *add(struct planner *p)
 {
 	if (p->n == FLAT_MAX_OPS) {
 		p->ok = false;
@@ -62,202 +82,346 @@ static bool scalar(const struct ctf_type *t)
 	       t->size <= 64;
 }
 
-static void element(struct plan *p, struct ctf_flat_op *op, const struct ctf_type *e)
+static void element(struct planner *p, struct ctf_flat_op *op, const struct ctf_type *e)
 {
 	op->type = e;
 	op->size = e->size;
 	op->align = e->align;
 	op->big_endian = big(p->m, e);
 	op->is_signed = e->is_signed;
+	op->is_enum = e->kind == CTF_ENUM;
 }
 
-/* The index of the op of an earlier field of this struct named name: an unsigned integer. */
-static bool sibling(const struct plan *p, const uint32_t *names_at, const struct ctf_type *t, size_t upto,
-		    const char *name, uint32_t *op)
+/* parent "." name (or name at the top), in the arena; NULL when the general decoder would cut it. */
+static const char *path_of(struct planner *p, const char *parent, const char *name, size_t n)
 {
+	size_t plen = parent ? strlen(parent) : 0, len = plen + (plen ? 1 : 0) + n;
+	if (len >= FLAT_PATH_MAX) {
+		p->ok = false;
+		return NULL;
+	}
+	char *s = ctf_alloc(&p->m->arena, len + 1);
+	if (!s) {
+		p->ok = false;
+		return NULL;
+	}
+	if (plen) {
+		memcpy(s, parent, plen);
+		s[plen] = '.';
+	}
+	memcpy(s + len - n, name, n);
+	s[len] = 0;
+	return s;
+}
+
+/* Fields of a struct (or the one field of a variant option) in order: ops[] of each, by index. */
+struct level {
+	const struct ctf_field *fields;
+	size_t nfields;
+	uint32_t *op_of; /* the integer op of each field, or UINT32_MAX */
+};
+
+/* The op of an earlier field of this level named name: an integer (for lengths, unsigned). */
+static bool sibling(const struct planner *p, const struct level *lv, size_t upto, const char *name, bool unsigned_only,
+		    uint32_t *op)
+{
+	size_t n = strlen(name);
 	for (size_t i = upto; i-- > 0;) {
-		const struct ctf_field *f = &t->fields[i];
-		if (strlen(name) != f->name_len || memcmp(f->name, name, f->name_len) != 0)
+		const struct ctf_field *f = &lv->fields[i];
+		if (n != f->name_len || memcmp(f->name, name, n) != 0)
 			continue;
-		const struct ctf_type *ft = f->type;
-		if (!ft || (ft->kind != CTF_INT && ft->kind != CTF_ENUM) || ft->is_signed || names_at[i] == UINT32_MAX)
+		if (lv->op_of[i] == UINT32_MAX)
 			return false;
-		*op = names_at[i];
-		return p->ops[*op].kind == FLAT_INT || p->ops[*op].kind == FLAT_ENUM;
+		*op = lv->op_of[i];
+		return !(unsigned_only && p->ops[*op].is_signed);
 	}
 	return false;
 }
 
-static void plan_struct(struct plan *p, const struct ctf_type *t, unsigned nest)
+static void plan_field(struct planner *p, const struct level *lv, size_t i, const char *parent, unsigned nest);
+
+/* One type named name at path parent.name: its ops. op_of: where an integer's op goes. */
+static void plan_type(struct planner *p, const struct level *lv, size_t i, const struct ctf_type *t, const char *parent,
+		      const char *name, size_t name_len, unsigned nest)
 {
-	if (!t || t->kind != CTF_STRUCT || nest > FLAT_MAX_NEST || t->nfields > FLAT_MAX_OPS) {
+	if (!t) /* the general decoder reads nothing for it */
+		return;
+	if (nest > FLAT_MAX_NEST) {
 		p->ok = false;
 		return;
 	}
-	struct ctf_flat_op *op = add(p);
-	if (!op)
+	struct ctf_flat_op *op;
+	switch (t->kind) {
+	case CTF_INT:
+	case CTF_ENUM:
+		if (t->size < 1 || t->size > 64 || !(op = add(p))) {
+			p->ok = false;
+			return;
+		}
+		element(p, op, t);
+		op->kind = FLAT_INT;
+		op->clock = t->clock;
+		op->is_id = p->scope == CTF_SC_EVENT_HEADER && name_len == 2 && !memcmp(name, "id", 2);
+		op->ordinal = p->ints++;
+		if (p->scope != CTF_SC_EVENT_FIELDS)
+			op->path = path_of(p, parent, name, name_len);
+		else if (!path_of(p, parent, name, name_len)) /* no path kept, but one it could keep */
+			return;
+		if (lv)
+			lv->op_of[i] = p->n - 1;
 		return;
-	op->kind = FLAT_ALIGN;
-	op->align = t->align;
-	uint32_t names_at[FLAT_MAX_OPS]; /* the op of each field that is an integer, else UINT32_MAX */
-	for (size_t i = 0; i < t->nfields && p->ok; i++) {
-		const struct ctf_type *ft = t->fields[i].type;
-		names_at[i] = UINT32_MAX;
-		if (!ft) {
+	case CTF_FLOAT:
+		if (!scalar(t) || !(op = add(p))) {
 			p->ok = false;
-			break;
+			return;
 		}
-		switch (ft->kind) {
-		case CTF_INT:
-		case CTF_ENUM:
-		case CTF_FLOAT:
-			if (!scalar(ft)) {
-				p->ok = false;
-				break;
-			}
-			if (!(op = add(p)))
-				break;
-			op->kind = ft->kind == CTF_ENUM ? FLAT_ENUM : FLAT_INT;
-			element(p, op, ft);
-			if (ft->kind != CTF_FLOAT) {
-				names_at[i] = p->n - 1;
-				op->ordinal = p->ints++; /* the general decoder remembers it in this order */
-			}
-			break;
-		case CTF_STRING:
-			if ((op = add(p)) != NULL)
-				op->kind = FLAT_STRING;
-			break;
-		case CTF_STRUCT:
-			plan_struct(p, ft, nest + 1);
-			break;
-		case CTF_ARRAY:
-		case CTF_SEQ: {
-			const struct ctf_type *e = ft->elem;
-			if (!e) { /* no element type: nothing is read */
-				break;
-			}
-			if (!scalar(e)) {
-				p->ok = false;
-				break;
-			}
-			uint32_t len_op = 0;
-			if (ft->kind == CTF_SEQ &&
-			    (!ft->length_name || strchr(ft->length_name, '.') ||
-			     !sibling(p, names_at, t, i, ft->length_name, &len_op))) {
-				p->ok = false;
-				break;
-			}
-			if (!(op = add(p)))
-				break;
-			element(p, op, e);
-			const bool bytes = e->kind == CTF_INT && e->size == 8 && e->align == 8;
-			if (ft->kind == CTF_ARRAY) {
-				op->kind = bytes ? FLAT_BYTES : FLAT_ARRAY;
-				op->count = ft->length;
-			} else {
-				op->kind = FLAT_SEQ;
-				op->length_op = len_op;
-				p->ops[len_op].keep = true;
-			}
-			break;
-		}
-		case CTF_VARIANT:
+		element(p, op, t);
+		op->kind = FLAT_FLOAT;
+		return;
+	case CTF_STRING:
+		if ((op = add(p)) != NULL)
+			op->kind = FLAT_STRING;
+		return;
+	case CTF_STRUCT: {
+		if (!(op = add(p)))
+			return;
+		op->kind = FLAT_ALIGN;
+		op->align = t->align;
+		const char *here = parent || name_len ? path_of(p, parent, name, name_len) : NULL;
+		if (!p->ok)
+			return;
+		uint32_t *op_of = calloc(t->nfields ? t->nfields : 1, sizeof(*op_of));
+		if (!op_of) {
 			p->ok = false;
-			break;
+			return;
 		}
+		struct level inner = { t->fields, t->nfields, op_of };
+		for (size_t k = 0; k < t->nfields; k++)
+			op_of[k] = UINT32_MAX;
+		for (size_t k = 0; k < t->nfields && p->ok; k++)
+			plan_field(p, &inner, k, here, nest + 1);
+		free(op_of);
+		return;
 	}
+	case CTF_ARRAY:
+	case CTF_SEQ: {
+		const struct ctf_type *e = t->elem;
+		if (!e) /* no element type: nothing is read (no alignment either) */
+			return;
+		uint32_t len_op = 0;
+		/* the general decoder takes an event id from any integer named id, array elements too */
+		if (p->scope == CTF_SC_EVENT_HEADER && name_len == 2 && !memcmp(name, "id", 2)) {
+			p->ok = false;
+			return;
+		}
+		if (!scalar(e) || (t->kind == CTF_SEQ && (!lv || !t->length_name || strchr(t->length_name, '.') ||
+							   !sibling(p, lv, i, t->length_name, true, &len_op)))) {
+			p->ok = false;
+			return;
+		}
+		if (!(op = add(p)))
+			return;
+		element(p, op, e);
+		op->kind = t->kind == CTF_ARRAY ? FLAT_ARRAY : FLAT_SEQ;
+		op->count = t->length;
+		op->ref = len_op;
+		if (t->kind == CTF_SEQ && p->scope == CTF_SC_EVENT_FIELDS)
+			p->ops[len_op].path = ""; /* its value is wanted: see ctf_decode_plan */
+		return;
+	}
+	case CTF_VARIANT: {
+		uint32_t tag_op;
+		if (!lv || !t->tag || strchr(t->tag, '.') || !sibling(p, lv, i, t->tag, false, &tag_op) ||
+		    !p->ops[tag_op].is_enum || t->nfields == 0) {
+			p->ok = false;
+			return;
+		}
+		const struct ctf_type *tt = p->ops[tag_op].type;
+		int32_t *range_option = ctf_alloc(&p->m->arena, (tt->nranges ? tt->nranges : 1) * sizeof(*range_option));
+		struct flat_option *options = ctf_alloc(&p->m->arena, t->nfields * sizeof(*options));
+		if (!range_option || !options || !(op = add(p))) {
+			p->ok = false;
+			return;
+		}
+		const uint32_t at = p->n - 1;
+		if (p->scope == CTF_SC_EVENT_FIELDS)
+			p->ops[tag_op].path = ""; /* its value is wanted: see integer() */
+		op->kind = FLAT_VARIANT;
+		op->ref = tag_op;
+		op->range_option = range_option;
+		op->options = options;
+		/* The option a label selects, as the general decoder chooses it: a name equal to the
+		 * label, else one that differs from it by a leading underscore. */
+		for (size_t r = 0; r < tt->nranges; r++) {
+			const char *label = tt->ranges[r].label;
+			int32_t pick = -1;
+			for (size_t k = 0; k < t->nfields && pick < 0 && label; k++)
+				if (!strcmp(t->fields[k].name, label))
+					pick = (int32_t)k;
+			for (size_t k = 0; k < t->nfields && pick < 0 && label; k++) {
+				const char *o = t->fields[k].name;
+				if ((o[0] == '_' && !strcmp(o + 1, label)) || (label[0] == '_' && !strcmp(label + 1, o)))
+					pick = (int32_t)k;
+			}
+			range_option[r] = pick;
+		}
+		const char *here = path_of(p, parent, name, name_len);
+		for (size_t k = 0; k < t->nfields && p->ok; k++) {
+			options[k].start = p->n;
+			/* an option is decoded as a field of the variant: its own level, for its siblings */
+			uint32_t op_of = UINT32_MAX;
+			struct level one = { &t->fields[k], 1, &op_of };
+			plan_field(p, &one, 0, here, nest + 1);
+			options[k].end = p->n;
+		}
+		p->ops[at].end = p->n;
+		return;
+	}
+	}
+}
+
+static void plan_field(struct planner *p, const struct level *lv, size_t i, const char *parent, unsigned nest)
+{
+	const struct ctf_field *f = &lv->fields[i];
+	plan_type(p, lv, i, f->type, parent, f->name, f->name_len, nest);
+}
+
+/* A plan of a scope's type, in the arena; NULL when the type is not one a plan expresses. */
+static const struct ctf_plan *plan(struct ctf_meta *m, struct ctf_flat_op *scratch, const struct ctf_type *t,
+				   enum ctf_scope scope)
+{
+	if (!t || t->kind != CTF_STRUCT)
+		return NULL;
+	struct planner p = { m, scope, scratch, 0, 0, true };
+	plan_type(&p, NULL, 0, t, NULL, "", 0, 0);
+	if (!p.ok || p.n == 0)
+		return NULL;
+	struct ctf_plan *pl = ctf_alloc(&m->arena, sizeof(*pl));
+	struct ctf_flat_op *ops = ctf_alloc(&m->arena, p.n * sizeof(*ops));
+	if (!pl || !ops)
+		return NULL;
+	memcpy(ops, scratch, p.n * sizeof(*ops));
+	pl->ops = ops;
+	pl->n = p.n;
+	pl->scope = scope;
+	return pl;
 }
 
 void ctf_flat_plan(struct ctf_meta *m)
 {
-	struct plan *p = ctf_alloc(&m->arena, sizeof(*p));
-	if (!p)
+	struct ctf_flat_op *scratch = malloc(FLAT_MAX_OPS * sizeof(*scratch));
+	if (!scratch)
 		return;
+	for (size_t i = 0; i < m->nstreams; i++) {
+		struct ctf_stream_class *s = &m->streams[i];
+		s->header_plan = plan(m, scratch, s->event_header, CTF_SC_EVENT_HEADER);
+		s->context_plan = plan(m, scratch, s->event_context, CTF_SC_STREAM_EVENT_CONTEXT);
+	}
 	for (size_t i = 0; i < m->nevents; i++) {
 		struct ctf_event *ev = &m->events[i];
-		ev->flat = NULL;
-		ev->nflat = 0;
-		if (!ev->fields || ev->fields->kind != CTF_STRUCT)
-			continue;
-		p->m = m;
-		p->n = 0;
-		p->ints = 0;
-		p->ok = true;
-		plan_struct(p, ev->fields, 0);
-		if (!p->ok || p->n == 0)
-			continue;
-		struct ctf_flat_op *ops = ctf_alloc(&m->arena, p->n * sizeof(*ops));
-		if (!ops)
-			return;
-		memcpy(ops, p->ops, p->n * sizeof(*ops));
-		ev->flat = ops;
-		ev->nflat = p->n;
+		ev->context_plan = plan(m, scratch, ev->context, CTF_SC_EVENT_CONTEXT);
+		ev->fields_plan = plan(m, scratch, ev->fields, CTF_SC_EVENT_FIELDS);
 	}
+	free(scratch);
 }
 
-static bool enum_maps(const struct ctf_type *t, uint64_t v)
+/* The first range of an enum holding v (sign-extended when signed), or -1. */
+static long range_of(const struct ctf_type *t, uint64_t v)
 {
 	for (size_t i = 0; i < t->nranges; i++) {
 		const struct ctf_range *r = &t->ranges[i];
 		if (t->is_signed ? ((int64_t)v >= r->lo && (int64_t)v <= r->hi)
 				 : (v >= (uint64_t)r->lo && v <= (uint64_t)r->hi))
-			return true;
+			return (long)i;
 	}
-	return false;
+	return -1;
+}
+
+struct run {
+	struct ctf_decoder *d;
+	const struct ctf_plan *pl;
+	uint64_t *vals; /* per op: the integer read */
+};
+
+static bool integer(struct run *r, uint32_t i, const struct ctf_flat_op *op)
+{
+	struct ctf_decoder *d = r->d;
+	uint64_t v;
+	if (!ctf_bits_align(&d->bits, op->align) || !ctf_bits_read(&d->bits, op->size, op->big_endian, &v))
+		return false;
+	if (op->is_signed && op->size < 64 && (v >> (op->size - 1)) & 1)
+		v |= ~0ull << op->size;
+	if (op->clock)
+		ctf_update_clock(d, op->is_signed && op->size < 64 ? v & ((1ull << op->size) - 1) : v, op->size);
+	if (op->is_id) {
+		d->event_id = v;
+		d->has_event_id = true;
+	}
+	if (op->is_enum && range_of(op->type, v) < 0 && d->unmapped_enum_at == UINT64_MAX)
+		d->unmapped_enum_at = d->bits.pos - op->size;
+	r->vals[i] = v;
+	if (r->pl->scope == CTF_SC_EVENT_FIELDS) {
+		/* remembered by the general decoder, found there by a sequence: not past the bound */
+		if (op->path && d->nvalues + op->ordinal >= CTF_MAX_VALUES)
+			return false;
+	} else if (op->path) {
+		if (d->nvalues >= CTF_MAX_VALUES)
+			return false; /* past the bound the general decoder forgets values: its way */
+		struct ctf_value *x = &d->values[d->nvalues++];
+		x->scope = r->pl->scope;
+		x->path = op->path;
+		x->v = v;
+		x->type = op->type;
+	}
+	return true;
 }
 
 /* n elements of op's type, each aligned and read through the bounds-checked reader. */
 static bool elements(struct ctf_decoder *d, const struct ctf_flat_op *op, uint64_t n)
 {
-	if (op->kind == FLAT_BYTES || (op->size == 8 && op->align == 8 && op->type->kind == CTF_INT)) {
-		if (!ctf_bits_align(&d->bits, 8) || n > (d->bits.limit - d->bits.pos) / 8)
+	if (!ctf_bits_align(&d->bits, op->align))
+		return false;
+	if (op->type->kind == CTF_INT && op->size == 8 && op->align == 8) {
+		if (n > (d->bits.limit - d->bits.pos) / 8)
 			return false;
 		d->bits.pos += n * 8;
 		return true;
 	}
-	for (uint64_t i = 0; i < n; i++) {
-		uint64_t v;
+	for (uint64_t k = 0; k < n; k++) {
+		uint64_t before = d->bits.pos, v;
 		if (!ctf_bits_align(&d->bits, op->align) || !ctf_bits_read(&d->bits, op->size, op->big_endian, &v))
 			return false;
-		if (op->type->kind == CTF_ENUM) {
+		if (op->is_enum) {
 			if (op->is_signed && op->size < 64 && (v >> (op->size - 1)) & 1)
 				v |= ~0ull << op->size;
-			if (!enum_maps(op->type, v) && d->unmapped_enum_at == UINT64_MAX)
+			if (range_of(op->type, v) < 0 && d->unmapped_enum_at == UINT64_MAX)
 				d->unmapped_enum_at = d->bits.pos - op->size;
 		}
+		if (d->bits.pos == before && k > 0)
+			break;
 	}
 	return true;
 }
 
-bool ctf_decode_flat(struct ctf_decoder *d, const struct ctf_event *ev)
+static bool exec(struct run *r, uint32_t from, uint32_t to)
 {
-	uint64_t kept[FLAT_MAX_OPS];
-	for (uint32_t i = 0; i < ev->nflat; i++) {
-		const struct ctf_flat_op *op = &ev->flat[i];
+	struct ctf_decoder *d = r->d;
+	const struct ctf_flat_op *ops = r->pl->ops;
+	for (uint32_t i = from; i < to; i++) {
+		const struct ctf_flat_op *op = &ops[i];
 		switch ((enum flat_kind)op->kind) {
 		case FLAT_ALIGN:
 			if (!ctf_bits_align(&d->bits, op->align))
 				return false;
 			break;
 		case FLAT_INT:
-		case FLAT_ENUM: {
+			if (!integer(r, i, op))
+				return false;
+			break;
+		case FLAT_FLOAT: {
 			uint64_t v;
 			if (!ctf_bits_align(&d->bits, op->align) || !ctf_bits_read(&d->bits, op->size, op->big_endian, &v))
 				return false;
-			if (op->keep) {
-				/* the general decoder finds a length among the values it remembers: not
-				 * past CTF_MAX_VALUES of them (it then fails, and so does this) */
-				if (d->nvalues + op->ordinal >= CTF_MAX_VALUES)
-					return false;
-				kept[i] = v;
-			}
-			if (op->kind == FLAT_ENUM) {
-				if (op->is_signed && op->size < 64 && (v >> (op->size - 1)) & 1)
-					v |= ~0ull << op->size;
-				if (!enum_maps(op->type, v) && d->unmapped_enum_at == UINT64_MAX)
-					d->unmapped_enum_at = d->bits.pos - op->size;
-			}
 			break;
 		}
 		case FLAT_STRING: {
@@ -273,16 +437,35 @@ bool ctf_decode_flat(struct ctf_decoder *d, const struct ctf_event *ev)
 			d->bits.pos = (at + (uint64_t)(nul - p) + 1) * 8;
 			break;
 		}
-		case FLAT_BYTES:
 		case FLAT_ARRAY:
-			if (!ctf_bits_align(&d->bits, op->align) || !elements(d, op, op->count))
+			if (!elements(d, op, op->count))
 				return false;
 			break;
 		case FLAT_SEQ:
-			if (!ctf_bits_align(&d->bits, op->align) || !elements(d, op, kept[op->length_op]))
+			if (!elements(d, op, r->vals[op->ref]))
 				return false;
 			break;
+		case FLAT_VARIANT: {
+			long range = range_of(ops[op->ref].type, r->vals[op->ref]);
+			if (range < 0 || op->range_option[range] < 0)
+				return false;
+			const struct flat_option *o = &op->options[op->range_option[range]];
+			if (!exec(r, o->start, o->end))
+				return false;
+			i = op->end - 1; /* past every option */
+			break;
+		}
 		}
 	}
 	return true;
+}
+
+bool ctf_decode_plan(struct ctf_decoder *d, const struct ctf_plan *pl)
+{
+	uint64_t vals[FLAT_MAX_OPS];
+	struct run r = { d, pl, vals };
+	ctf_values_drop(d, pl->scope);
+	if (pl->scope == CTF_SC_EVENT_HEADER)
+		d->has_event_id = false;
+	return exec(&r, 0, pl->n);
 }

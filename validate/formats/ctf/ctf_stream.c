@@ -104,6 +104,30 @@ static void time_outside(struct walk *w, const struct ctf_packet_info *pi, uint6
 	tfk_set_found(f, "%llu", (unsigned long long)ts);
 }
 
+/*
+ * One event scope: from its plan when it has one, else (or when the plan fails) the general
+ * way from where it began, with what the plan moved put back, so that every finding is the
+ * general decoder's.
+ */
+static enum ctf_dec_status decode_scope(struct walk *w, enum ctf_scope scope, const struct ctf_type *t,
+					const struct ctf_plan *pl)
+{
+	struct ctf_decoder *d = w->d;
+	if (!pl || TFK_HOOK(w->ctx->limits, record_by_record))
+		return ctf_decode_scope(d, scope, t);
+	const uint64_t at = d->bits.pos, unmapped = d->unmapped_enum_at, clock = d->clock, id = d->event_id;
+	const bool clock_set = d->clock_set, has_id = d->has_event_id;
+	if (ctf_decode_plan(d, pl))
+		return CTF_DEC_OK;
+	d->bits.pos = at;
+	d->unmapped_enum_at = unmapped;
+	d->clock = clock;
+	d->clock_set = clock_set;
+	d->event_id = id;
+	d->has_event_id = has_id;
+	return ctf_decode_scope(d, scope, t);
+}
+
 /* Every event of the packet's content; the events decoded whole go to *count. False when one failed. */
 static bool walk_events(struct walk *w, const struct ctf_stream_class *sc, uint64_t stream_id,
 			const struct ctf_packet_info *pi, uint64_t *count)
@@ -119,7 +143,8 @@ static bool walk_events(struct walk *w, const struct ctf_stream_class *sc, uint6
 		enum ctf_dec_status s = CTF_DEC_OK;
 		ctf_values_drop(d, CTF_SC_EVENT_HEADER);
 		d->has_event_id = false;
-		if (sc->event_header && (s = ctf_decode_scope(d, CTF_SC_EVENT_HEADER, sc->event_header)) != CTF_DEC_OK) {
+		if (sc->event_header &&
+		    (s = decode_scope(w, CTF_SC_EVENT_HEADER, sc->event_header, sc->header_plan)) != CTF_DEC_OK) {
 			dec_fault(w, s, n, "header");
 			return false;
 		}
@@ -132,26 +157,18 @@ static bool walk_events(struct walk *w, const struct ctf_stream_class *sc, uint6
 			tfk_set_found(f, "id %llu", (unsigned long long)id);
 			return false;
 		}
-		if (sc->event_context && (s = ctf_decode_scope(d, CTF_SC_STREAM_EVENT_CONTEXT, sc->event_context)) != CTF_DEC_OK) {
+		if (sc->event_context &&
+		    (s = decode_scope(w, CTF_SC_STREAM_EVENT_CONTEXT, sc->event_context, sc->context_plan)) != CTF_DEC_OK) {
 			dec_fault(w, s, n, "stream context");
 			return false;
 		}
-		if (ev->context && (s = ctf_decode_scope(d, CTF_SC_EVENT_CONTEXT, ev->context)) != CTF_DEC_OK) {
+		if (ev->context && (s = decode_scope(w, CTF_SC_EVENT_CONTEXT, ev->context, ev->context_plan)) != CTF_DEC_OK) {
 			dec_fault(w, s, n, "context");
 			return false;
 		}
-		if (ev->fields) {
-			/* from the event's flat plan when it has one; any failure is decoded again by
-			 * the general decoder, which tells what failed */
-			const uint64_t at = d->bits.pos, unmapped = d->unmapped_enum_at;
-			if (!ev->flat || TFK_HOOK(w->ctx->limits, record_by_record) || !ctf_decode_flat(d, ev)) {
-				d->bits.pos = at;
-				d->unmapped_enum_at = unmapped;
-				if ((s = ctf_decode_scope(d, CTF_SC_EVENT_FIELDS, ev->fields)) != CTF_DEC_OK) {
-					dec_fault(w, s, n, "fields");
-					return false;
-				}
-			}
+		if (ev->fields && (s = decode_scope(w, CTF_SC_EVENT_FIELDS, ev->fields, ev->fields_plan)) != CTF_DEC_OK) {
+			dec_fault(w, s, n, "fields");
+			return false;
 		}
 		if (d->bits.pos == start) {
 			struct tfk_finding *f = tfk_emit(w->ctx, TFK_CTF_EVENT_ZERO_LENGTH, w->off + start / 8, 0);
