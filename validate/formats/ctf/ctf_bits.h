@@ -38,7 +38,8 @@ static inline bool ctf_bits_align(struct ctf_bits *b, unsigned align)
 	return b->pos <= b->limit;
 }
 
-static inline bool ctf_bits_read(struct ctf_bits *b, unsigned size, bool big_endian, uint64_t *v)
+static inline __attribute__((always_inline)) bool ctf_bits_read(struct ctf_bits *b, unsigned size, bool big_endian,
+							  uint64_t *v)
 {
 	if (size == 0 || size > 64 || b->pos > b->limit || size > b->limit - b->pos)
 		return false;

@@ -403,6 +403,13 @@ static bool elements(struct ctf_decoder *d, const struct ctf_flat_op *op, uint64
 	return true;
 }
 
+/* The offset of the first NUL of the n bytes at p, or 0 when there is none (p[0] is not one). */
+static uint64_t find_nul(const uint8_t *p, uint64_t n)
+{
+	const uint8_t *nul = memchr(p, 0, n);
+	return nul ? (uint64_t)(nul - p) : 0;
+}
+
 static bool exec(struct run *r, uint32_t from, uint32_t to)
 {
 	struct ctf_decoder *d = r->d;
@@ -431,10 +438,14 @@ static bool exec(struct run *r, uint32_t from, uint32_t to)
 			const uint8_t *p;
 			if (at > end || !tfk_cur_bytes_at(d->bits.c, at, end - at, &p))
 				return false;
-			const uint8_t *nul = memchr(p, 0, end - at);
-			if (!nul)
+			/* most strings are short: a few bytes looked at here before memchr's set-up */
+			const uint64_t left = end - at;
+			uint64_t k = 0;
+			while (k < left && k < 16 && p[k])
+				k++;
+			if (k == left || (k == 16 && !(k = find_nul(p, left))))
 				return false;
-			d->bits.pos = (at + (uint64_t)(nul - p) + 1) * 8;
+			d->bits.pos = (at + k + 1) * 8;
 			break;
 		}
 		case FLAT_ARRAY:
