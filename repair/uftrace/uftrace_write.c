@@ -26,7 +26,7 @@ struct plan {
 	/* task.txt rebuilt (no SESS line left): the one session's sid, its tasks' first times */
 	bool rebuild_task;
 	char sid[17];
-	uint64_t *firsts;      /* parallel to tids when rebuild_task */
+	uint64_t *firsts;      /* parallel to tids when rebuild_task: the earliest record kept, or UINT64_MAX */
 };
 
 static bool ends_with(const char *s, const char *suf)
@@ -124,42 +124,62 @@ static const char *refusal(const struct ur_model *m, const struct tfk_input *in,
 	return NULL;
 }
 
-static int by_tid(const void *a, const void *b)
+static int by_value(const void *a, const void *b)
 {
-	const struct tfk_uftrace_task *x = *(const struct tfk_uftrace_task *const *)a;
-	const struct tfk_uftrace_task *y = *(const struct tfk_uftrace_task *const *)b;
-	return (x->tid > y->tid) - (x->tid < y->tid);
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
 }
 
-/* The tasks of a rebuilt task.txt: every task file with a whole valid record, by tid. */
+static bool add_tid(struct plan *p, int64_t tid)
+{
+	for (size_t i = 0; i < p->ntids; i++)
+		if (p->tids[i] == tid)
+			return true;
+	if (!ur_grow((void **)&p->tids, &p->cap_tids, p->ntids + 1, sizeof(*p->tids)))
+		return false;
+	p->tids[p->ntids++] = tid;
+	return true;
+}
+
+/*
+ * The tasks of a rebuilt task.txt: every <tid>.dat of the directory, and every tid info names,
+ * by tid; a task file with no whole record
+ * left keeps its TASK line, so that info's list and the files stay named. The session begins
+ * before the earliest record kept: records may go back in time (a warning), the first is not
+ * always the earliest.
+ */
 static int plan_tasks(struct plan *p, const struct ur_model *m, const struct tfk_input *in,
 		      struct tfk_repair_report *rep)
 {
-	const struct tfk_uftrace_task **kept = calloc(m->ntasks ? m->ntasks : 1, sizeof(*kept));
-	if (!kept)
-		return -1;
-	size_t n = 0;
 	for (size_t i = 0; i < m->ntasks; i++) {
 		const struct tfk_uftrace_task *t = &m->tasks[i];
 		const struct tfk_member *mem = tfk_input_find(in, t->member);
-		uint64_t records;
-		if (t->tid > 0 && t->first_time > 0 && mem && mem->kind == TFK_MEMBER_FILE && task_cut(p, t, &records) > 0)
-			kept[n++] = t;
+		if (t->tid > 0 && mem && mem->kind == TFK_MEMBER_FILE && !add_tid(p, t->tid))
+			return -1;
 	}
-	qsort(kept, n, sizeof(*kept), by_tid);
-	p->tids = calloc(n ? n : 1, sizeof(*p->tids));
-	p->firsts = calloc(n ? n : 1, sizeof(*p->firsts));
-	if (!p->tids || !p->firsts) {
-		free(kept);
+	for (size_t i = 0; m->have_info && i < m->info.ntids; i++)
+		if (m->info.tids[i] > 0 && !add_tid(p, m->info.tids[i]))
+			return -1;
+	if (m->have_info && !m->info.tids_all)
+		p->rebuild_info = true; /* info names more tasks than the model keeps: made again from these */
+	qsort(p->tids, p->ntids, sizeof(*p->tids), by_value);
+	p->firsts = calloc(p->ntids ? p->ntids : 1, sizeof(*p->firsts));
+	if (!p->firsts)
 		return -1;
+	size_t with_records = 0;
+	for (size_t i = 0; i < p->ntids; i++) {
+		char name[40];
+		snprintf(name, sizeof(name), "%" PRId64 ".dat", p->tids[i]);
+		const struct tfk_uftrace_task *t = ur_task(m, name);
+		uint64_t records;
+		if (t && t->min_time != UINT64_MAX && task_cut(p, t, &records) > 0) {
+			p->firsts[i] = t->min_time;
+			with_records++;
+		} else {
+			p->firsts[i] = UINT64_MAX;
+		}
 	}
-	for (size_t i = 0; i < n; i++) {
-		p->tids[i] = kept[i]->tid;
-		p->firsts[i] = kept[i]->first_time;
-	}
-	p->ntids = p->cap_tids = n;
-	free(kept);
-	if (n == 0) {
+	if (with_records == 0) {
 		rep->outcome = TFK_REPAIR_UNSUPPORTED;
 		rep->reason = "task.txt must be made again, and no task file has a whole valid record left";
 		return 1;
@@ -175,11 +195,13 @@ static int plan_tasks(struct plan *p, const struct ur_model *m, const struct tfk
  */
 static int write_task_txt(const struct plan *p, struct rp_dir *dir, struct tfk_salvage_member *s)
 {
+	/* a nanosecond before the earliest record (a record of time 0 makes it 0: no session
+	 * time then, as for a recording whose session is unknown) */
 	uint64_t t0 = UINT64_MAX;
 	for (size_t i = 0; i < p->ntids; i++)
 		if (p->firsts[i] < t0)
 			t0 = p->firsts[i];
-	t0 = t0 > 1 ? t0 - 1 : t0;
+	t0 = t0 > 0 ? t0 - 1 : 0;
 	struct rp_out o;
 	memset(&o, 0, sizeof(o));
 	char line[TFK_UFTRACE_PATH_MAX + 128];
@@ -187,7 +209,7 @@ static int write_task_txt(const struct plan *p, struct rp_dir *dir, struct tfk_s
 			 t0 / 1000000000u, t0 % 1000000000u, p->tids[0], p->sid, p->m->info.exename);
 	rp_out_put(&o, line, n > 0 && (size_t)n < sizeof(line) ? (size_t)n : 0);
 	for (size_t i = 0; i < p->ntids; i++) {
-		uint64_t t = p->firsts[i] > t0 ? p->firsts[i] - 1 : t0;
+		uint64_t t = p->firsts[i] != UINT64_MAX && p->firsts[i] > t0 ? p->firsts[i] - 1 : t0;
 		n = snprintf(line, sizeof(line), "TASK timestamp=%" PRIu64 ".%09" PRIu64 " tid=%" PRId64 " pid=%" PRId64 "\n",
 			     t / 1000000000u, t % 1000000000u, p->tids[i], p->tids[0]);
 		rp_out_put(&o, line, n > 0 && (size_t)n < sizeof(line) ? (size_t)n : 0);
@@ -195,7 +217,7 @@ static int write_task_txt(const struct plan *p, struct rp_dir *dir, struct tfk_s
 	s->action = "rebuilt";
 	s->bytes_out = o.len;
 	snprintf(s->note, sizeof(s->note),
-		 "no SESS line left: made from info's executable, the one session map and the %zu task file%s", p->ntids,
+		 "no SESS line left: made from info's executable, the one session map and %zu task%s", p->ntids,
 		 p->ntids == 1 ? "" : "s");
 	int rc = o.oom ? (errno = ENOMEM, -1) : rp_dir_member(dir, "task.txt", &o);
 	rp_out_free(&o);

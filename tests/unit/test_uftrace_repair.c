@@ -406,6 +406,42 @@ static void task_txt_missing(void **state)
 	task_txt_made_again_expect();
 }
 
+/* A record earlier than the first (a warning, kept): the session is made to begin before it. */
+static void task_txt_missing_time_back(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	size_t d;
+	uint8_t *dat = slurp(in, SAMPLE_DAT, &d);
+	assert_non_null(dat);
+	uint64_t first;
+	memcpy(&first, dat, 8);
+	free(dat);
+	const uint64_t early = first - 5000;
+	char cmd[1400];
+	snprintf(cmd, sizeof(cmd), "rm '%s/task.txt' && printf '", in);
+	for (int i = 0; i < 8; i++)
+		snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), "\\%03o", (unsigned)((early >> (8 * i)) & 0xff));
+	snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), "' | dd of='%s/" SAMPLE_DAT "' bs=1 seek=48 conv=notrunc 2>/dev/null", in);
+	run(cmd);
+	tfk_repair_dir(in, out, NULL, &rep);
+	assert_int_equal(rep.outcome, TFK_REPAIR_DONE);
+	assert_int_equal(tfk_report_verdict(&rep.after), TFK_VERDICT_CLEAN);
+	assert_int_equal(rep.after.count, 1); /* the record that goes back stays, a warning */
+	assert_string_equal(rep.after.findings[0].fault->id, "uftrace.dat.time-backwards");
+	assert_string_equal(member("task.txt")->action, "rebuilt");
+	task_kept(SAMPLE_RECORDS, 0, "copied");
+	size_t n;
+	uint8_t *txt = slurp(out, "task.txt", &n);
+	assert_non_null(txt);
+	char want[64];
+	snprintf(want, sizeof(want), "SESS timestamp=%llu.%09llu ", (unsigned long long)((early - 1) / 1000000000u),
+		 (unsigned long long)((early - 1) % 1000000000u));
+	assert_true(n > strlen(want));
+	assert_memory_equal(txt, want, strlen(want));
+	free(txt);
+}
+
 static void task_txt_cut_in_first_line(void **state)
 {
 	(void)state;
@@ -558,7 +594,7 @@ int main(void)
 		T(pristine_nothing_to_do), T(killed_recording), T(truncated_task), T(bad_magic),
 		T(malformed_task_lines),   T(damaged_symbols),  T(maps),           T(missing_map_refused),
 		T(dry_run_and_target),     T(salvage_report),   T(payload_ends_file), T(perf_tail), T(in_place), T(damaged_info),
-		T(task_txt_missing), T(task_txt_cut_in_first_line), T(task_txt_two_sessions_refused),
+		T(task_txt_missing), T(task_txt_missing_time_back), T(task_txt_cut_in_first_line), T(task_txt_two_sessions_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

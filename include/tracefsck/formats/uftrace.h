@@ -25,6 +25,7 @@ extern "C" {
 
 #define TFK_UFTRACE_MEMBER_MAX 256
 #define TFK_UFTRACE_PATH_MAX 4096
+#define TFK_UFTRACE_INFO_TIDS 64
 
 /* The info file as the check read it. */
 struct tfk_uftrace_info {
@@ -44,6 +45,10 @@ struct tfk_uftrace_info {
 	/* The EXE_NAME section's path, when read whole, shorter than the buffer and free of quotes
 	 * and control bytes (a task.txt SESS line can carry it), else "". */
 	char exename[TFK_UFTRACE_PATH_MAX];
+	/* taskinfo:tids, the first TFK_UFTRACE_INFO_TIDS of them; tids_all: that is all of them */
+	int64_t tids[TFK_UFTRACE_INFO_TIDS];
+	uint32_t ntids;
+	bool tids_all;
 };
 
 /* One member checked: errors counts the error findings raised at it (cross-checks included). */
@@ -106,6 +111,7 @@ struct tfk_uftrace_task {
 	uint64_t payload_at, records_before_payload;
 	uint64_t payload_time;     /* the time of that record */
 	uint64_t first_time, last_time; /* of the first and last valid record (0 when none) */
+	uint64_t min_time;         /* the earliest time of a valid record (UINT64_MAX when none): records may go back */
 	uint64_t cut_time;         /* the time of the first record after good_end, when readable, else 0 */
 	unsigned max_depth;
 };

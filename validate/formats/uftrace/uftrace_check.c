@@ -554,6 +554,9 @@ static void uf_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 		ui.filtered = st.filtered;
 		memcpy(ui.cmdline, st.cmdline, sizeof(ui.cmdline));
 		memcpy(ui.exename, st.exename, sizeof(ui.exename));
+		for (size_t i = 0; i < st.n_info_tids && i < TFK_UFTRACE_INFO_TIDS; i++)
+			ui.tids[ui.ntids++] = st.info_tids[i];
+		ui.tids_all = st.n_info_tids <= TFK_UFTRACE_INFO_TIDS;
 	} else {
 		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_UFTRACE_INFO_MISSING);
 		tfk_set_path(f, "info");

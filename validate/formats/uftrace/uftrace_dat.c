@@ -222,6 +222,8 @@ static void task_record(struct tfk_ctx *ctx, struct tfk_uftrace_task *m, uint64_
 		if (m->first_time == 0)
 			m->first_time = t;
 		m->last_time = t;
+		if (t < m->min_time)
+			m->min_time = t;
 	}
 	if (depth > m->max_depth && type != UF_LOST && type != UF_EVENT)
 		m->max_depth = depth;
@@ -305,6 +307,7 @@ static uint64_t uf_plain_run(struct tfk_ctx *ctx, struct uf_state *st, const str
 	 * task_record reduces to the times and the depth, kept only while no record was invalid.
 	 */
 	uint64_t prev_time = wk->prev_time, whole = wk->whole, first_time = m->first_time, last_time = m->last_time;
+	uint64_t min_time = m->min_time;
 	unsigned last_depth = wk->last_depth, last_type = wk->last_type, max_depth = 0, model_depth = m->max_depth;
 	bool first = wk->first, after_lost = wk->after_lost;
 	const bool model = m->good_end == UINT64_MAX;
@@ -344,6 +347,8 @@ static uint64_t uf_plain_run(struct tfk_ctx *ctx, struct uf_state *st, const str
 			if (first_time == 0)
 				first_time = t;
 			last_time = t;
+			if (t < min_time)
+				min_time = t; /* an estimated return may come before */
 		}
 	}
 	if (model && max_depth > model_depth)
@@ -358,8 +363,10 @@ static uint64_t uf_plain_run(struct tfk_ctx *ctx, struct uf_state *st, const str
 	wk->first = first;
 	wk->after_lost = after_lost;
 	if (model) {
+		/* the steady loop's records never go back: none is earlier than min_time */
 		m->first_time = first_time;
 		m->last_time = last_time;
+		m->min_time = min_time;
 		m->max_depth = model_depth;
 	}
 	if (max_depth > st->max_depth) {
@@ -392,6 +399,7 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 	m.size = c.len;
 	m.good_end = UINT64_MAX;
 	m.payload_at = UINT64_MAX;
+	m.min_time = UINT64_MAX;
 	uint64_t whole = 0; /* records walked whole, payload included */
 	while (pos < c.len) {
 		uint64_t left = c.len - pos, t, w;
