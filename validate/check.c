@@ -175,6 +175,8 @@ static int check_directory(const char *path, const struct tfk_limits *limits, co
 	struct tfk_ctx ctx;
 	tfk_ctx_init(&ctx, limits, report);
 	ctx.obs = observer;
+	long pg = sysconf(_SC_PAGESIZE);
+	ctx.sys_page = pg > 0 && (pg & (pg - 1)) == 0 ? (size_t)pg : 0; /* members' walked bytes are handed back */
 	report->stats.format = best->name;
 	for (size_t i = 0; i < in.n; i++) {
 		const struct tfk_member *m = &in.members[i];

@@ -12,6 +12,8 @@
 #include "ctf.h"
 #include "test_hooks.h"
 
+#define CTF_RELEASE_STEP (16u << 20)
+
 #define MAX_ENUM_REPORTS 8
 
 struct walk {
@@ -520,6 +522,7 @@ void ctf_check_stream(struct tfk_ctx *ctx, const struct ctf_meta *meta, const st
 	d->ctx = ctx;
 	d->meta = meta;
 	struct walk w = { 0 };
+	uint64_t released = 0;
 	w.ctx = ctx;
 	w.meta = meta;
 	w.d = d;
@@ -536,7 +539,14 @@ void ctf_check_stream(struct tfk_ctx *ctx, const struct ctf_meta *meta, const st
 		if (!walk_packet(&w, file, res))
 			break;
 		w.index++;
+		if (w.off - released >= CTF_RELEASE_STEP && w.off <= file->len) {
+			/* Walked packets leave the process: memory stays flat however large the stream. */
+			tfk_release(ctx, file->base + released, w.off - released);
+			released = w.off;
+		}
 	}
+	if (file->len > released)
+		tfk_release(ctx, file->base + released, file->len - released);
 	res->walked_whole = w.off >= file->len;
 	free(d);
 	if (ctx->obs && ctx->obs->model) {
