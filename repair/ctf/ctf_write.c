@@ -200,6 +200,12 @@ static int write_member(const struct cr_model *m, const struct tfk_input *in, co
 	int rc;
 	if (md && md->packetized && md->whole_end < map.size) {
 		rc = write_metadata(md, &map, dir, s, rep);
+	} else if (md && !md->packetized && md->text_whole_end && md->text_whole_end < map.size &&
+		   first_text_error(&rep->before, s->member) != UINT64_MAX) {
+		rep->outcome = TFK_REPAIR_UNSUPPORTED;
+		rep->reason = "the metadata text is cut, and holds an error of its own before the cut: dropping data "
+			      "cannot mend it";
+		rc = 1;
 	} else if (md && !md->packetized && md->text_whole_end && md->text_whole_end < map.size) {
 		/* plain text cut inside a declaration: its whole declarations, as the check parsed them */
 		struct rp_out o;
