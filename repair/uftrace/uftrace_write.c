@@ -162,7 +162,8 @@ static int plan_tasks(struct plan *p, const struct ur_model *m, const struct tfk
 			return -1;
 	if (m->have_info && !m->info.tids_all)
 		p->rebuild_info = true; /* info names more tasks than the model keeps: made again from these */
-	qsort(p->tids, p->ntids, sizeof(*p->tids), by_value);
+	if (p->ntids > 1)
+		qsort(p->tids, p->ntids, sizeof(*p->tids), by_value);
 	p->firsts = calloc(p->ntids ? p->ntids : 1, sizeof(*p->firsts));
 	if (!p->firsts)
 		return -1;
