@@ -149,11 +149,12 @@ static void read_packets(struct tfk_ctx *ctx, const struct tfk_cursor *file, boo
 }
 
 /*
- * Plain text that stops inside a declaration, all well-formed before: a file cut short (an
- * upload, a full disk). Its whole declarations are parsed and decode the streams; the tail is
- * one finding (ctf.metadata.text-cut) rather than the syntax error it would make. A tail with
- * a token the lexer refuses, or one that closes a brace it did not open, is not a cut: the
- * whole text is parsed and reported as it is.
+ * Plain text that stops inside a declaration: a file cut short (an upload, a full disk). Its
+ * whole declarations are parsed and decode the streams; the tail is one finding
+ * (ctf.metadata.text-cut) rather than the syntax error it would make. Errors before the tail
+ * are reported as ever (and repair then refuses). A tail with a token the lexer refuses, or
+ * one that closes a brace it did not open, is not a cut: the whole text is parsed and
+ * reported as it is.
  */
 static void plain_cut(struct tfk_ctx *ctx, struct ctf_text *text, struct ctf_meta *meta)
 {
