@@ -158,6 +158,8 @@ void ctf_flat_plan(struct ctf_meta *m);
 /* A scope from its plan: true when decoded whole as the general decoder would; else nothing is
  * reported and the decoder must be put back and the scope decoded the general way. */
 bool ctf_decode_plan(struct ctf_decoder *d, const struct ctf_plan *pl);
+/* The first range of an enum holding v (sign-extended when signed), or -1. */
+long ctf_enum_range(const struct ctf_type *t, uint64_t v);
 /* Move the stream's clock with a clock-mapped field of size bits (value v). */
 void ctf_update_clock(struct ctf_decoder *d, uint64_t v, unsigned size);
 /* Decode one scope's type at the decoder's position; values are remembered for later lookups. */

@@ -108,18 +108,24 @@ void ctf_update_clock(struct ctf_decoder *d, uint64_t v, unsigned size)
 	d->clock = (d->clock & ~mask) | v;
 }
 
-static bool enum_maps(const struct ctf_type *t, uint64_t v, const char **label)
+long ctf_enum_range(const struct ctf_type *t, uint64_t v)
 {
 	for (size_t i = 0; i < t->nranges; i++) {
 		const struct ctf_range *r = &t->ranges[i];
 		bool in = t->is_signed ? ((int64_t)v >= r->lo && (int64_t)v <= r->hi)
 				       : (v >= (uint64_t)r->lo && v <= (uint64_t)r->hi);
-		if (in) {
-			*label = r->label;
-			return true;
-		}
+		if (in)
+			return (long)i;
 	}
-	return false;
+	return -1;
+}
+
+static bool enum_maps(const struct ctf_type *t, uint64_t v, const char **label)
+{
+	long i = ctf_enum_range(t, v);
+	if (i >= 0)
+		*label = t->ranges[i].label;
+	return i >= 0;
 }
 
 

@@ -325,18 +325,6 @@ void ctf_flat_plan(struct ctf_meta *m)
 	free(scratch);
 }
 
-/* The first range of an enum holding v (sign-extended when signed), or -1. */
-static long range_of(const struct ctf_type *t, uint64_t v)
-{
-	for (size_t i = 0; i < t->nranges; i++) {
-		const struct ctf_range *r = &t->ranges[i];
-		if (t->is_signed ? ((int64_t)v >= r->lo && (int64_t)v <= r->hi)
-				 : (v >= (uint64_t)r->lo && v <= (uint64_t)r->hi))
-			return (long)i;
-	}
-	return -1;
-}
-
 struct run {
 	struct ctf_decoder *d;
 	const struct ctf_plan *pl;
@@ -357,7 +345,7 @@ static bool integer(struct run *r, uint32_t i, const struct ctf_flat_op *op)
 		d->event_id = v;
 		d->has_event_id = true;
 	}
-	if (op->is_enum && range_of(op->type, v) < 0 && d->unmapped_enum_at == UINT64_MAX)
+	if (op->is_enum && ctf_enum_range(op->type, v) < 0 && d->unmapped_enum_at == UINT64_MAX)
 		d->unmapped_enum_at = d->bits.pos - op->size;
 	r->vals[i] = v;
 	if (r->pl->scope == CTF_SC_EVENT_FIELDS) {
@@ -394,7 +382,7 @@ static bool elements(struct ctf_decoder *d, const struct ctf_flat_op *op, uint64
 		if (op->is_enum) {
 			if (op->is_signed && op->size < 64 && (v >> (op->size - 1)) & 1)
 				v |= ~0ull << op->size;
-			if (range_of(op->type, v) < 0 && d->unmapped_enum_at == UINT64_MAX)
+			if (ctf_enum_range(op->type, v) < 0 && d->unmapped_enum_at == UINT64_MAX)
 				d->unmapped_enum_at = d->bits.pos - op->size;
 		}
 		if (d->bits.pos == before && k > 0)
@@ -457,7 +445,7 @@ static bool exec(struct run *r, uint32_t from, uint32_t to)
 				return false;
 			break;
 		case FLAT_VARIANT: {
-			long range = range_of(ops[op->ref].type, r->vals[op->ref]);
+			long range = ctf_enum_range(ops[op->ref].type, r->vals[op->ref]);
 			if (range < 0 || op->range_option[range] < 0)
 				return false;
 			const struct flat_option *o = &op->options[op->range_option[range]];
