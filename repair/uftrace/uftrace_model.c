@@ -37,6 +37,14 @@ FIND(ur_sym, struct tfk_uftrace_sym, syms, nsyms)
 FIND(ur_perf, struct tfk_uftrace_perf, perfs, nperfs)
 #undef FIND
 
+const struct ur_kernel *ur_kernel(const struct ur_model *m, const char *name)
+{
+	for (size_t i = 0; i < m->nkernels; i++)
+		if (strncmp(m->kernels[i].k.member, name, TFK_UFTRACE_MEMBER_MAX) == 0)
+			return &m->kernels[i];
+	return NULL;
+}
+
 size_t ur_name(const struct ur_model *m, const char *name)
 {
 	for (size_t i = 0; i < m->nnames; i++)
@@ -133,6 +141,10 @@ static void on_model(void *user, const char *format, uint32_t kind, const void *
 		if (size == sizeof(struct tfk_uftrace_perf))
 			PUSH(m, perfs, nperfs, cap_perfs, *(const struct tfk_uftrace_perf *)data);
 		break;
+	case TFK_UFTRACE_MODEL_KERNEL:
+		if (size == sizeof(struct tfk_uftrace_kernel))
+			ur_kernel_begin(m, data);
+		break;
 	default:
 		break;
 	}
@@ -141,7 +153,7 @@ static void on_model(void *user, const char *format, uint32_t kind, const void *
 struct tfk_observer ur_observer(void *model, const uint8_t *in, size_t size, unsigned pass)
 {
 	(void)in, (void)size, (void)pass;
-	return (struct tfk_observer){ .user = model, .model = on_model };
+	return (struct tfk_observer){ .user = model, .model = on_model, .page = ur_kernel_page };
 }
 
 void ur_model_free(void *model)
@@ -153,5 +165,8 @@ void ur_model_free(void *model)
 	free(m->tasks);
 	free(m->syms);
 	free(m->perfs);
+	for (size_t i = 0; i < m->nkernels; i++)
+		free(m->kernels[i].pages);
+	free(m->kernels);
 	free(m->tids);
 }

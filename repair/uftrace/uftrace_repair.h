@@ -25,6 +25,27 @@ struct ur_line {
 	uint64_t offset, len;
 };
 
+/* A page of a kernel-cpu<N>.dat that is not written as it is: dropped, or its commit word and
+ * tail rebuilt (the events before len kept, the missed-events flags of commit). */
+struct ur_page {
+	uint64_t offset;
+	bool drop;
+	uint32_t len;          /* committed bytes kept */
+	uint64_t commit;       /* the commit word written */
+	uint64_t missed_count; /* written after the data when commit has bit 30 */
+};
+
+/* One kernel-cpu<N>.dat as walked: its layout, the pages to change (in file order), the salvage. */
+struct ur_kernel {
+	struct tfk_uftrace_kernel k;
+	struct ur_page *pages;
+	size_t npages, cap_pages;
+	uint64_t whole_pages, pages_dropped, events_kept, events_lost;
+	bool lost_unknown;
+	bool have_ts, pending_missed;
+	uint64_t last_ts;
+};
+
 struct ur_model {
 	bool have_info;                   /* the check sent its view of info */
 	struct tfk_uftrace_info info;
@@ -43,6 +64,8 @@ struct ur_model {
 	size_t nsyms, cap_syms;
 	struct tfk_uftrace_perf *perfs;
 	size_t nperfs, cap_perfs;
+	struct ur_kernel *kernels;        /* the kernel-cpu<N>.dat walked, the last one being walked */
+	size_t nkernels, cap_kernels;
 	int64_t *tids;                    /* TASK tids and FORK children of task.txt, in order */
 	size_t ntids, cap_tids;
 	char exename[TFK_UFTRACE_PATH_MAX]; /* of the first valid SESS line, "" when none */
@@ -72,6 +95,12 @@ const struct tfk_uftrace_member *ur_member(const struct ur_model *m, const char 
 const struct tfk_uftrace_task *ur_task(const struct ur_model *m, const char *name);
 const struct tfk_uftrace_sym *ur_sym(const struct ur_model *m, const char *name);
 const struct tfk_uftrace_perf *ur_perf(const struct ur_model *m, const char *name);
+const struct ur_kernel *ur_kernel(const struct ur_model *m, const char *name);
+/* Kernel pages: a kernel-cpu<N>.dat about to be walked, then each of its pages (uftrace_kernel_pages.c). */
+void ur_kernel_begin(struct ur_model *m, const struct tfk_uftrace_kernel *k);
+void ur_kernel_page(void *user, const uint8_t *page, const struct tfk_page_info *info);
+/* Write the whole pages of a kernel-cpu<N>.dat with the changes its walk decided; 0 or -1 (ENOMEM). */
+int ur_kernel_write(const struct ur_kernel *k, const uint8_t *data, uint64_t size, struct rp_out *o);
 /* The index of name in m->names, or SIZE_MAX. */
 size_t ur_name(const struct ur_model *m, const char *name);
 

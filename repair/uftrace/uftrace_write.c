@@ -16,6 +16,9 @@
 #include "input.h"
 #include "uftrace_repair.h"
 
+#define UR_FEAT_KERNEL (1ull << 2) /* info's feature bit: kernel_header and kernel-cpu<N>.dat */
+#define UR_INFO_FEAT_AT 16         /* info's u64 feature mask, after magic, version, header size, endian, class */
+
 /* What the writer decided, on top of the model. */
 struct plan {
 	const struct ur_model *m;
@@ -111,8 +114,8 @@ static const char *refusal(const struct ur_model *m, const struct tfk_input *in,
 	if (m->too_many)
 		return "more malformed lines or tasks than repair keeps track of";
 	if (rep->before.incomplete)
-		return "part of it could not be checked (a limit, an unreadable member, or kernel data this build does not "
-		       "check), so no repaired copy could be proven";
+		return "part of it could not be checked (a limit, or an unreadable member), so no repaired copy could be "
+		       "proven";
 	for (size_t i = 0; i < rep->before.count; i++) {
 		const char *id = rep->before.findings[i].fault->id;
 		if (strcmp(id, "uftrace.map.missing") == 0)
@@ -372,6 +375,62 @@ static void task_salvage(const struct plan *p, const struct tfk_uftrace_task *t,
 	(void)p;
 }
 
+/* Is kernel_header there with errors? Its pages cannot be read without it, and are left out. */
+static bool kernel_header_damaged(const struct ur_model *m)
+{
+	const struct tfk_uftrace_member *um = ur_member(m, "kernel_header");
+	return um && um->errors;
+}
+
+/*
+ * info as it is but for the KERNEL feature bit, when the kernel data is left out: uftrace would
+ * look for it, and print that it cannot find it, on every replay.
+ */
+static int write_info_without_kernel(const struct ur_model *m, struct rp_dir *dir, const struct tfk_member_map *map,
+				     struct tfk_salvage_member *s)
+{
+	struct rp_out o;
+	memset(&o, 0, sizeof(o));
+	o.be = m->info.big_endian;
+	rp_out_keep(&o, map->data, (size_t)map->size);
+	rp_out_patch_at(&o, UR_INFO_FEAT_AT, m->info.feat & ~UR_FEAT_KERNEL, 8);
+	s->bytes_out = map->size;
+	s->action = "rewritten";
+	snprintf(s->note, sizeof(s->note), "the KERNEL feature cleared: the kernel data is left out");
+	int rc = o.oom ? (errno = ENOMEM, -1) : rp_dir_member(dir, "info", &o);
+	rp_out_free(&o);
+	return rc;
+}
+
+/* A kernel-cpu<N>.dat: its whole pages, the damaged ones dropped or cut at their damage. */
+static int write_kernel_pages(const struct ur_kernel *k, struct rp_dir *dir, const char *name,
+			      const struct tfk_member_map *map, struct tfk_salvage_member *s)
+{
+	struct rp_out o;
+	memset(&o, 0, sizeof(o));
+	int rc = ur_kernel_write(k, map->data, map->size, &o);
+	if (rc != 0) {
+		rp_out_free(&o);
+		errno = ENOMEM;
+		return -1;
+	}
+	snprintf(s->unit, sizeof(s->unit), "events");
+	s->kept = k->events_kept;
+	s->lost = k->events_lost;
+	s->lost_unknown = k->lost_unknown;
+	s->bytes_out = o.len;
+	s->bytes_dropped = map->size > o.len ? map->size - o.len : 0;
+	s->action = k->npages ? "rewritten" : o.len < map->size ? "truncated" : "copied";
+	if (k->pages_dropped || o.len < map->size || k->npages)
+		snprintf(s->note, sizeof(s->note), "%llu of %llu whole pages dropped, %zu rebuilt%s",
+			 (unsigned long long)k->pages_dropped, (unsigned long long)k->whole_pages,
+			 k->npages - (size_t)k->pages_dropped,
+			 k->whole_pages * k->k.page_size < map->size ? "; the part of a page the file ends with left out" : "");
+	rc = rp_dir_member(dir, name, &o);
+	rp_out_free(&o);
+	return rc;
+}
+
 /* One regular member: copied, cut, rewritten, rebuilt or left out. */
 static int write_member(const struct plan *p, const struct tfk_input *in, const struct tfk_member *mem,
 			struct rp_dir *dir, struct tfk_salvage_member *s)
@@ -392,10 +451,19 @@ static int write_member(const struct plan *p, const struct tfk_input *in, const 
 	const struct tfk_uftrace_member *um = ur_member(m, name);
 	const struct tfk_uftrace_task *t = ur_task(m, name);
 	const struct tfk_uftrace_perf *pf = ur_perf(m, name);
+	const struct ur_kernel *kk = ur_kernel(m, name);
+	if (starts_with(name, "kernel-cpu") && ends_with(name, ".dat") && kernel_header_damaged(m)) {
+		s->action = "left out";
+		s->bytes_dropped = mem->size;
+		s->lost_unknown = mem->size > 0;
+		snprintf(s->unit, sizeof(s->unit), "events");
+		snprintf(s->note, sizeof(s->note), "kernel_header, which describes its pages, is damaged");
+		return 0;
+	}
 	const bool text = is_text(name) && text_damaged(m, name);
 	/* an info whose only errors are the tasks task.txt lost is kept when task.txt is made again */
 	const bool info_kept = strcmp(name, "info") == 0 && p->rebuild_task && !p->rebuild_info;
-	if (um && um->errors && !t && !pf && !text && !info_kept) {
+	if (um && um->errors && !t && !pf && !kk && !text && !info_kept) {
 		s->action = "left out";
 		s->bytes_dropped = mem->size;
 		snprintf(s->note, sizeof(s->note), "damaged beyond what repair fixes");
@@ -451,8 +519,13 @@ static int write_member(const struct plan *p, const struct tfk_input *in, const 
 			snprintf(s->note, sizeof(s->note), "%s", pf->cut_tail ? "cut before a record cut by the end of the file"
 									      : "cut before a perf record uftrace cannot read safely");
 		rc = write_prefix(dir, name, &map, cut);
+	} else if (kk) {
+		rc = write_kernel_pages(kk, dir, name, &map, s);
 	} else if (text) {
 		rc = write_text(p, dir, name, &map, s);
+	} else if (strcmp(name, "info") == 0 && kernel_header_damaged(m) && m->have_info && m->info.header_ok &&
+		   (m->info.feat & UR_FEAT_KERNEL) && map.size >= UR_INFO_FEAT_AT + 8) {
+		rc = write_info_without_kernel(m, dir, &map, s);
 	} else {
 		s->bytes_out = map.size;
 		rc = write_prefix(dir, name, &map, map.size);

@@ -244,6 +244,12 @@ if usable uftrace; then
 	echo 'DLOP timestamp=678.882052426 tid=18985 sid=ffffffffffffffff base=7f0000000000 libname="/lib/x.so"' >> "$f/task.txt"
 	prove "DLOP of an unknown session" "$f" uftrace.task.unknown-session "uftrace replay" crash SIGTRAP \
 		"$(run 20 uftrace replay -d "$f")" "ASSERT(s)"
+	kernel=$(dirname "$0")/../data/uftrace-kernel.uftrace.data
+	f=$d/kernel-big; rm -rf "$f" && cp -r "$kernel" "$f" && chmod -R u+w "$f"
+	printf 'TRACEFS: events/sched/big/format: 9000\n' >> "$f/kernel_header"
+	head -c 9000 /dev/zero | tr '\000' x >> "$f/kernel_header"
+	prove "kernel_header block of 9000 bytes" "$f" uftrace.kernel.too-long "uftrace replay" crash SIGABRT \
+		"$(run 20 uftrace replay -d "$f")" "fread of the block into a PATH_MAX stack buffer"
 	f=$d/fifo-map; copy fifo-map
 	rm "$f/sid-260878a0ab9a6202.map" && mkfifo "$f/sid-260878a0ab9a6202.map"
 	prove "a FIFO for a session map" "$f" uftrace.member.special "uftrace replay" hang - \

@@ -5,7 +5,9 @@
 # §0 list (a killed recording: no info and a .channel FIFO; a task file cut mid-record; a
 # malformed task.txt line; a sid token of 96 characters, crasher #5; a DLOP of an unknown
 # session, crasher #9; a late '# symbols:' count, crasher #6; an all-ones symbol address,
-# crasher #7; task.txt missing, or cut in its first line, which repair makes again), repaired with `tracefsck repair DIR -o OUT` (exit 1), and then:
+# crasher #7; task.txt missing, or cut in its first line, which repair makes again; with kernel
+# data, a ring page's commit word, a kernel-cpu file cut inside a page, a kernel_header block
+# longer than uftrace's stack buffer), repaired with `tracefsck repair DIR -o OUT` (exit 1), and then:
 #   - OUT checks clean, and repairing it again has nothing to do (exit 0);
 #   - `uftrace replay -d OUT`, `uftrace info -d OUT` and `uftrace dump -d OUT` exit 0 (no signal);
 #   - `uftrace dump` prints exactly as many records as the salvage report kept and the check of
@@ -29,6 +31,12 @@ kept_records() {
 		sed 's/.*"kept":\([0-9]*\).*/\1/' | awk '{ s += $1 } END { print s + 0 }'
 }
 
+# Sum of "kept" over the kernel ring page files (kernel-cpu<N>.dat) of a repair's JSON Lines.
+kept_kernel() {
+	grep '"type":"salvage_member"' | grep '"member":"kernel-cpu[0-9]*\.dat"' | grep -v '"action":"left out"' |
+		sed 's/.*"kept":\([0-9]*\).*/\1/' | awk '{ s += $1 } END { print s + 0 }'
+}
+
 events_of() {
 	"$bin" check --json "$1" | grep '"type":"summary"' | sed 's/.*"events":\([0-9]*\).*/\1/'
 }
@@ -47,16 +55,25 @@ damage() {
 	allones) f=$(ls "$2"/*.sym | head -n 1); sed -i '0,/^[0-9a-f]\{16\} /s//ffffffffffffffff /' "$f" ;;
 	notask) rm -f "$2/task.txt" ;;
 	taskcut) truncate -s 30 "$2/task.txt" ;;
+	# kernel data: a ring page's commit word, a file cut inside a page, a block uftrace overflows on
+	kpage) printf '\377\377\377\177' | dd of="$2/kernel-cpu0.dat" bs=1 seek=4104 conv=notrunc 2>/dev/null ;;
+	kcut) s=$(wc -c < "$2/kernel-cpu0.dat"); truncate -s $((s - 1000)) "$2/kernel-cpu0.dat" ;;
+	kheader) printf 'TRACEFS: events/sched/big/format: 5000\n' >> "$2/kernel_header"
+		 head -c 5000 /dev/zero | tr '\000' x >> "$2/kernel_header" ;;
 	esac
 }
 
 given=$#
-[ "$given" -gt 0 ] || set -- "$shared"/samples/uftrace/*.uftrace.data "$shared"/foreign/uftrace/*.uftrace.data
+# (and the recording with kernel data of tests/data, whose kernel files are damaged too)
+[ "$given" -gt 0 ] || set -- "$shared"/samples/uftrace/*.uftrace.data "$shared"/foreign/uftrace/*.uftrace.data \
+	"$(dirname "$0")/../data/uftrace-kernel.uftrace.data"
 for d in "$@"; do
 	[ -d "$d" ] || continue
 	name=$(basename "$d")
 	want_lines=$(uftrace replay -d "$d" 2>/dev/null | wc -l)
-	for dmg in killed cut garbage longsid dlop latecount allones notask taskcut; do
+	kdmg=""
+	[ -s "$d/kernel-cpu0.dat" ] && [ -f "$d/kernel_header" ] && kdmg="kpage kcut kheader"
+	for dmg in killed cut garbage longsid dlop latecount allones notask taskcut $kdmg; do
 		ran=$((ran + 1))
 		c="$work/$name.$dmg" o="$work/$name.$dmg.out"
 		rm -rf "$c" "$o" && mkdir -p "$c" && cp -R "$d/." "$c/" && chmod -R u+w "$c" && damage $dmg "$c"
@@ -77,11 +94,12 @@ for d in "$@"; do
 			echo "FAIL: $name $dmg: repair exit $rc"; printf '%s\n' "$json" | tail -n 5; fail=1; continue
 		fi
 		kept=$(printf '%s\n' "$json" | kept_records)
+		kkept=$(printf '%s\n' "$json" | kept_kernel)
 		walked=$(events_of "$o")
 		$wrap "$bin" check "$o" >/dev/null; crc=$?
 		$wrap "$bin" repair "$o" -o "$o.again" >/dev/null; arc=$?
-		if [ "$crc" != 0 ] || [ "$arc" != 0 ] || [ -e "$o.again" ] || [ "$walked" != "$kept" ]; then
-			echo "FAIL: $name $dmg: check of OUT exit $crc, repair again exit $arc, $walked records walked, $kept kept"
+		if [ "$crc" != 0 ] || [ "$arc" != 0 ] || [ -e "$o.again" ] || [ "$walked" != $((kept + kkept)) ]; then
+			echo "FAIL: $name $dmg: check of OUT exit $crc, repair again exit $arc, $walked records and events walked, $kept records and $kkept kernel events kept"
 			fail=1; continue
 		fi
 		lines=$(uftrace replay -d "$o" 2>"$o.err" | wc -l)
@@ -97,13 +115,13 @@ for d in "$@"; do
 			echo "FAIL: $name $dmg: uftrace dump prints $dumped records, the salvage report kept $kept"; fail=1; continue
 		fi
 		case $dmg in
-		garbage|longsid|dlop|latecount|allones|notask|taskcut)
+		garbage|longsid|dlop|latecount|allones|notask|taskcut|kpage|kcut|kheader)
 			if [ "$lines" != "$want_lines" ]; then
 				echo "FAIL: $name $dmg: uftrace replay prints $lines lines, $want_lines for the pristine directory"
 				fail=1; continue
 			fi ;;
 		esac
-		echo "ok: $name $dmg: $kept records kept, uftrace replay $lines lines (pristine $want_lines)"
+		echo "ok: $name $dmg: $kept records${kdmg:+ and $kkept kernel events} kept, uftrace replay $lines lines (pristine $want_lines)"
 		rm -rf "$c" "$o" "$o.err"
 	done
 done

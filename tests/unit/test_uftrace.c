@@ -16,11 +16,16 @@
 #include <cmocka.h>
 
 #include "raised.h"
+#include "ring_events.h"
 #include "test_hooks.h"
 #include "tracefsck/check.h"
 
 #ifndef UF_SAMPLE
 #define UF_SAMPLE "../shared/samples/uftrace/fib-args.uftrace.data"
+#endif
+
+#ifndef UF_KERNEL_SAMPLE
+#define UF_KERNEL_SAMPLE "tests/data/uftrace-kernel.uftrace.data"
 #endif
 
 #define SAMPLE_RECORDS 362
@@ -35,20 +40,33 @@ static void run(const char *cmd)
 	assert_int_equal(system(cmd), 0);
 }
 
-static int setup(void **state)
+/* A writable copy of a recording in a new temporary directory (dir stays "" when it is absent). */
+static int copy_sample(const char *sample)
 {
-	(void)state;
 	struct stat sb;
-	if (stat(UF_SAMPLE, &sb) != 0)
+	if (stat(sample, &sb) != 0)
 		return 0; /* the tests skip */
 	const char *tmp = getenv("TMPDIR");
 	snprintf(dir, sizeof(dir), "%s/tfk-uftrace-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	assert_non_null(mkdtemp(dir));
 	char cmd[1400];
-	snprintf(cmd, sizeof(cmd), "cp -R '%s/.' '%s/' && chmod -R u+rw '%s'", UF_SAMPLE, dir, dir);
+	snprintf(cmd, sizeof(cmd), "cp -R '%s/.' '%s/' && chmod -R u+rw '%s'", sample, dir, dir);
 	run(cmd);
 	memset(&rep, 0, sizeof(rep));
 	return 0;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return copy_sample(UF_SAMPLE);
+}
+
+/* The recording with kernel data (tests/data/README.md). */
+static int setup_kernel(void **state)
+{
+	(void)state;
+	return copy_sample(UF_KERNEL_SAMPLE);
 }
 
 static int teardown(void **state)
@@ -125,16 +143,23 @@ static long member_size(const char *name)
 	return (long)sb.st_size;
 }
 
-/* The offset of the first occurrence of text in a member. */
-static long find_in_member(const char *name, const char *text)
+/* The first cap bytes of a member into buf; how many there were. */
+static size_t read_member(const char *name, void *buf, size_t cap)
 {
 	char p[1024];
 	member_path(name, p, sizeof(p));
 	FILE *f = fopen(p, "rb");
 	assert_non_null(f);
-	static char buf[1 << 16];
-	size_t n = fread(buf, 1, sizeof(buf), f);
+	size_t n = fread(buf, 1, cap, f);
 	fclose(f);
+	return n;
+}
+
+/* The offset of the first occurrence of text in a member. */
+static long find_in_member(const char *name, const char *text)
+{
+	static char buf[1 << 16];
+	size_t n = read_member(name, buf, sizeof(buf));
 	size_t k = strlen(text);
 	for (size_t i = 0; i + k <= n; i++)
 		if (memcmp(buf + i, text, k) == 0)
@@ -917,6 +942,132 @@ static void test_many_tasks(void **state)
 	tfk_report_free(&with);
 }
 
+
+/* ---- kernel data: kernel_header and kernel-cpu<N>.dat (tests/data/README.md) ---- */
+
+#define KERNEL_TASK_RECORDS 168
+#define KERNEL_PS 4096
+
+/* Data events of a file of ftrace ring pages, counted apart from the checker. */
+static uint64_t count_ring_events(const char *name)
+{
+	static uint8_t data[1 << 16];
+	size_t n = read_member(name, data, sizeof(data));
+	uint64_t events = ring_events(data, n, KERNEL_PS);
+	assert_true(events != UINT64_MAX);
+	return events;
+}
+
+static void test_kernel_pristine(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	check_dir();
+	expect_verdict(TFK_VERDICT_CLEAN);
+	assert_int_equal(rep.by_severity[TFK_SEV_ERROR] + rep.by_severity[TFK_SEV_WARNING], 0);
+	uint64_t cpu0 = count_ring_events("kernel-cpu0.dat"), cpu1 = count_ring_events("kernel-cpu1.dat");
+	assert_true(cpu0 > 0 && cpu1 > 0);
+	assert_int_equal(rep.stats.events, KERNEL_TASK_RECORDS + cpu0 + cpu1);
+	/* uftrace 0.13 saved no format for the sched events: one note a file, with their count */
+	expect_at("uftrace.kernel.unknown-event", "kernel-cpu0.dat", 16);
+	expect_count("uftrace.kernel.unknown-event", 2);
+	char want[64];
+	snprintf(want, sizeof(want), "%llu events", (unsigned long long)cpu0);
+	assert_non_null(strstr(expect("uftrace.kernel.unknown-event", "kernel-cpu0.dat")->found, want));
+	assert_int_equal(rep.stats.pages, 5);
+}
+
+static void test_kernel_bad_header(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	/* a page size that is not a power of two: no page can be walked */
+	patch("kernel_header", 11, "5000", 4);
+	check_dir();
+	expect_line("uftrace.kernel.bad-header", "kernel_header", 0, 1);
+	expect_count("tracedat.page.bad-commit", 0);
+	/* a power of two that header_page's layout does not describe */
+	patch("kernel_header", 11, "8192", 4);
+	check_dir();
+	const struct tfk_finding *f = expect("uftrace.kernel.bad-header", "kernel_header");
+	assert_string_equal(f->path, "PAGE_SIZE");
+	assert_string_equal(f->found, "8192");
+	expect_count("uftrace.kernel.bad-header", 1);
+	expect_count("tracedat.page.bad-commit", 0); /* walked with header_page's 4096-byte pages */
+	/* ENDIAN missing before the first block */
+	patch("kernel_header", find_in_member("kernel_header", "ENDIAN"), "ENDIAX", 6);
+	check_dir();
+	expect_line("uftrace.kernel.syntax", "kernel_header", (uint64_t)find_in_member("kernel_header", "ENDIAX"), 3);
+	expect_line("uftrace.kernel.bad-header", "kernel_header",
+		    (uint64_t)find_in_member("kernel_header", "TRACEFS: events/header_page"), 4);
+}
+
+static void test_kernel_syntax(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	long at = find_in_member("kernel_header", "TRACEFS: events/ftrace/funcgraph_exit");
+	patch("kernel_header", at + 9, "EVENTS", 6);
+	check_dir();
+	expect_line("uftrace.kernel.syntax", "kernel_header", (uint64_t)at, 6);
+	/* a block cut by the end of the file */
+	char p[1024];
+	member_path("kernel_header", p, sizeof(p));
+	assert_int_equal(truncate(p, at + 100), 0);
+	check_dir();
+	const struct tfk_finding *f = expect("uftrace.kernel.syntax", "kernel_header");
+	assert_int_equal(f->offset, (uint64_t)at);
+	assert_non_null(strstr(f->found, "left in the file"));
+	expect_count("uftrace.kernel.syntax", 1);
+}
+
+static void test_kernel_too_long(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	long at = member_size("kernel_header");
+	char head[64];
+	int n = snprintf(head, sizeof(head), "TRACEFS: events/sched/big/format: 5000\n");
+	append_member("kernel_header", head, (size_t)n);
+	static char body[5000];
+	memset(body, 'x', sizeof(body));
+	append_member("kernel_header", body, sizeof(body));
+	check_dir();
+	const struct tfk_finding *f = expect("uftrace.kernel.too-long", "kernel_header");
+	assert_int_equal(f->offset, (uint64_t)at);
+	assert_non_null(strstr(f->found, "5000-byte block"));
+}
+
+static void test_kernel_header_missing(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	remove_member("kernel_header");
+	check_dir();
+	expect("uftrace.kernel.header-missing", ""); /* of the directory: the member is not there */
+	expect_verdict(TFK_VERDICT_CLEAN);
+	/* the pages are walked all the same, with the usual layout */
+	assert_int_equal(rep.stats.events,
+			 KERNEL_TASK_RECORDS + count_ring_events("kernel-cpu0.dat") + count_ring_events("kernel-cpu1.dat"));
+}
+
+static void test_kernel_pages(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	/* the commit word of cpu0's second page, and cpu0 cut inside its last page */
+	patch("kernel-cpu0.dat", KERNEL_PS + 8, "\xff\xff\xff\x7f", 4);
+	char p[1024];
+	member_path("kernel-cpu0.dat", p, sizeof(p));
+	assert_int_equal(truncate(p, 3 * KERNEL_PS + 500), 0);
+	check_dir();
+	expect_at("tracedat.page.bad-commit", "kernel-cpu0.dat", KERNEL_PS + 8);
+	expect_at("uftrace.kernel.partial-page", "kernel-cpu0.dat", 3 * KERNEL_PS);
+	expect_count("uftrace.kernel.partial-page", 1);
+	expect_verdict(TFK_VERDICT_CORRUPT);
+	assert_string_equal(expect("tracedat.page.bad-commit", "kernel-cpu0.dat")->path, "cpu0 page 1");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -930,6 +1081,10 @@ int main(void)
 		T(test_dat_payload_lookalike), T(test_dat_more),	T(test_dat_event),	T(test_dat_payload),	    T(test_perf_record),
 		T(test_perf_walker),	T(test_events_extern),	T(test_channel), T(test_many_tasks), T(test_special_member),
 #undef T
+#define K(fn) cmocka_unit_test_setup_teardown(fn, setup_kernel, teardown)
+		K(test_kernel_pristine), K(test_kernel_bad_header), K(test_kernel_syntax), K(test_kernel_too_long),
+		K(test_kernel_header_missing), K(test_kernel_pages),
+#undef K
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,11 +19,15 @@
 #include <cmocka.h>
 
 #include "raised.h"
+#include "ring_events.h"
 #include "tracefsck/check.h"
 #include "tracefsck/repair.h"
 
 #ifndef UF_SAMPLE
 #define UF_SAMPLE "../shared/samples/uftrace/fib-args.uftrace.data"
+#endif
+#ifndef UF_KERNEL_SAMPLE
+#define UF_KERNEL_SAMPLE "tests/data/uftrace-kernel.uftrace.data"
 #endif
 
 #define SAMPLE_RECORDS 362
@@ -43,12 +47,12 @@ static void run(const char *cmd)
 	assert_int_equal(system(cmd), 0);
 }
 
-static int setup(void **state)
+/* in: a writable copy of a recording, in a new temporary directory (top stays "" when it is absent). */
+static int copy_sample(const char *sample)
 {
-	(void)state;
 	struct stat sb;
 	memset(&rep, 0, sizeof(rep));
-	if (stat(UF_SAMPLE, &sb) != 0)
+	if (stat(sample, &sb) != 0)
 		return 0; /* the tests skip */
 	const char *tmp = getenv("TMPDIR");
 	snprintf(top, sizeof(top), "%s/tfk-ufrepair-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -56,9 +60,22 @@ static int setup(void **state)
 	snprintf(in, sizeof(in), "%s/in", top);
 	snprintf(out, sizeof(out), "%s/out", top);
 	char cmd[2000];
-	snprintf(cmd, sizeof(cmd), "mkdir '%s' && cp -R '%s/.' '%s/' && chmod -R u+rw '%s'", in, UF_SAMPLE, in, in);
+	snprintf(cmd, sizeof(cmd), "mkdir '%s' && cp -R '%s/.' '%s/' && chmod -R u+rw '%s'", in, sample, in, in);
 	run(cmd);
 	return 0;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return copy_sample(UF_SAMPLE);
+}
+
+/* The recording with kernel data (tests/data/README.md). */
+static int setup_kernel(void **state)
+{
+	(void)state;
+	return copy_sample(UF_KERNEL_SAMPLE);
 }
 
 static int teardown(void **state)
@@ -141,15 +158,15 @@ static const struct tfk_salvage_member *member(const char *name)
 	return NULL;
 }
 
-/* Repair in into out: it must be repaired, and the output re-check clean. */
-static void repair_ok(void)
+/* Repair in into out: it must be repaired, the output re-check clean (notes allowed), the two-run rule hold. */
+static void repair_clean(void)
 {
 	tfk_repair_dir(in, out, NULL, &rep);
 	raised_note(&rep.before);
 	assert_int_equal(rep.outcome, TFK_REPAIR_DONE);
 	assert_int_equal(rep.write_error, 0);
 	assert_int_equal(tfk_report_verdict(&rep.after), TFK_VERDICT_CLEAN);
-	assert_int_equal(rep.after.count, 0);
+	assert_int_equal(rep.after.by_severity[TFK_SEV_ERROR] + rep.after.by_severity[TFK_SEV_WARNING], 0);
 	/* The two-run rule: the output has nothing left to repair. */
 	struct tfk_repair_report again;
 	char out2[700];
@@ -158,6 +175,13 @@ static void repair_ok(void)
 	assert_int_equal(again.outcome, TFK_REPAIR_NOTHING_TO_DO);
 	assert_false(exists(top, "again"));
 	tfk_repair_report_free(&again);
+}
+
+/* Repair in into out: it must be repaired, and the output re-check with nothing to say. */
+static void repair_ok(void)
+{
+	repair_clean();
+	assert_int_equal(rep.after.count, 0);
 }
 
 static void task_kept(uint64_t kept, uint64_t lost, const char *action)
@@ -587,6 +611,86 @@ static void salvage_report(void **state)
 	free(buf);
 }
 
+
+/* ---- kernel data (tests/data/README.md) ---- */
+
+#define KERNEL_PS 4096
+
+static void kernel_pristine_nothing_to_do(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	tfk_repair_dir(in, out, NULL, &rep);
+	assert_int_equal(rep.outcome, TFK_REPAIR_NOTHING_TO_DO);
+	assert_false(exists(top, "out"));
+}
+
+/* A page with a damaged commit word is dropped, the next says events were missed, the cut page goes. */
+static void kernel_pages(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	size_t n;
+	uint8_t *orig = slurp(UF_KERNEL_SAMPLE, "kernel-cpu0.dat", &n);
+	assert_non_null(orig);
+	assert_true(n == 4 * KERNEL_PS);
+	with_text("printf '\\377\\377\\377\\177' | dd of='%s/kernel-cpu0.dat' bs=1 seek=%d conv=notrunc 2>/dev/null && "
+		  "truncate -s %d '%s/kernel-cpu0.dat'", in, KERNEL_PS + 8, 3 * KERNEL_PS + 500, in);
+	repair_clean();
+	const struct tfk_salvage_member *m = member("kernel-cpu0.dat");
+	assert_non_null(m);
+	assert_string_equal(m->action, "rewritten");
+	assert_string_equal(m->unit, "events");
+	assert_true(m->lost_unknown);
+	size_t k;
+	uint8_t *got = slurp(out, "kernel-cpu0.dat", &k);
+	assert_non_null(got);
+	assert_int_equal(k, 2 * KERNEL_PS); /* pages 0 and 2 */
+	assert_memory_equal(got, orig, KERNEL_PS);
+	uint64_t commit_in, commit_out;
+	memcpy(&commit_in, orig + 2 * KERNEL_PS + 8, 8);
+	memcpy(&commit_out, got + KERNEL_PS + 8, 8);
+	assert_int_equal(commit_out, commit_in | (1ull << 31));
+	assert_memory_equal(got + KERNEL_PS, orig + 2 * KERNEL_PS, 8);
+	assert_memory_equal(got + KERNEL_PS + 16, orig + 2 * KERNEL_PS + 16, KERNEL_PS - 16);
+	assert_int_equal(m->kept, ring_events(got, k, KERNEL_PS));
+	assert_int_equal(m->kept, ring_events(orig, KERNEL_PS, KERNEL_PS) + ring_events(orig + 2 * KERNEL_PS, KERNEL_PS, KERNEL_PS));
+	const struct tfk_salvage_member *c1 = member("kernel-cpu1.dat");
+	assert_non_null(c1);
+	assert_string_equal(c1->action, "copied");
+	free(orig);
+	free(got);
+}
+
+/* A kernel_header uftrace would overflow its stack on: the kernel data goes, the tasks stay. */
+static void kernel_header_damaged(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	with_text("printf 'TRACEFS: events/sched/big/format: 5000\\n' >> '%s/kernel_header' && "
+		  "head -c 5000 /dev/zero | tr '\\000' x >> '%s/kernel_header'", in, in);
+	repair_clean();
+	assert_false(exists(out, "kernel_header"));
+	assert_false(exists(out, "kernel-cpu0.dat"));
+	assert_false(exists(out, "kernel-cpu1.dat"));
+	assert_string_equal(member("kernel-cpu0.dat")->action, "left out");
+	assert_true(member("kernel-cpu0.dat")->lost_unknown);
+	assert_true(exists(out, "24667.dat"));
+	assert_int_equal(rep.after.stats.events, 168);
+	/* info no longer announces kernel data (feature bit 2 of the mask at 16), and is otherwise the same */
+	size_t a, b;
+	uint8_t *was = slurp(in, "info", &a), *now = slurp(out, "info", &b);
+	assert_non_null(was);
+	assert_non_null(now);
+	assert_int_equal(a, b);
+	assert_true(was[16] & 4);
+	assert_int_equal(now[16], was[16] & ~4);
+	now[16] = was[16];
+	assert_memory_equal(was, now, a);
+	free(was);
+	free(now);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -595,6 +699,9 @@ int main(void)
 		T(malformed_task_lines),   T(damaged_symbols),  T(maps),           T(missing_map_refused),
 		T(dry_run_and_target),     T(salvage_report),   T(payload_ends_file), T(perf_tail), T(in_place), T(damaged_info),
 		T(task_txt_missing), T(task_txt_missing_time_back), T(task_txt_cut_in_first_line), T(task_txt_two_sessions_refused),
+#define K(fn) cmocka_unit_test_setup_teardown(fn, setup_kernel, teardown)
+		K(kernel_pristine_nothing_to_do), K(kernel_pages), K(kernel_header_damaged),
+#undef K
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

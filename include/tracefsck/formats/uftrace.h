@@ -22,6 +22,9 @@ extern "C" {
 #define TFK_UFTRACE_MODEL_TASK 5u      /* struct tfk_uftrace_task, after each <tid>.dat */
 #define TFK_UFTRACE_MODEL_SYM 6u       /* struct tfk_uftrace_sym, after each .sym */
 #define TFK_UFTRACE_MODEL_PERF 7u      /* struct tfk_uftrace_perf, after each perf-cpu<N>.dat */
+/* struct tfk_uftrace_kernel, before each kernel-cpu<N>.dat's pages: those reach the observer's
+ * page callback next, their file_offset inside that member. */
+#define TFK_UFTRACE_MODEL_KERNEL 8u
 
 #define TFK_UFTRACE_MEMBER_MAX 256
 #define TFK_UFTRACE_PATH_MAX 4096
@@ -128,6 +131,14 @@ struct tfk_uftrace_perf {
 	char member[TFK_UFTRACE_MEMBER_MAX];
 	uint64_t size, good_end, records_good;
 	bool cut_tail;         /* what follows good_end is one record cut by the end of the file */
+};
+
+/* One kernel-cpu<N>.dat about to be walked: the layout of its ftrace ring pages. */
+struct tfk_uftrace_kernel {
+	char member[TFK_UFTRACE_MEMBER_MAX];
+	uint64_t size;
+	uint32_t page_size, commit_size, data_offset;
+	bool big_endian;
 };
 
 #ifdef __cplusplus

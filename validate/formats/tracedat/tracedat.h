@@ -156,6 +156,14 @@ struct td_check {
 		int64_t forked_ms;
 	} tep;
 
+	/*
+	 * Records of ids without a format are counted here instead of reported one by one: set
+	 * for ring pages whose writer is known to leave formats out (tracedat_rings.h).
+	 */
+	bool count_unknown_ids;
+	uint64_t unknown_ids, first_unknown_at;
+	uint16_t first_unknown_id;
+
 	/* event formats */
 	uint32_t *event_index;      /* 65536 entries: id -> events[] index + 1, or 0 */
 	struct td_event_fmt *events;

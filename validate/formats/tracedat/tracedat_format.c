@@ -535,6 +535,13 @@ bool td_check_record(struct td_cpu_walk *w, const struct tfk_cursor *area, uint6
 		return false;
 	}
 	uint32_t idx = td->event_index[id];
+	if (!idx && td->count_unknown_ids) {
+		if (!w->quiet && !w->cut && !td->unknown_ids++) {
+			td->first_unknown_id = id;
+			td->first_unknown_at = event_at;
+		}
+		return true;
+	}
 	if (!idx) {
 		f = fault(w, TFK_TRACEDAT_EVENT_UNKNOWN_ID, event_at, len);
 		tfk_set_expected(f, "an event id with a format (%zu formats)", td->nevents);

@@ -27,6 +27,22 @@ struct uf_sid {
 	char sid[UF_SID_LEN + 1];
 };
 
+struct td_rings;
+
+/* kernel_header as read, and what the kernel-cpu<N>.dat walks need of it (uftrace_kernel.c). */
+struct uf_kernel {
+	bool present;          /* kernel_header was read */
+	bool page_size_seen, long_size_seen, endian_seen, endian_ok;
+	bool keys_reported;    /* the keys were missing or invalid at the first block: said once */
+	bool header_page;      /* an events/header_page block */
+	bool cut;              /* a block runs past the end of the file */
+	uint32_t page_size;    /* PAGE_SIZE, 0 when missing or invalid */
+	uint8_t long_size;     /* LONG_SIZE, 0 when missing or invalid */
+	bool big_endian;
+	size_t formats;
+	struct td_rings *rings; /* formats and page geometry for the walks, NULL when unknown */
+};
+
 /* What one member's check tells the others. */
 struct uf_state {
 	bool has_info, info_ok, big_endian;
@@ -50,6 +66,7 @@ struct uf_state {
 	struct uf_task_link { int64_t tid, pid, ppid; } *links; /* TASK tid -> pid, FORK child -> parent */
 	size_t n_links, cap_links;
 	uint64_t member_errors, member_warnings; /* raised at the member checked last */
+	struct uf_kernel kernel;
 	unsigned max_depth;   /* deepest depth recorded */
 	const char *max_depth_member;
 };
@@ -75,9 +92,16 @@ void uf_check_events(struct tfk_ctx *ctx, const struct tfk_cursor *file);
 void uf_check_extern(struct tfk_ctx *ctx, const struct tfk_cursor *file);
 void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cursor *file, const char *name);
 void uf_check_perf(struct tfk_ctx *ctx, const struct tfk_cursor *file);
+void uf_check_kernel_header(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cursor *file);
+/* kernel-cpu<N>.dat files and no kernel_header: a warning, and the pages walked with the usual layout. */
+void uf_kernel_no_header(struct tfk_ctx *ctx, struct uf_state *st);
+void uf_check_kernel_cpu(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cursor *file, const char *name);
 
 /* Send one struct of the repair model (tracefsck/formats/uftrace.h) to the observer, if any. */
 void uf_send(struct tfk_ctx *ctx, uint32_t kind, const void *data, size_t size);
+/* A finding about a text line: its offset and bytes, path "line N: what", the bytes as found. */
+struct tfk_finding *uf_line_fault(struct tfk_ctx *ctx, enum tfk_fault_code code, const struct uf_line *l,
+				  const char *what, const char *expected);
 /* Tell repair to drop a malformed line of the member being checked (ctx->member). */
 void uf_send_line(struct tfk_ctx *ctx, enum tfk_fault_code code, const struct uf_line *line);
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../tracedat/tracedat_rings.h"
 #include "uftrace.h"
 
 static const uint8_t uf_magic[8] = { 'F', 't', 'r', 'a', 'c', 'e', '!', 0 };
@@ -39,6 +40,16 @@ void uf_send(struct tfk_ctx *ctx, uint32_t kind, const void *data, size_t size)
 		ctx->obs->model(ctx->obs->user, tfk_format_uftrace.name, kind, data, size);
 }
 
+struct tfk_finding *uf_line_fault(struct tfk_ctx *ctx, enum tfk_fault_code code, const struct uf_line *l,
+				  const char *what, const char *expected)
+{
+	struct tfk_finding *f = tfk_emit(ctx, code, l->offset, l->len);
+	tfk_set_path(f, "line %llu: %s", (unsigned long long)l->number, what);
+	tfk_set_expected(f, "%s", expected);
+	tfk_set_found_bytes(f, l->s, l->len > 120 ? 120 : l->len);
+	return f;
+}
+
 void uf_send_line(struct tfk_ctx *ctx, enum tfk_fault_code code, const struct uf_line *line)
 {
 	if (!ctx->obs || !ctx->obs->model)
@@ -64,6 +75,7 @@ void uf_state_free(struct uf_state *st)
 	tfk_keyindex_free(&st->link_ix);
 	tfk_keyindex_free(&st->sess_time_ix);
 	tfk_keyindex_free(&st->sid_ix);
+	td_rings_free(st->kernel.rings);
 }
 
 /* "NNN.dat" with a decimal tid: the tid, or -1. */
@@ -525,6 +537,35 @@ static void do_perf(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_i
 	uf_check_perf(ctx, c);
 }
 
+static void do_kernel_header(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_input *in,
+			     const struct tfk_member *m, const struct tfk_cursor *c)
+{
+	(void)in, (void)m;
+	uf_check_kernel_header(ctx, st, c);
+}
+
+static void do_kernel_cpu(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_input *in,
+			  const struct tfk_member *m, const struct tfk_cursor *c)
+{
+	(void)in;
+	uf_check_kernel_cpu(ctx, st, c, m->name);
+}
+
+/* kernel_header first: every kernel-cpu<N>.dat is read with its layout and formats. */
+static void kernel_first(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_input *in)
+{
+	bool pages = false;
+	for (size_t i = 0; i < in->n; i++)
+		if (in->members[i].kind == TFK_MEMBER_FILE && in->members[i].size > 0 &&
+		    has_prefix_suffix(in->members[i].name, "kernel-cpu", ".dat"))
+			pages = true;
+	const struct tfk_member *kh = tfk_input_find(in, "kernel_header");
+	if (kh && kh->kind == TFK_MEMBER_FILE)
+		with_member(ctx, st, in, kh, do_kernel_header);
+	else if (!kh && pages)
+		uf_kernel_no_header(ctx, st);
+}
+
 static void uf_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 {
 	struct uf_state st = { 0 };
@@ -581,6 +622,7 @@ static void uf_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 		tfk_set_found(f, "no task.txt");
 	}
 
+	kernel_first(ctx, &st, in);
 	for (size_t i = 0; i < in->n; i++) {
 		const struct tfk_member *m = &in->members[i];
 		const char *name = m->name;
@@ -619,14 +661,8 @@ static void uf_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 			with_member(ctx, &st, in, m, do_dat);
 		else if (is_perf_cpu(name))
 			with_member(ctx, &st, in, m, do_perf);
-		else if (has_prefix_suffix(name, "kernel-cpu", ".dat") && m->size > 0) {
-			struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, name, NULL);
-			struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_CORE_CHECK_UNSUPPORTED);
-			tfk_set_path(f, "uftrace kernel ring pages (uftrace record -k)");
-			tfk_set_found(f, "not checked by this build");
-			tfk_ctx_return(ctx, was);
-			ctx->report->incomplete = true;
-		}
+		else if (has_prefix_suffix(name, "kernel-cpu", ".dat") && m->size > 0)
+			with_member(ctx, &st, in, m, do_kernel_cpu);
 	}
 
 	/* Tasks: info's against task.txt's, and every task data file against task.txt. */

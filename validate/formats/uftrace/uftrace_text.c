@@ -11,10 +11,7 @@
 static struct tfk_finding *bad_line(struct tfk_ctx *ctx, enum tfk_fault_code code, const struct uf_line *l,
 				    const char *what, const char *expected)
 {
-	struct tfk_finding *f = tfk_emit(ctx, code, l->offset, l->len);
-	tfk_set_path(f, "line %llu: %s", (unsigned long long)l->number, what);
-	tfk_set_expected(f, "%s", expected);
-	tfk_set_found_bytes(f, l->s, l->len > 120 ? 120 : l->len);
+	struct tfk_finding *f = uf_line_fault(ctx, code, l, what, expected);
 	/* Lines that would crash or mislead uftrace are dropped by repair; warnings are kept. */
 	if (code == TFK_UFTRACE_TASK_SYNTAX || code == TFK_UFTRACE_TASK_UNKNOWN_SESSION || code == TFK_UFTRACE_MAP_SYNTAX ||
 	    code == TFK_UFTRACE_SYM_SYNTAX || code == TFK_UFTRACE_SYM_BAD_ADDR || code == TFK_UFTRACE_SYM_BAD_COUNT ||
