@@ -97,6 +97,7 @@ static void add_packet(struct cr_model *m, const struct tfk_ctf_packet *p)
 		.instance_id = p->instance_id, .seq = p->seq, .events = p->events,
 		.discarded_unwrapped = unwrapped, .discarded_bits = p->discarded_bits, .has_ts_begin = p->has_ts_begin,
 		.has_ts_end = p->has_ts_end && p->ts_end != 0, .has_discarded = p->has_discarded, .has_seq = p->has_seq,
+		.has_instance = p->has_instance, .has_ts_end_raw = p->has_ts_end,
 		.keep = p->events_ok && !p->faulty,
 	};
 	s->count++;

@@ -25,7 +25,8 @@ struct cr_packet {
 	uint64_t ts_begin, ts_end, discarded, stream_id, instance_id, seq, events;
 	uint64_t discarded_unwrapped; /* events_discarded with the wraps of a narrow counter added */
 	uint32_t discarded_bits;
-	bool has_ts_begin, has_ts_end, has_discarded, has_seq;
+	bool has_ts_begin, has_ts_end, has_discarded, has_seq, has_instance;
+	bool has_ts_end_raw; /* a timestamp_end field, 0 or not (has_ts_end: one that is not 0) */
 	bool keep; /* every event decoded and no error inside it (and in order: ctf_order.c) */
 };
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ctf_repair.h"
+#include "formats/ctf/ctf_seen.h"
 #include "cursor.h"
 #include "dir_output.h"
 #include "input.h"
@@ -68,19 +69,48 @@ static const struct cr_stream *indexed_stream(const struct cr_model *m, const ch
 	return cr_stream(m, stream);
 }
 
+/*
+ * Has a stream written before (a snapshot of the same trace, a file of the same instance) kept
+ * this packet too? Readers that merge them (babeltrace2) show its events once: counted once.
+ */
+static bool kept_before(const struct cr_model *m, const struct cr_stream *cs, const struct cr_packet *p,
+			struct ctf_seen *seen)
+{
+	if (!p->has_instance)
+		return false;
+	const char *name = cs->s.member;
+	size_t d = dir_len(name);
+	char meta[TFK_CTF_MEMBER_MAX];
+	snprintf(meta, sizeof(meta), "%.*smetadata", (int)d, name);
+	const struct tfk_ctf_metadata *md = cr_metadata(m, meta);
+	struct ctf_seen_key k;
+	memset(&k, 0, sizeof(k));
+	ctf_seen_trace(k.trace, md && md->have_uuid, md ? md->uuid : k.trace, name, d);
+	k.stream_id = p->stream_id;
+	k.instance_id = p->instance_id;
+	k.packet_size = p->packet_size;
+	k.ts_begin = p->has_ts_begin ? p->ts_begin : 0;
+	k.ts_end = p->has_ts_end_raw ? p->ts_end : 0;
+	k.seq = p->has_seq ? p->seq : 0;
+	return ctf_seen_again(seen, &k);
+}
+
 /* A data stream: its kept packets, back to back. */
 static int write_stream(const struct cr_model *m, const struct cr_stream *cs, const struct tfk_member_map *map,
-			struct rp_dir *dir, struct tfk_salvage_member *s)
+			struct rp_dir *dir, struct tfk_salvage_member *s, struct ctf_seen *seen)
 {
 	struct rp_out o;
 	memset(&o, 0, sizeof(o));
-	uint64_t kept = 0, dropped = 0, events_lost = 0, first_drop = UINT64_MAX;
+	uint64_t kept = 0, dropped = 0, events_lost = 0, first_drop = UINT64_MAX, repeated = 0;
 	for (size_t i = cs->first; i < cs->first + cs->count; i++) {
 		const struct cr_packet *p = &m->packets[i];
 		const uint64_t n = p->packet_size / 8;
 		if (p->offset > map->size || n > map->size - p->offset)
 			continue; /* never: the check accepted it inside the file */
-		s->kept += p->keep ? p->events : 0;
+		if (p->keep && kept_before(m, cs, p, seen))
+			repeated++; /* written, and counted where it was kept first */
+		else if (p->keep)
+			s->kept += p->events;
 		if (p->keep) {
 			rp_out_keep(&o, map->data + p->offset, (size_t)n);
 			kept++;
@@ -112,6 +142,11 @@ static int write_stream(const struct cr_model *m, const struct cr_stream *cs, co
 		 cs->s.skipped ? " (a sequence gap)" : "", why);
 	if (!tail && !dropped && !cs->s.skipped)
 		snprintf(s->note, sizeof(s->note), "kept %" PRIu64 " packet%s", kept, kept == 1 ? "" : "s");
+	if (repeated) {
+		size_t n = strlen(s->note);
+		snprintf(s->note + n, sizeof(s->note) - n, "; %" PRIu64 " of them kept by another snapshot too, counted there",
+			 repeated);
+	}
 	return put_member(dir, s->member, &o);
 }
 
@@ -188,7 +223,8 @@ static int write_metadata(const struct tfk_ctf_metadata *md, const struct tfk_me
 }
 
 static int write_member(const struct cr_model *m, const struct tfk_input *in, const struct tfk_member *mem,
-			struct rp_dir *dir, struct tfk_salvage_member *s, struct tfk_repair_report *rep)
+			struct rp_dir *dir, struct tfk_salvage_member *s, struct tfk_repair_report *rep,
+			struct ctf_seen *seen)
 {
 	s->bytes_in = mem->size;
 	const struct tfk_ctf_metadata *md = cr_metadata(m, mem->name);
@@ -219,7 +255,7 @@ static int write_member(const struct cr_model *m, const struct tfk_input *in, co
 		snprintf(s->note, sizeof(s->note), "cut at the end of its last whole declaration");
 		rc = put_member(dir, s->member, &o);
 	} else if (cs) {
-		rc = write_stream(m, cs, &map, dir, s);
+		rc = write_stream(m, cs, &map, dir, s, seen);
 	} else if (ixs) {
 		struct rp_out o;
 		memset(&o, 0, sizeof(o));
@@ -311,12 +347,14 @@ int cr_write_dir(const void *model, const struct tfk_input *in, struct rp_dir *d
 	}
 	size_t cap = 0;
 	int rc = 0;
+	struct ctf_seen seen = { 0 };
 	for (size_t i = 0; rc == 0 && i < in->n; i++) {
 		const struct tfk_member *mem = &in->members[i];
 		if (mem->kind == TFK_MEMBER_DIR)
 			continue; /* made as its members are written */
 		struct tfk_salvage_member *s = salvage(rep, &cap, mem->name);
 		if (!s) {
+			ctf_seen_free(&seen);
 			errno = ENOMEM;
 			return -1;
 		}
@@ -326,8 +364,9 @@ int cr_write_dir(const void *model, const struct tfk_input *in, struct rp_dir *d
 				 mem->kind == TFK_MEMBER_LINK ? "a symbolic link (never followed)" : "not a regular file");
 			continue;
 		}
-		rc = write_member(m, in, mem, dir, s, rep);
+		rc = write_member(m, in, mem, dir, s, rep, &seen);
 	}
+	ctf_seen_free(&seen);
 	if (rc == 0)
 		rc = missing_indexes(m, in, dir, rep, &cap);
 	return rc;

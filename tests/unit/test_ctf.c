@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "raised.h"
+#include "test_hooks.h"
 #include "tracefsck/check.h"
 #include "tracefsck/formats/ctf.h"
 #include "tracefsck/observer.h"
@@ -986,6 +987,122 @@ static void test_nested_traces(void **state)
 	expect_at("ctf.stream.bad-magic", "kernel/stream_0", PKT);
 }
 
+
+/* ---- packets decoded ahead on worker threads ---- */
+
+#define BIG_PKT (64u << 10)
+#define BIG_NPKT 160 /* 10 MiB: more than a stream needs to be shared among threads */
+#define BIG_EVENTS ((BIG_PKT - EV0) / EVSZ)
+
+/* A stream of BIG_NPKT packets of BIG_EVENTS events each, as write_stream's, without an index. */
+static void write_big_stream(void)
+{
+	uint8_t *s = calloc(BIG_NPKT, BIG_PKT);
+	assert_non_null(s);
+	for (uint64_t k = 0; k < BIG_NPKT; k++) {
+		uint8_t *p = s + k * BIG_PKT;
+		uint64_t begin = 1000000 * (k + 1);
+		put_le(p, 0xC1FC1FC1, 4);
+		memcpy(p + 4, uuid, 16);
+		put_le(p + 24, begin, 8);
+		put_le(p + 32, begin + 100 * BIG_EVENTS, 8);
+		put_le(p + 40, (EV0 + BIG_EVENTS * EVSZ) * 8, 8);
+		put_le(p + 48, BIG_PKT * 8, 8);
+		put_le(p + 56, k, 8);
+		for (uint64_t e = 0; e < BIG_EVENTS; e++) {
+			uint8_t *ev = p + EV0 + e * EVSZ;
+			put_le(ev + 4, begin + 10 * (e + 1), 8);
+			ev[13] = 7;
+			ev[15] = 2;
+			ev[16] = 1;
+			ev[17] = 2;
+			memcpy(ev + 18, "hi", 3);
+		}
+	}
+	write_member(STREAM, s, (size_t)BIG_NPKT * BIG_PKT);
+	free(s);
+	char p[1024];
+	member_path(INDEX, p, sizeof(p));
+	assert_int_equal(unlink(p), 0);
+}
+
+/* The report of a check on that many threads; *taken: the packets taken from walkers ahead. */
+static void check_threads(unsigned threads, struct tfk_report *out, uint64_t *taken)
+{
+	struct tfk_limits lim = tfk_limits_default();
+	struct tfk_test_hooks hooks = { 0 };
+	*taken = 0;
+	hooks.taken_ahead = taken;
+	lim.test_hooks = &hooks;
+	lim.threads = threads;
+	memset(out, 0, sizeof(*out));
+	tfk_check_file(dir, &lim, out);
+}
+
+static void same_reports(const struct tfk_report *a, const struct tfk_report *b)
+{
+	assert_int_equal(a->total, b->total);
+	assert_int_equal(a->count, b->count);
+	assert_int_equal(a->stats.events, b->stats.events);
+	assert_int_equal(tfk_report_verdict(a), tfk_report_verdict(b));
+	for (size_t i = 0; i < a->count; i++) {
+		assert_string_equal(a->findings[i].fault->id, b->findings[i].fault->id);
+		assert_string_equal(a->findings[i].member, b->findings[i].member);
+		assert_int_equal(a->findings[i].offset, b->findings[i].offset);
+		assert_string_equal(a->findings[i].path, b->findings[i].path);
+		assert_string_equal(a->findings[i].found, b->findings[i].found);
+	}
+}
+
+/*
+ * A stream walked on 1, 2 and 3 threads reports the same, finding for finding, pristine and
+ * with damage in packets of every share (an unknown event id, a time going back, an unmapped
+ * enumeration value, a bad string, a packet with a bad magic stepped over, a cut last packet);
+ * and the walkers' packets are taken.
+ */
+static void test_packets_ahead_agree(void **state)
+{
+	(void)state;
+	write_big_stream();
+	struct tfk_report one, two, three;
+	uint64_t t1, t2, t3;
+	check_threads(1, &one, &t1);
+	check_threads(2, &two, &t2);
+	check_threads(3, &three, &t3);
+	assert_int_equal(one.stats.events, (uint64_t)BIG_NPKT * BIG_EVENTS);
+	assert_int_equal(one.by_severity[TFK_SEV_ERROR] + one.by_severity[TFK_SEV_WARNING], 0);
+	same_reports(&one, &two);
+	same_reports(&one, &three);
+	assert_int_equal(t1, 0);
+	assert_true(t2 >= BIG_NPKT / 2 - 1);
+	assert_true(t3 >= 2 * (BIG_NPKT / 3) - 2);
+	tfk_report_free(&one);
+	tfk_report_free(&two);
+	tfk_report_free(&three);
+
+	const long ev = EV0 + 5 * EVSZ;
+	patch_u32(STREAM, 3L * BIG_PKT + ev, 9);                   /* unknown id */
+	patch_u64(STREAM, 8L * BIG_PKT + ev + 4, 1);               /* time back */
+	patch_u8(STREAM, 13L * BIG_PKT + ev + 14, 5);              /* unmapped enum */
+	patch_u8(STREAM, 22L * BIG_PKT + ev + 14, 5);
+	patch_u8(STREAM, 31L * BIG_PKT + ev + 14, 5);
+	patch(STREAM, (BIG_NPKT - 7L) * BIG_PKT + EV0 + (BIG_EVENTS - 1) * EVSZ + 18, "hij", 3); /* no NUL: an overrun */
+	patch_u32(STREAM, 40L * BIG_PKT, 0xdeadbeef);               /* bad magic, stepped over */
+	char p[1024];
+	member_path(STREAM, p, sizeof(p));
+	assert_int_equal(truncate(p, (BIG_NPKT - 1L) * BIG_PKT + 1000), 0);
+	check_threads(1, &one, &t1);
+	check_threads(2, &two, &t2);
+	check_threads(3, &three, &t3);
+	assert_true(one.by_severity[TFK_SEV_ERROR] >= 4);
+	same_reports(&one, &two);
+	same_reports(&one, &three);
+	assert_true(t2 > 0 && t3 > 0);
+	tfk_report_free(&one);
+	tfk_report_free(&two);
+	tfk_report_free(&three);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1027,6 +1144,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stream_instance_change, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compact_timestamps, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_model, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_packets_ahead_agree, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_bad_header, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_mismatch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_missing, setup, teardown),

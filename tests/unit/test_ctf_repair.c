@@ -453,13 +453,54 @@ static void garbage_and_report(void **state)
 	free(buf);
 }
 
+
+/*
+ * Two snapshots of one session (the same UUID, the second cut in the middle of its stream):
+ * babeltrace2 merges them and shows each packet once, so the check counts the recording's
+ * 1,420 events once, and so does the salvage report of the repaired copy, whose packets are
+ * written in both snapshots (babeltrace2 2.0.4 prints 1,420 events of the output, none of the
+ * input, which it refuses whole for the cut packet).
+ */
+static void snapshots_counted_once(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	char cmd[4000];
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && mkdir snapshot-0 && mv ust snapshot-0/ && cp -R snapshot-0 snapshot-1 && "
+		 "truncate -s 50000 snapshot-1/" STREAM, in);
+	run(cmd);
+	struct tfk_report pristine_two;
+	memset(&pristine_two, 0, sizeof(pristine_two));
+	char p[700];
+	snprintf(p, sizeof(p), "%s/snapshot-0", in);
+	tfk_check_file(p, NULL, &pristine_two);
+	assert_int_equal(pristine_two.stats.events, 1420);
+	tfk_report_free(&pristine_two);
+	repair_ok();
+	assert_int_equal(kept_events(), 1420);
+	assert_int_equal(rep.before.stats.events, 1420);
+	const struct tfk_salvage_member *cut_one = member("snapshot-1/" STREAM);
+	assert_non_null(cut_one);
+	assert_int_equal(cut_one->kept, 0); /* each of its 12 whole packets counted in snapshot-0 */
+	assert_non_null(strstr(cut_one->note, "kept by another snapshot too"));
+	size_t a, b;
+	uint8_t *want = slurp(CTF_SAMPLE, STREAM, &a), *got = slurp(out, "snapshot-1/" STREAM, &b);
+	assert_non_null(want);
+	assert_non_null(got);
+	assert_int_equal(b, 12 * PKT);
+	assert_memory_equal(want, got, b);
+	free(want);
+	free(got);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 	const struct CMUnitTest tests[] = {
 		T(pristine_nothing_to_do), T(stream_cut),           T(zero_tail),
 		T(middle_bad_magic),       T(middle_unknown_stream), T(middle_bad_size), T(discarded_outlier), T(metadata_cut_in_padding), T(metadata_cut_keeps_whole_declarations),
-		T(missing_index_rebuilt),  T(metadata_second_packet_cut), T(garbage_and_report),
+		T(missing_index_rebuilt),  T(metadata_second_packet_cut), T(garbage_and_report), T(snapshots_counted_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

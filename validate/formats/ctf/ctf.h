@@ -195,7 +195,9 @@ bool ctf_index_open(struct tfk_ctx *ctx, struct ctf_index *ix);
 void ctf_index_packet(struct tfk_ctx *ctx, struct ctf_index *ix, uint64_t i, const struct ctf_packet_info *p);
 void ctf_index_finish(struct tfk_ctx *ctx, struct ctf_index *ix, const struct ctf_stream_result *res,
 		      uint64_t stream_size);
+struct ctf_seen;
+/* seen: packets counted before (ctf_seen.h), trace the 16-byte trace part of their keys. */
 void ctf_check_stream(struct tfk_ctx *ctx, const struct ctf_meta *meta, const struct tfk_cursor *file,
-		      struct ctf_stream_result *res, struct ctf_index *ix);
+		      struct ctf_stream_result *res, struct ctf_index *ix, struct ctf_seen *seen, const uint8_t trace[16]);
 
 #endif

@@ -28,7 +28,8 @@ static inline bool ctf_bits_align(struct ctf_bits *b, unsigned align)
 	if (align <= 1)
 		return b->pos <= b->limit;
 	uint64_t a = align;
-	uint64_t rem = b->pos % a;
+	/* alignments are powers of two in every real trace: a mask, not a division */
+	uint64_t rem = (a & (a - 1)) == 0 ? b->pos & (a - 1) : b->pos % a;
 	if (rem) {
 		uint64_t step = a - rem;
 		if (step > b->limit - (b->pos < b->limit ? b->pos : b->limit) || b->pos > b->limit)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ctf.h"
+#include "ctf_seen.h"
 
 /* The directory part of a member name ("a/b/metadata" -> "a/b/", "metadata" -> ""). */
 static size_t dir_len(const char *name)
@@ -88,7 +89,8 @@ static const struct tfk_member *index_of(struct tfk_ctx *ctx, const struct tfk_i
 	return NULL;
 }
 
-static void check_trace(struct tfk_ctx *ctx, const struct tfk_input *in, const struct tfk_member *meta_member)
+static void check_trace(struct tfk_ctx *ctx, const struct tfk_input *in, const struct tfk_member *meta_member,
+			struct ctf_seen *seen)
 {
 	const char *dir = meta_member->name;
 	size_t dlen = dir_len(dir);
@@ -122,6 +124,9 @@ static void check_trace(struct tfk_ctx *ctx, const struct tfk_input *in, const s
 	}
 	tfk_ctx_return(ctx, was);
 	tfk_member_close(&map);
+
+	uint8_t trace[16];
+	ctf_seen_trace(trace, meta->have_uuid, meta->uuid, dir, dlen);
 
 	/* Is this an indexed trace (LTTng): then every stream should have its index. */
 	char idxdir[TFK_MEMBER_NAME_MAX];
@@ -163,7 +168,7 @@ static void check_trace(struct tfk_ctx *ctx, const struct tfk_input *in, const s
 		struct ctf_stream_result res = { 0 };
 		struct tfk_ctx_place w = tfk_ctx_enter_member(ctx, m->name, &sm);
 		struct tfk_cursor sc = tfk_cur_make(sm.data, sm.size, 0, meta->big_endian);
-		ctf_check_stream(ctx, meta, &sc, &res, ixp);
+		ctf_check_stream(ctx, meta, &sc, &res, ixp, seen, trace);
 		tfk_ctx_return(ctx, w);
 		if (ixp) {
 			ctf_index_finish(ctx, &ix, &res, m->size);
@@ -200,12 +205,14 @@ static void ctf_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 	ctx->report->stats.format = "CTF 1.8 (LTTng 2.x)";
 	ctx->report->stats.file_size = in->total_size;
 	bool any = false;
+	struct ctf_seen seen = { 0 };
 	for (size_t i = 0; i < in->n; i++) {
 		if (!is_metadata(&in->members[i]))
 			continue;
 		any = true;
-		check_trace(ctx, in, &in->members[i]);
+		check_trace(ctx, in, &in->members[i], &seen);
 	}
+	ctf_seen_free(&seen);
 	if (!any) {
 		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_CTF_METADATA_MISSING);
 		tfk_set_path(f, "metadata");

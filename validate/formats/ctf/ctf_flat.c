@@ -25,7 +25,8 @@
 #define FLAT_MAX_NEST 8   /* structs and variants inside each other */
 #define FLAT_PATH_MAX 127 /* the general decoder keeps paths shorter than this whole */
 
-enum flat_kind { FLAT_ALIGN, FLAT_INT, FLAT_FLOAT, FLAT_STRING, FLAT_ARRAY, FLAT_SEQ, FLAT_VARIANT };
+/* FLAT_SKIP: a run of whole-byte fields nothing reads (see merge_runs), stepped over at once. */
+enum flat_kind { FLAT_ALIGN, FLAT_INT, FLAT_FLOAT, FLAT_STRING, FLAT_ARRAY, FLAT_SEQ, FLAT_VARIANT, FLAT_SKIP };
 
 struct flat_option {
 	uint32_t start, end; /* its ops */
@@ -40,9 +41,10 @@ struct ctf_flat_op {
 	uint32_t ordinal;             /* integers of an event's fields: how many come before */
 	uint64_t count;               /* arrays: elements */
 	uint32_t ref;                 /* sequences: the op of the length; variants: the tag's */
-	uint32_t end;                 /* variants: the op after every option */
+	uint32_t end;                 /* variants: the op after every option; skips: the op after the run */
 	const int32_t *range_option;  /* variants: the option each range of the tag's enum selects, or -1 */
 	const struct flat_option *options;
+	uint32_t noptions;            /* variants: how many */
 };
 
 struct ctf_plan {
@@ -250,6 +252,7 @@ static void plan_type(struct planner *p, const struct level *lv, size_t i, const
 		op->ref = tag_op;
 		op->range_option = range_option;
 		op->options = options;
+		op->noptions = (uint32_t)t->nfields;
 		/* The option a label selects, as the general decoder chooses it: a name equal to the
 		 * label, else one that differs from it by a leading underscore. */
 		for (size_t r = 0; r < tt->nranges; r++) {
@@ -286,6 +289,62 @@ static void plan_field(struct planner *p, const struct level *lv, size_t i, cons
 	plan_type(p, lv, i, f->type, parent, f->name, f->name_len, nest);
 }
 
+/*
+ * Can the op be stepped over with its neighbours? An integer or float of whole bytes whose
+ * value nothing wants: no path kept (nor wanted as a length or tag), no clock, no event id, no
+ * enumeration to map. first: it starts the run, and may align to any multiple of a byte; the
+ * ops after it must need no padding (an alignment of at most a byte), so that the run's bytes
+ * follow each other.
+ */
+static bool skippable(const struct ctf_flat_op *op, bool first)
+{
+	if ((op->kind != FLAT_INT && op->kind != FLAT_FLOAT) || op->path || op->clock || op->is_id || op->is_enum ||
+	    op->size % 8 != 0)
+		return false;
+	return first ? op->align >= 8 && op->align % 8 == 0 : op->align <= 8;
+}
+
+/*
+ * Runs of two or more skippable ops become one FLAT_SKIP (the first op rewritten; the others
+ * stay, stepped over by its end), never across the start or end of a variant's option. Most
+ * fields of most events are such integers: one bounds check for the run instead of one read each.
+ */
+static void merge_runs(struct ctf_flat_op *ops, uint32_t n)
+{
+	bool *edge = calloc(n + 1, sizeof(*edge));
+	if (!edge)
+		return; /* the ops as they are decode the same */
+	for (uint32_t i = 0; i < n; i++) {
+		if (ops[i].kind != FLAT_VARIANT)
+			continue;
+		edge[ops[i].end <= n ? ops[i].end : n] = true;
+		for (uint32_t k = 0; k < ops[i].noptions; k++) {
+			const struct flat_option *o = &ops[i].options[k];
+			edge[o->start <= n ? o->start : n] = true;
+			edge[o->end <= n ? o->end : n] = true;
+		}
+	}
+	for (uint32_t i = 0; i < n;) {
+		if (!skippable(&ops[i], true)) {
+			i++;
+			continue;
+		}
+		uint32_t j = i + 1;
+		uint64_t bytes = ops[i].size / 8;
+		while (j < n && !edge[j] && skippable(&ops[j], false)) {
+			bytes += ops[j].size / 8;
+			j++;
+		}
+		if (j - i >= 2) {
+			ops[i].kind = FLAT_SKIP;
+			ops[i].count = bytes;
+			ops[i].end = j;
+		}
+		i = j;
+	}
+	free(edge);
+}
+
 /* A plan of a scope's type, in the arena; NULL when the type is not one a plan expresses. */
 static const struct ctf_plan *plan(struct ctf_meta *m, struct ctf_flat_op *scratch, const struct ctf_type *t,
 				   enum ctf_scope scope)
@@ -301,6 +360,7 @@ static const struct ctf_plan *plan(struct ctf_meta *m, struct ctf_flat_op *scrat
 	if (!pl || !ops)
 		return NULL;
 	memcpy(ops, scratch, p.n * sizeof(*ops));
+	merge_runs(ops, p.n);
 	pl->ops = ops;
 	pl->n = p.n;
 	pl->scope = scope;
@@ -329,6 +389,7 @@ struct run {
 	struct ctf_decoder *d;
 	const struct ctf_plan *pl;
 	uint64_t *vals; /* per op: the integer read */
+	long *ranges;   /* per op of an enumeration: the range its value falls in, or -1 */
 };
 
 static bool integer(struct run *r, uint32_t i, const struct ctf_flat_op *op)
@@ -345,7 +406,7 @@ static bool integer(struct run *r, uint32_t i, const struct ctf_flat_op *op)
 		d->event_id = v;
 		d->has_event_id = true;
 	}
-	if (op->is_enum && ctf_enum_range(op->type, v) < 0 && d->unmapped_enum_at == UINT64_MAX)
+	if (op->is_enum && (r->ranges[i] = ctf_enum_range(op->type, v)) < 0 && d->unmapped_enum_at == UINT64_MAX)
 		d->unmapped_enum_at = d->bits.pos - op->size;
 	r->vals[i] = v;
 	if (r->pl->scope == CTF_SC_EVENT_FIELDS) {
@@ -398,6 +459,32 @@ static uint64_t find_nul(const uint8_t *p, uint64_t n)
 	return nul ? (uint64_t)(nul - p) : 0;
 }
 
+#define SHORT_SCAN 32
+
+/*
+ * The offset of the first NUL among the first SHORT_SCAN of the n bytes at p; n when the n
+ * bytes end first, SHORT_SCAN when there is none in them. On a little-endian host eight bytes
+ * at a time: the lowest byte of a word that is zero sets the lowest flag of the classic test
+ * (a borrow only ever reaches the bytes above it).
+ */
+static inline uint64_t short_nul(const uint8_t *p, uint64_t n)
+{
+	uint64_t k = 0;
+	if (!tfk_host_is_big_endian()) {
+		for (; k + 8 <= n && k < SHORT_SCAN; k += 8) {
+			uint64_t w;
+			memcpy(&w, p + k, 8);
+			uint64_t z = (w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull;
+			if (z)
+				return k + (uint64_t)(__builtin_ctzll(z) / 8);
+		}
+	}
+	for (; k < n && k < SHORT_SCAN; k++)
+		if (!p[k])
+			return k;
+	return k == n ? n : SHORT_SCAN;
+}
+
 static bool exec(struct run *r, uint32_t from, uint32_t to)
 {
 	struct ctf_decoder *d = r->d;
@@ -426,14 +513,19 @@ static bool exec(struct run *r, uint32_t from, uint32_t to)
 			const uint8_t *p;
 			if (at > end || !tfk_cur_bytes_at(d->bits.c, at, end - at, &p))
 				return false;
-			/* most strings are short: a few bytes looked at here before memchr's set-up */
+			/* most strings are short: looked at a word at a time here before memchr's set-up */
 			const uint64_t left = end - at;
-			uint64_t k = 0;
-			while (k < left && k < 16 && p[k])
-				k++;
-			if (k == left || (k == 16 && !(k = find_nul(p, left))))
+			uint64_t k = short_nul(p, left);
+			if (k == left || (k == SHORT_SCAN && !(k = find_nul(p, left))))
 				return false;
 			d->bits.pos = (at + k + 1) * 8;
+			break;
+		}
+		case FLAT_SKIP: {
+			if (!ctf_bits_align(&d->bits, op->align) || op->count > (d->bits.limit - d->bits.pos) / 8)
+				return false;
+			d->bits.pos += op->count * 8;
+			i = op->end - 1; /* past the run */
 			break;
 		}
 		case FLAT_ARRAY:
@@ -445,7 +537,7 @@ static bool exec(struct run *r, uint32_t from, uint32_t to)
 				return false;
 			break;
 		case FLAT_VARIANT: {
-			long range = ctf_enum_range(ops[op->ref].type, r->vals[op->ref]);
+			long range = r->ranges[op->ref]; /* the tag, an enumeration read before */
 			if (range < 0 || op->range_option[range] < 0)
 				return false;
 			const struct flat_option *o = &op->options[op->range_option[range]];
@@ -462,7 +554,8 @@ static bool exec(struct run *r, uint32_t from, uint32_t to)
 bool ctf_decode_plan(struct ctf_decoder *d, const struct ctf_plan *pl)
 {
 	uint64_t vals[FLAT_MAX_OPS];
-	struct run r = { d, pl, vals };
+	long ranges[FLAT_MAX_OPS];
+	struct run r = { d, pl, vals, ranges };
 	ctf_values_drop(d, pl->scope);
 	if (pl->scope == CTF_SC_EVENT_HEADER)
 		d->has_event_id = false;

@@ -10,27 +10,12 @@
 #include <string.h>
 
 #include "ctf.h"
+#include "ctf_walk.h"
 #include "test_hooks.h"
 
 #define CTF_RELEASE_STEP (16u << 20)
 
 #define MAX_ENUM_REPORTS 8
-
-struct walk {
-	struct tfk_ctx *ctx;
-	const struct ctf_meta *meta;
-	struct ctf_decoder *d;
-	uint64_t off;        /* packet start in the file */
-	uint64_t index;      /* packet number */
-	bool have_prev;
-	bool prev_unset; /* the packet before left events_discarded at 0 (ctf_discarded_unset) */
-	struct ctf_packet_info prev;
-	unsigned enum_reports, outside_reports, instance_reports;
-	bool quirk_after_end, quirk_before_begin;
-	struct ctf_index *ix; /* compared packet by packet, or NULL */
-	uint64_t events;      /* decoded whole in this file */
-	uint64_t skipped;     /* packets stepped over (see step_over) */
-};
 
 static bool version_below(const struct ctf_meta *m, int64_t major, int64_t minor, int64_t patch)
 {
@@ -41,8 +26,7 @@ static bool version_below(const struct ctf_meta *m, int64_t major, int64_t minor
 	return m->tracer_patch < patch;
 }
 
-/* The tracer bugs babeltrace2 corrects (fs.c fix_packet_index_tracer_bugs, spec 4.4). */
-static void tracer_quirks(struct walk *w)
+void ctf_tracer_quirks(struct walk *w)
 {
 	const struct ctf_meta *m = w->meta;
 	if (!strcmp(m->tracer_name, "lttng-ust"))
@@ -204,12 +188,6 @@ static bool walk_events(struct walk *w, const struct ctf_stream_class *sc, uint6
 		}
 		n++;
 		*count = n;
-		/*
-		 * The trace's event count is what a reader reaches: readers stop at a packet the walk
-		 * had to step over, so the events after it are decoded (and modelled for repair) only.
-		 */
-		if (!w->skipped)
-			w->ctx->report->stats.events++;
 	}
 	return true;
 }
@@ -349,8 +327,22 @@ static uint64_t declared_size(struct walk *w)
 	return bits / 8;
 }
 
-/* One packet at w->off; false when the walk cannot go on. */
-static bool walk_packet(struct walk *w, const struct tfk_cursor *file, struct ctf_stream_result *res)
+/* Has a trace of the same UUID (or this trace) held this packet of the instance before? */
+static bool seen_again(struct walk *w, const struct ctf_packet_info *pi)
+{
+	struct ctf_seen_key k;
+	memset(&k, 0, sizeof(k));
+	memcpy(k.trace, w->trace, 16);
+	k.stream_id = pi->stream_id;
+	k.instance_id = pi->instance_id;
+	k.packet_size = pi->packet_size;
+	k.ts_begin = pi->has_ts_begin ? pi->ts_begin : 0;
+	k.ts_end = pi->has_ts_end ? pi->ts_end : 0;
+	k.seq = pi->has_seq ? pi->seq : 0;
+	return ctf_seen_again(w->seen, &k);
+}
+
+bool ctf_walk_packet(struct walk *w, const struct tfk_cursor *file, struct ctf_stream_result *res)
 {
 	struct ctf_decoder *d = w->d;
 	const struct ctf_meta *m = w->meta;
@@ -472,8 +464,33 @@ static bool walk_packet(struct walk *w, const struct tfk_cursor *file, struct ct
 	const uint64_t order_errors = order_checks(w, &pi);
 	d->bits.limit = pi.content_size;
 	uint64_t events = 0;
-	bool events_ok = walk_events(w, sc, stream_id, &pi, &events);
+	bool events_ok = true;
+	struct ctf_ahead_events taken;
+	w->mine = !w->share_mod || w->index % w->share_mod == w->share_rem;
+	if (!w->mine) {
+		/* another walker's packet (ctf_ahead.c): its events are decoded there */
+	} else if (w->ahead && ctf_ahead_take(w->ahead, w->index, w->off, d, &taken)) {
+		/* decoded on a worker from the same bytes and the same clock, with nothing to report */
+		events = taken.events;
+		d->clock = taken.clock_end;
+		d->clock_set = taken.clock_set_end;
+		d->bits.pos = d->bits.limit;
+	} else {
+		w->clock_start = d->clock;
+		w->clock_set_start = d->clock_set;
+		events_ok = walk_events(w, sc, stream_id, &pi, &events);
+	}
+	w->last_events = events;
+	w->last_events_ok = events_ok;
 	w->events += events;
+	/*
+	 * The trace's event count is what a reader reaches: readers stop at a packet the walk had
+	 * to step over, so the events after it are decoded (and modelled for repair) only; and a
+	 * packet another trace of the same UUID (a snapshot) or file of the instance holds too is
+	 * shown once (ctf_seen.h).
+	 */
+	if (!w->skipped && !(w->seen && pi.has_instance && seen_again(w, &pi)))
+		w->ctx->report->stats.events += events;
 	if (w->ctx->obs && w->ctx->obs->model) {
 		struct tfk_ctf_packet mp = { 0 };
 		snprintf(mp.member, sizeof(mp.member), "%s", w->ctx->member ? w->ctx->member : "");
@@ -512,7 +529,7 @@ static bool walk_packet(struct walk *w, const struct tfk_cursor *file, struct ct
 }
 
 void ctf_check_stream(struct tfk_ctx *ctx, const struct ctf_meta *meta, const struct tfk_cursor *file,
-		      struct ctf_stream_result *res, struct ctf_index *ix)
+		      struct ctf_stream_result *res, struct ctf_index *ix, struct ctf_seen *seen, const uint8_t trace[16])
 {
 	struct ctf_decoder *d = tfk_calloc(ctx, 1, sizeof(*d));
 	if (!d) {
@@ -527,7 +544,10 @@ void ctf_check_stream(struct tfk_ctx *ctx, const struct ctf_meta *meta, const st
 	w.meta = meta;
 	w.d = d;
 	w.ix = ix;
-	tracer_quirks(&w);
+	w.seen = seen;
+	w.trace = trace;
+	ctf_tracer_quirks(&w);
+	w.ahead = ctf_ahead_start(ctx, meta, file);
 	while (w.off < file->len) {
 		if (w.off > 0 && all_zero(file, w.off)) {
 			struct tfk_finding *f = tfk_emit(ctx, TFK_CTF_PACKET_TRAILING, w.off, file->len - w.off);
@@ -536,7 +556,7 @@ void ctf_check_stream(struct tfk_ctx *ctx, const struct ctf_meta *meta, const st
 			tfk_set_found(f, "%llu zero bytes", (unsigned long long)(file->len - w.off));
 			break;
 		}
-		if (!walk_packet(&w, file, res))
+		if (!ctf_walk_packet(&w, file, res))
 			break;
 		w.index++;
 		if (w.off - released >= CTF_RELEASE_STEP && w.off <= file->len) {
@@ -545,6 +565,7 @@ void ctf_check_stream(struct tfk_ctx *ctx, const struct ctf_meta *meta, const st
 			released = w.off;
 		}
 	}
+	ctf_ahead_finish(w.ahead);
 	if (file->len > released)
 		tfk_release(ctx, file->base + released, file->len - released);
 	res->walked_whole = w.off >= file->len;
