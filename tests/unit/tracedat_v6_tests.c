@@ -1314,6 +1314,54 @@ static void test_guarded_hang(void **state)
 	assert_false(x->r.incomplete);
 }
 
+
+#ifndef TD_SAMPLES
+#define TD_SAMPLES "../shared/samples/tracedat"
+#endif
+
+/* The check of a file with threads and a parser crash injected at format crash_at (0: none). */
+static void check_split(const char *path, unsigned threads, uint32_t crash_at, struct tfk_report *r)
+{
+	struct tfk_limits lim = tfk_limits_default();
+	struct tfk_test_hooks hooks = { .parser_crash_at = crash_at };
+	lim.test_hooks = &hooks;
+	lim.threads = threads;
+	memset(r, 0, sizeof(*r));
+	tfk_check_file(path, &lim, r);
+	note_raised(r);
+}
+
+/*
+ * A real kernel's event formats (a recording here with every event enabled) are split between
+ * two libtraceevent children when threads are allowed: the report is the one child's, finding
+ * for finding, with a crash in the first half, in the second half, and with none.
+ */
+static void test_guarded_split(void **state)
+{
+	(void)state;
+	const char *path = TD_SAMPLES "/sched-irq.v7zstd.dat";
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		skip();
+	fclose(f);
+	static const uint32_t crashes[] = { 0, 4, 2000 }; /* of about 2,400 formats: none, first half, second */
+	for (size_t k = 0; k < sizeof(crashes) / sizeof(crashes[0]); k++) {
+		struct tfk_report one, two;
+		check_split(path, 1, crashes[k], &one);
+		check_split(path, 2, crashes[k], &two);
+		assert_int_equal(count_code(&one, "tracedat.format.parser-crash"), crashes[k] ? 1 : 0);
+		assert_int_equal(one.count, two.count);
+		assert_int_equal(one.total, two.total);
+		for (size_t i = 0; i < one.count; i++) {
+			assert_string_equal(one.findings[i].fault->id, two.findings[i].fault->id);
+			assert_int_equal(one.findings[i].offset, two.findings[i].offset);
+			assert_string_equal(one.findings[i].found, two.findings[i].found);
+		}
+		tfk_report_free(&one);
+		tfk_report_free(&two);
+	}
+}
+
 /* Bytes flipped inside the format texts (8 of 400 such mutants crashed trace-cmd report): always findings or clean, never a crash. */
 static void test_flipped_format_text(void **state)
 {
@@ -1438,6 +1486,7 @@ static const struct CMUnitTest v6_tests[] = {
 	cmocka_unit_test_teardown(test_guarded_unparsable, fx_teardown),
 	cmocka_unit_test_teardown(test_guarded_crash, fx_teardown),
 	cmocka_unit_test_teardown(test_guarded_hang, fx_teardown),
+	cmocka_unit_test(test_guarded_split),
 	cmocka_unit_test_teardown(test_guarded_escape, fx_teardown),
 	cmocka_unit_test(test_several_independent_faults),
 	cmocka_unit_test(test_determinism),

@@ -51,6 +51,7 @@ struct td_buffer_opt {
 };
 
 #define TD_MAX_DYN 8
+#define TD_TEP_CHILDREN 2 /* libtraceevent children parsing at once */
 /* The kernel's PID_MAX_LIMIT: no pid in a record is above it (-1 is the idle task's). */
 #define TD_PID_MAX_LIMIT 4194304u
 #define TD_MAX_COMMON 8
@@ -147,14 +148,17 @@ struct td_check {
 		bool rejected;      /* libtraceevent could not parse it (reported once for all, as a note) */
 	} *fmt_refs;
 	size_t nfmt_refs, fmt_refs_cap;
-	/* the libtraceevent child started ahead of the page walk (td_parse_ahead), if any */
+	/*
+	 * The libtraceevent children started ahead of the page walk (td_parse_ahead), if any: with
+	 * worker threads allowed, the formats split between two, each parsing on a core of its own.
+	 */
 	struct td_tep_child {
 		int pid, fd;        /* pid 0: none running */
 		void *shared;       /* its progress, mapped shared (tracedat_tep_guard.c) */
 		size_t shared_len;
 		size_t from, end;   /* the formats it parses */
 		int64_t forked_ms;
-	} tep;
+	} tep[TD_TEP_CHILDREN];
 
 	/*
 	 * Records of ids without a format are counted here instead of reported one by one: set

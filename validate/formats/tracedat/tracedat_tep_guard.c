@@ -232,10 +232,10 @@ void td_guarded_parse(struct td_check *td)
 	report_rejected(td);
 }
 
-/* Fork a child on formats [from, end); false when no child could be started. */
-static bool spawn(struct td_check *td, size_t from, size_t end)
+/* Fork a child in slot on formats [from, end); false when no child could be started. */
+static bool spawn(struct td_check *td, unsigned slot, size_t from, size_t end)
 {
-	struct td_tep_child *c = &td->tep;
+	struct td_tep_child *c = &td->tep[slot];
 	size_t len = sizeof(struct tep_progress) + (end - from);
 	void *shared = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (shared == MAP_FAILED)
@@ -268,11 +268,19 @@ static bool spawn(struct td_check *td, size_t from, size_t end)
 	return true;
 }
 
+/* Below this many formats one child parses them all: a second costs more than it saves. */
+#define SPLIT_MIN_FORMATS 256
+
 void td_parse_ahead(struct td_check *td)
 {
-	if (!td->ctx->limits->parser_timeout_ms || !td->nfmt_refs || td->tep.pid)
+	const struct tfk_limits *lim = td->ctx->limits;
+	if (!lim->parser_timeout_ms || !td->nfmt_refs || td->tep[0].pid || td->tep[1].pid)
 		return;
-	spawn(td, 0, td->nfmt_refs);
+	/* A real kernel's thousands of formats are most of a check's time: with threads allowed,
+	 * half of them on each of two cores (the findings are collected in format order all the same). */
+	size_t n = td->nfmt_refs, mid = lim->threads >= 2 && n >= SPLIT_MIN_FORMATS ? n / 2 : n;
+	if (spawn(td, 0, 0, mid) && mid < n)
+		spawn(td, 1, mid, n);
 }
 
 static void end_child(struct td_tep_child *c, int *status)
@@ -286,11 +294,13 @@ static void end_child(struct td_tep_child *c, int *status)
 
 void td_parse_abandon(struct td_check *td)
 {
-	if (!td->tep.pid)
-		return;
-	int status;
-	kill(td->tep.pid, SIGKILL);
-	end_child(&td->tep, &status);
+	for (unsigned i = 0; i < TD_TEP_CHILDREN; i++) {
+		if (!td->tep[i].pid)
+			continue;
+		int status;
+		kill(td->tep[i].pid, SIGKILL);
+		end_child(&td->tep[i], &status);
+	}
 }
 
 /* What became of a child: how many answers it left, whether it started and whether it hung. */
@@ -305,9 +315,9 @@ struct outcome {
  * killed as hung). The child's own clock stamps say when it last made progress, so a child that
  * ran while the parent was walking pages is judged exactly as one watched all along.
  */
-static struct outcome collect(struct td_check *td)
+static struct outcome collect(struct td_check *td, unsigned slot)
 {
-	struct td_tep_child *c = &td->tep;
+	struct td_tep_child *c = &td->tep[slot];
 	struct tep_progress *prog = c->shared;
 	const uint32_t timeout = td->ctx->limits->parser_timeout_ms;
 	struct outcome o = { 0 };
@@ -350,10 +360,30 @@ static struct outcome collect(struct td_check *td)
 	return o;
 }
 
+/*
+ * The child that parses format `next`: one started ahead on a range beginning there, or a new
+ * one up to the next range a running child holds (or the end). TD_TEP_CHILDREN when none can run.
+ */
+static unsigned child_for(struct td_check *td, size_t next)
+{
+	size_t end = td->nfmt_refs;
+	unsigned idle = TD_TEP_CHILDREN;
+	for (unsigned i = 0; i < TD_TEP_CHILDREN; i++) {
+		const struct td_tep_child *c = &td->tep[i];
+		if (c->pid && c->from == next)
+			return i;
+		if (c->pid && c->from > next && c->from < end)
+			end = c->from;
+		if (!c->pid && idle == TD_TEP_CHILDREN)
+			idle = i;
+	}
+	return idle < TD_TEP_CHILDREN && spawn(td, idle, next, end) ? idle : TD_TEP_CHILDREN;
+}
+
 static void parse_in_children(struct td_check *td)
 {
 	const uint32_t timeout = td->ctx->limits->parser_timeout_ms;
-	size_t next = td->tep.pid ? td->tep.from : 0;
+	size_t next = 0;
 	if (!timeout || !td->nfmt_refs)
 		return;
 	for (unsigned children = 0; next < td->nfmt_refs; children++) {
@@ -362,15 +392,19 @@ static void parse_in_children(struct td_check *td)
 			tfk_limit_hit(td->ctx, td->fmt_refs[next].offset, "libtraceevent crashes", children, MAX_CHILDREN);
 			return;
 		}
-		if (!td->tep.pid && !spawn(td, next, td->nfmt_refs))
+		unsigned slot = child_for(td, next);
+		if (slot == TD_TEP_CHILDREN) {
+			td_parse_abandon(td);
 			return;
-		size_t end = td->tep.end;
-		struct outcome o = collect(td);
+		}
+		size_t end = td->tep[slot].end;
+		struct outcome o = collect(td, slot);
 		next += o.done;
 		if (next >= td->nfmt_refs)
 			return;
 		if (!o.ready) {
 			/* libtraceevent did not start: no format is to blame, and none was parsed by it. */
+			td_parse_abandon(td);
 			tfk_limit_hit(td->ctx, td->fmt_refs[next].offset, "libtraceevent start-up (formats left to our grammar)", 1, 0);
 			return;
 		}
