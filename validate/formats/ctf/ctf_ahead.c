@@ -22,7 +22,7 @@
 
 #define AHEAD_MIN_FILE (8u << 20) /* smaller streams are decoded by the check alone */
 #define AHEAD_MAX_WALKERS 7
-#define AHEAD_SLOTS 64            /* packets a walker keeps ready; it waits when they are not taken */
+#define AHEAD_SLOTS 4             /* packets a walker keeps ready; it waits when they are not taken */
 
 /* One packet of a walker's share, decoded with nothing to report. */
 struct slot {
