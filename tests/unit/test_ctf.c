@@ -1103,6 +1103,27 @@ static void test_packets_ahead_agree(void **state)
 	tfk_report_free(&three);
 }
 
+
+/* One file of a trace given alone: its metadata is checked whole; a data stream says where to look. */
+static void test_file_alone(void **state)
+{
+	(void)state;
+	char p[1024];
+	member_path("metadata", p, sizeof(p));
+	check_path(p);
+	expect_clean(0);
+	assert_int_equal(rep.count, 0);
+	write_member("metadata", "/* CTF 1.8 */\ntrace { major = 1; minor = 8; ", 44);
+	check_path(p);
+	assert_true(rep.by_severity[TFK_SEV_ERROR] > 0);
+	member_path(STREAM, p, sizeof(p));
+	check_path(p);
+	expect_at("ctf.stream.alone", "", 0);
+	assert_int_equal(rep.by_severity[TFK_SEV_ERROR], 0);
+	assert_true(rep.incomplete);
+	assert_int_equal(tfk_report_verdict(&rep), TFK_VERDICT_INCOMPLETE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1145,6 +1166,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_compact_timestamps, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_model, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_packets_ahead_agree, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_file_alone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_bad_header, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_mismatch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_missing, setup, teardown),

@@ -221,15 +221,52 @@ static void ctf_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 	}
 }
 
-static void ctf_check_single(struct tfk_ctx *ctx, const struct tfk_cursor *file)
+/* What a single file of a CTF trace is, by its first bytes. */
+enum ctf_alone { CTF_ALONE_NONE, CTF_ALONE_METADATA, CTF_ALONE_STREAM };
+
+static enum ctf_alone alone_kind(const struct tfk_cursor *file)
 {
-	(void)ctx, (void)file;
+	uint32_t le = 0;
+	if (!tfk_cur_u32_at(file, 0, &le))
+		return CTF_ALONE_NONE;
+	if (le == CTF_META_MAGIC || __builtin_bswap32(le) == CTF_META_MAGIC || tfk_cur_has(file, "/* CTF 1.8", 10))
+		return CTF_ALONE_METADATA;
+	if (le == CTF_PKT_MAGIC || __builtin_bswap32(le) == CTF_PKT_MAGIC)
+		return CTF_ALONE_STREAM;
+	return CTF_ALONE_NONE;
 }
 
+/*
+ * One file of a trace given alone. A metadata file is checked whole (packets, TSDL). A data
+ * stream cannot be decoded without its trace's metadata: that is said, and where to look.
+ */
+static void ctf_check_single(struct tfk_ctx *ctx, const struct tfk_cursor *file)
+{
+	ctx->report->stats.format = "CTF 1.8 (LTTng 2.x)";
+	ctx->report->stats.file_size = file->len;
+	if (alone_kind(file) == CTF_ALONE_METADATA) {
+		struct ctf_meta *meta = tfk_calloc(ctx, 1, sizeof(*meta));
+		if (!meta) {
+			ctx->report->incomplete = true;
+			return;
+		}
+		meta->arena.ctx = ctx;
+		ctf_check_metadata(ctx, file, meta);
+		ctf_meta_free(meta);
+		free(meta);
+		return;
+	}
+	struct tfk_finding *f = tfk_emit(ctx, TFK_CTF_STREAM_ALONE, 0, 4);
+	tfk_set_path(f, "data stream");
+	tfk_set_expected(f, "the trace directory: the stream's packets decode with the metadata beside it");
+	tfk_set_found(f, "a file of CTF packets (magic 0xc1fc1fc1) without its metadata");
+	ctx->report->incomplete = true;
+}
+
+/* A metadata file or a data stream on its own: checked as far as it can be (ctf_check_single). */
 static int ctf_sniff(const struct tfk_cursor *file)
 {
-	(void)file;
-	return 0; /* a directory format */
+	return alone_kind(file) != CTF_ALONE_NONE ? 60 : 0;
 }
 
 static void ctf_dictionary(tfk_token_fn emit, void *user)
