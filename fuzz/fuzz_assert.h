@@ -3,6 +3,9 @@
 #ifndef TFK_FUZZ_ASSERT_H
 #define TFK_FUZZ_ASSERT_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -21,5 +24,34 @@
 #else
 #define FUZZ_EVERY 0
 #endif
+
+/*
+ * Which inputs pay for a costly oracle: a hash of the whole input (FNV-1a), so that a given
+ * input always gets the same oracles (a crash replays) while any mutated byte re-draws them.
+ * Computed once per execution, outside the coverage the fuzzer steers by (the loop over the
+ * input would otherwise add a comparison callback per byte).
+ */
+#if defined(__clang__)
+__attribute__((no_sanitize("coverage")))
+#endif
+static inline uint64_t fuzz_input_hash(const uint8_t *data, size_t size)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ size;
+	for (size_t i = 0; i < size; i++)
+		h = (h ^ data[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* Does oracle number `oracle` (each its own draw) run for the input of hash h, one input in
+ * one_in? Always in the corpus replays (FUZZ_EVERY). */
+static inline bool fuzz_sampled(uint64_t h, unsigned oracle, unsigned one_in)
+{
+	if (FUZZ_EVERY)
+		return true;
+	uint64_t z = h + 0x9e3779b97f4a7c15ull * (oracle + 1u); /* splitmix64's finaliser */
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return (z ^ (z >> 31)) % one_in == 0;
+}
 
 #endif
