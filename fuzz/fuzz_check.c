@@ -61,14 +61,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	/*
-	 * The other oracles each check the input again (or render it): each runs on a quarter of
-	 * the inputs (rendering on an eighth), drawn independently from the input's hash, and on
-	 * every input of a replay.
+	 * The other oracles each check the input again (or render it): each runs on an eighth of
+	 * the inputs, drawn independently from the input's hash, and on every input of a replay.
 	 */
 	const uint64_t h = fuzz_input_hash(data, size);
 
 	/* Deterministic, and the same with the CPUs walked on three threads. */
-	if (fuzz_sampled(h, 0, 4)) {
+	if (fuzz_sampled(h, 0, 8)) {
 		struct tfk_limits threaded = lim;
 		threaded.threads = 3;
 		tfk_check_buffer(data, size, &threaded, &b);
@@ -80,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	/* A policy that switches off the first code found moves exactly its findings out of the counts. */
-	if (a.count && fuzz_sampled(h, 1, 4)) {
+	if (a.count && fuzz_sampled(h, 1, 8)) {
 		struct tfk_policy *pol = tfk_policy_new();
 		FUZZ_ASSERT(pol && tfk_policy_disable(pol, a.findings[0].fault->id) == 1);
 		enum tfk_severity sev = size >= 2 && (data[size - 2] & 1) ? TFK_SEV_NOTE : TFK_SEV_ERROR;
@@ -101,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	/* Allocation N fails (N from the input's second-to-last byte): reported, never a crash, never clean. */
-	if (size >= 2 && fuzz_sampled(h, 2, 4)) {
+	if (size >= 2 && fuzz_sampled(h, 2, 8)) {
 		struct tfk_limits starved = lim;
 		struct tfk_test_hooks hooks = { .fail_alloc_after = 1 + data[size - 2] % 16 };
 		starved.test_hooks = &hooks;
