@@ -2,11 +2,13 @@
 /*
  * Fuzz harness: check any bytes as a trace. Oracles (always on, also in release builds):
  * the report stays within its limits, the verdict agrees with the counts, checking is
- * deterministic and the same when CPUs are walked on worker threads, a policy that disables a code removes exactly its findings (and re-grades
- * another, the input's last byte choosing the level), a failed allocation is reported and
- * never leaves a clean verdict, and both sinks render ASCII-only output whose JSON has one
- * summary (the last three on a quarter of the inputs each, chosen by the last byte; the
- * sinks on every input of a corpus replay too).
+ * deterministic and the same when CPUs are walked on worker threads, a policy that disables a
+ * code removes exactly its findings (and re-grades another, the input's last byte choosing the
+ * level), a failed allocation is reported and never leaves a clean verdict, and both sinks
+ * render ASCII-only output whose JSON has one summary. Each check after the first is an oracle
+ * of its own, run on a share of the inputs drawn from a hash of the input (fuzz_sampled), so
+ * that the fuzzer spends most of its time on new inputs; a corpus replay runs all of them on
+ * every input.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -58,23 +60,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(memchr(f->path, 0, sizeof(f->path)) && memchr(f->found, 0, sizeof(f->found)));
 	}
 
-	struct tfk_limits threaded = lim;
-	threaded.threads = 3;
-	tfk_check_buffer(data, size, &threaded, &b);
-	FUZZ_ASSERT(a.count == b.count && a.total == b.total && a.disabled == b.disabled);
-	FUZZ_ASSERT(memcmp(a.by_severity, b.by_severity, sizeof(a.by_severity)) == 0);
-	FUZZ_ASSERT(memcmp(&a.stats, &b.stats, sizeof(a.stats)) == 0);
-	FUZZ_ASSERT(a.count == 0 || memcmp(a.findings, b.findings, a.count * sizeof(*a.findings)) == 0);
-	tfk_report_free(&b);
-
 	/*
-	 * Two more oracles, each on about a quarter of the inputs (chosen by the last byte, which
-	 * mutations keep changing), so that throughput stays high and both still run all the time.
+	 * The other oracles each check the input again (or render it): each runs on an eighth of
+	 * the inputs, drawn independently from the input's hash, and on every input of a replay.
 	 */
-	unsigned pick = size ? data[size - 1] % 4u : 0;
+	const uint64_t h = fuzz_input_hash(data, size);
+
+	/* Deterministic, and the same with the CPUs walked on three threads. */
+	if (fuzz_sampled(h, 0, 8)) {
+		struct tfk_limits threaded = lim;
+		threaded.threads = 3;
+		tfk_check_buffer(data, size, &threaded, &b);
+		FUZZ_ASSERT(a.count == b.count && a.total == b.total && a.disabled == b.disabled);
+		FUZZ_ASSERT(memcmp(a.by_severity, b.by_severity, sizeof(a.by_severity)) == 0);
+		FUZZ_ASSERT(memcmp(&a.stats, &b.stats, sizeof(a.stats)) == 0);
+		FUZZ_ASSERT(a.count == 0 || memcmp(a.findings, b.findings, a.count * sizeof(*a.findings)) == 0);
+		tfk_report_free(&b);
+	}
 
 	/* A policy that switches off the first code found moves exactly its findings out of the counts. */
-	if (a.count && pick == 1) {
+	if (a.count && fuzz_sampled(h, 1, 8)) {
 		struct tfk_policy *pol = tfk_policy_new();
 		FUZZ_ASSERT(pol && tfk_policy_disable(pol, a.findings[0].fault->id) == 1);
 		enum tfk_severity sev = size >= 2 && (data[size - 2] & 1) ? TFK_SEV_NOTE : TFK_SEV_ERROR;
@@ -95,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	/* Allocation N fails (N from the input's second-to-last byte): reported, never a crash, never clean. */
-	if (size >= 2 && pick == 2) {
+	if (size >= 2 && fuzz_sampled(h, 2, 8)) {
 		struct tfk_limits starved = lim;
 		struct tfk_test_hooks hooks = { .fail_alloc_after = 1 + data[size - 2] % 16 };
 		starved.test_hooks = &hooks;
@@ -106,9 +111,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		tfk_report_free(&b);
 	}
 
-	/* Rendering is a fifth of an execution's time and has a harness of its own (fuzz_sinks):
-	 * here on the last quarter of the inputs, and on every input of a corpus replay. */
-	if (FUZZ_EVERY || pick == 3) {
+	/* Rendering costs as much as a check and has a harness of its own (fuzz_sinks). */
+	if (fuzz_sampled(h, 3, 8)) {
 		struct sink_check text = { 0 }, json = { 0 };
 		FUZZ_ASSERT(tfk_sink_text(&a, "fuzz.dat", NULL, sink, &text) == 0);
 		FUZZ_ASSERT(text.lines == a.count + 1);

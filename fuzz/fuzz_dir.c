@@ -87,7 +87,7 @@ void fz_dir_unpack(struct fz_dir *d, const uint8_t *data, size_t size)
 		unlink(p);
 	}
 	d->n = 0;
-	d->pick = size ? data[size - 1] : 0;
+	d->hash = fuzz_input_hash(data, size);
 	char sub[700] = "";
 	if (d->rules->subdir) {
 		snprintf(sub, sizeof(sub), "%s/%s", d->path, d->rules->subdir);
@@ -182,13 +182,13 @@ void fz_dir_check(struct fz_dir *d, bool repair)
 			    (d->rules->names_absent && d->rules->names_absent(f)));
 	}
 	/*
-	 * The costly oracles on a share of the inputs each, chosen by the last byte (which
-	 * mutations keep changing): checking again (a quarter) and the repair round trip (half:
-	 * it writes, syncs and checks two more directories). The check again takes the general
+	 * The costly oracles on a share of the inputs each, drawn independently from the input's
+	 * hash (fuzz_sampled): checking again (an eighth) and the repair round trip (an eighth: it
+	 * writes, syncs and checks two more directories). The check again takes the general
 	 * way everywhere (no runs of plain uftrace records, no flat plans of CTF fields, on one
 	 * thread): the fast paths must find exactly what it finds.
 	 */
-	if (d->every || d->pick % 4u == 1) {
+	if (d->every || fuzz_sampled(d->hash, 0, 8)) {
 		struct tfk_test_hooks general = { .record_by_record = 1 };
 		struct tfk_limits slow = lim;
 		slow.test_hooks = &general;
@@ -200,7 +200,8 @@ void fz_dir_check(struct fz_dir *d, bool repair)
 		FUZZ_ASSERT(a.count == 0 || memcmp(a.findings, b.findings, a.count * sizeof(*a.findings)) == 0);
 		tfk_report_free(&b);
 	}
-	if (repair && (d->every || d->pick % 2u == 0) && tfk_report_verdict(&a) != TFK_VERDICT_CLEAN && a.stats.format)
+	if (repair && (d->every || fuzz_sampled(d->hash, 1, 8)) && tfk_report_verdict(&a) != TFK_VERDICT_CLEAN &&
+	    a.stats.format)
 		repair_round_trip(d, &lim);
 	tfk_report_free(&a);
 }

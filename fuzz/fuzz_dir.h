@@ -39,7 +39,7 @@ struct fz_dir {
 	char path[512];
 	char names[FZ_DIR_MEMBERS][FZ_DIR_NAME + 1];
 	size_t n;
-	unsigned pick;  /* the input's last byte: which inputs also pay for the costly oracles */
+	uint64_t hash;  /* fuzz_input_hash of the input: which inputs also pay for the costly oracles */
 	bool every;     /* every oracle on every input (replays of the corpus: FZ_DIR_EVERY) */
 };
 
@@ -52,8 +52,8 @@ bool fz_dir_known(const struct fz_dir *d, const char *member);
 /*
  * The oracles every directory harness shares: the report stays within its limits, the verdict
  * agrees with the counts, every finding names a catalog code and a member that was written (or
- * the directory), checking twice gives the same findings (a quarter of the inputs); with
- * repair (half of the inputs), a damaged directory repairs (tfk_repair_dir) to an output that
+ * the directory), checking twice gives the same findings (an eighth of the inputs); with
+ * repair (another eighth), a damaged directory repairs (tfk_repair_dir) to an output that
  * re-checks clean or is refused, never FAILED, and the output repairs to nothing the second
  * time. With d->every, both on every input.
  */

@@ -2,8 +2,9 @@
 /*
  * Fuzz harness: event format text. The input becomes the one event format of a minimal v6
  * trace; our grammar checks it and, when it passes, libtraceevent parses it in the guarded
- * child. Oracles (always on): this process never crashes; findings are deterministic; a
- * text that breaks our grammar never reaches libtraceevent (so it cannot be a parser crash).
+ * child. Oracles (always on): this process never crashes; a text that breaks our grammar never
+ * reaches libtraceevent (so it cannot be a parser crash); findings are deterministic (checked
+ * on an eighth of the inputs, and on every input of a corpus replay).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -81,17 +82,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lim.parser_timeout_ms = 2000;
 	struct tfk_report a, b;
 	tfk_check_buffer(o.p, o.len, &lim, &a);
-	tfk_check_buffer(o.p, o.len, &lim, &b);
-	FUZZ_ASSERT(a.count == b.count && a.total == b.total);
 	bool syntax = false, crash = false;
 	for (size_t i = 0; i < a.count; i++) {
-		FUZZ_ASSERT(strcmp(a.findings[i].fault->id, b.findings[i].fault->id) == 0);
 		syntax |= strcmp(a.findings[i].fault->id, "tracedat.format.syntax") == 0;
 		crash |= strcmp(a.findings[i].fault->id, "tracedat.format.parser-crash") == 0;
 	}
 	FUZZ_ASSERT(!(syntax && crash));
+	/* Deterministic: a second check (another libtraceevent child) finds the same, on an eighth
+	 * of the inputs (drawn from a hash of the input) and on every input of a corpus replay. */
+	if (fuzz_sampled(fuzz_input_hash(data, size), 0, 8)) {
+		tfk_check_buffer(o.p, o.len, &lim, &b);
+		FUZZ_ASSERT(a.count == b.count && a.total == b.total);
+		for (size_t i = 0; i < a.count; i++)
+			FUZZ_ASSERT(strcmp(a.findings[i].fault->id, b.findings[i].fault->id) == 0);
+		tfk_report_free(&b);
+	}
 	tfk_report_free(&a);
-	tfk_report_free(&b);
 	free(o.p);
 	return 0;
 }
