@@ -93,6 +93,9 @@ struct pf_check {
 	size_t carry;               /* bytes at zbuf[0] waiting for the rest of their record */
 	uint64_t carry_at;          /* file offset of the COMPRESSED record they came from */
 	bool zbroken;               /* the stream broke: later payloads cannot be decoded */
+	bool zfed;                  /* a top-level COMPRESSED payload went into the stream */
+	bool zskipped;              /* and bytes were skipped after it (skip_range): in a repaired copy,
+				       without them, no later COMPRESSED record continues that stream */
 	bool zcapped;               /* the limit on decoded bytes was reached */
 	uint64_t zlost_records, zlost_first, zdecoded;
 	size_t zstart_carry;        /* carried bytes in front of the payload being walked */

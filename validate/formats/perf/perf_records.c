@@ -443,6 +443,7 @@ static void skip_range(struct pf_check *pc, const struct tfk_cursor *stream, uin
 	pc->records++; /* the record whose size was impossible */
 	pc->carry = 0;       /* a record the zstd stream was inside is lost with them */
 	pc->zbroken = true;  /* and a later payload decodes only if it starts a frame of its own */
+	pc->zskipped = pc->zfed;
 	if (pc->frozen)
 		return;
 	if (pending || pc->lay.ndrops >= TFK_PERF_MAX_DROPS) {
@@ -483,6 +484,7 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 		pc->frozen = false;
 		pc->carry = 0;
 		pc->zbroken = false;
+		pc->zfed = pc->zskipped = false;
 		pc->zlost_records = 0;
 		tfk_zstream_reset(pc->zs);
 	}
@@ -724,7 +726,16 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 				}
 			}
 			tfk_cur_sub(&rec, hdr, data_size, &payload);
+			/*
+			 * The check goes on in a new frame after skipped bytes, but a repaired copy leaves
+			 * them out and its reader would feed this payload to the old stream: the data kept
+			 * ends before it.
+			 */
+			if (track && pc->zskipped)
+				pc->frozen = true;
 			stream_ok = walk_compressed(pc, &payload, at, depth);
+			if (track)
+				pc->zfed = true;
 		}
 		if (have_t)
 			saw_time(pc, t, at);
