@@ -48,7 +48,7 @@ struct ctf_ahead {
 	struct tfk_cursor file;
 	struct tfk_limits limits;   /* the check's, with nothing kept: walkers only count */
 	const struct tfk_ctx *main;
-	uint32_t mod;               /* walkers + 1: the check decodes the packets of remainder 0 */
+	uint32_t mod;               /* walkers wanted + 1, set before any starts: the check decodes remainder 0 */
 	struct walker *walkers;
 	unsigned n;
 };
@@ -169,16 +169,15 @@ struct ctf_ahead *ctf_ahead_start(struct tfk_ctx *ctx, const struct ctf_meta *me
 		ctf_ahead_finish(a);
 		return NULL;
 	}
-	a->mod = a->n + 1;
-	return a;
+	return a; /* mod stays want + 1, as the walkers read it: a share whose walker did not start is the check's */
 }
 
 bool ctf_ahead_take(struct ctf_ahead *a, uint64_t index, uint64_t off, const struct ctf_decoder *d,
 		    struct ctf_ahead_events *out)
 {
 	uint64_t r = index % a->mod;
-	if (r == 0)
-		return false;
+	if (r == 0 || r > a->n)
+		return false; /* the check's share, or a walker's that could not start */
 	struct walker *k = &a->walkers[r - 1];
 	struct slot s;
 	bool found = false;
