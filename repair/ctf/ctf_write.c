@@ -83,15 +83,12 @@ static bool kept_before(const struct cr_model *m, const struct cr_stream *cs, co
 	char meta[TFK_CTF_MEMBER_MAX];
 	snprintf(meta, sizeof(meta), "%.*smetadata", (int)d, name);
 	const struct tfk_ctf_metadata *md = cr_metadata(m, meta);
+	uint8_t trace[16] = { 0 };
+	ctf_seen_trace(trace, md && md->have_uuid, md ? md->uuid : trace, name, d);
+	const struct ctf_seen_packet sp = { p->stream_id, p->instance_id, p->packet_size, p->ts_begin, p->ts_end,
+					    p->seq, p->has_ts_begin, p->has_ts_end_raw, p->has_seq };
 	struct ctf_seen_key k;
-	memset(&k, 0, sizeof(k));
-	ctf_seen_trace(k.trace, md && md->have_uuid, md ? md->uuid : k.trace, name, d);
-	k.stream_id = p->stream_id;
-	k.instance_id = p->instance_id;
-	k.packet_size = p->packet_size;
-	k.ts_begin = p->has_ts_begin ? p->ts_begin : 0;
-	k.ts_end = p->has_ts_end_raw ? p->ts_end : 0;
-	k.seq = p->has_seq ? p->seq : 0;
+	ctf_seen_key_of(&k, trace, &sp);
 	return ctf_seen_again(seen, &k);
 }
 

@@ -38,6 +38,18 @@ void ctf_seen_trace(uint8_t out[16], bool have_uuid, const uint8_t uuid[16], con
 	memcpy(out + 8, &b, 8);
 }
 
+void ctf_seen_key_of(struct ctf_seen_key *k, const uint8_t trace[16], const struct ctf_seen_packet *p)
+{
+	memset(k, 0, sizeof(*k));
+	memcpy(k->trace, trace, 16);
+	k->stream_id = p->stream_id;
+	k->instance_id = p->instance_id;
+	k->packet_size = p->packet_size;
+	k->ts_begin = p->has_ts_begin ? p->ts_begin : 0;
+	k->ts_end = p->has_ts_end ? p->ts_end : 0;
+	k->seq = p->has_seq ? p->seq : 0;
+}
+
 static bool same(const struct ctf_seen_key *x, const struct ctf_seen_key *y)
 {
 	return !memcmp(x->trace, y->trace, 16) && x->stream_id == y->stream_id && x->instance_id == y->instance_id &&

@@ -26,6 +26,13 @@ struct ctf_seen {
 	bool broken;         /* out of memory: nothing more is remembered, every packet counts */
 };
 
+/* The timestamps and sequence number a packet may lack count as 0, as in babeltrace2's index. */
+struct ctf_seen_packet {
+	uint64_t stream_id, instance_id, packet_size, ts_begin, ts_end, seq;
+	bool has_ts_begin, has_ts_end, has_seq;
+};
+/* The key of a packet of the trace whose part is trace (16 bytes). */
+void ctf_seen_key_of(struct ctf_seen_key *k, const uint8_t trace[16], const struct ctf_seen_packet *p);
 /* The trace part of a key: the UUID when the trace has one, else a digest of its directory name. */
 void ctf_seen_trace(uint8_t out[16], bool have_uuid, const uint8_t uuid[16], const char *dir, size_t dir_len);
 /* True when an equal key was given before; else remembers it and returns false. */

@@ -330,15 +330,10 @@ static uint64_t declared_size(struct walk *w)
 /* Has a trace of the same UUID (or this trace) held this packet of the instance before? */
 static bool seen_again(struct walk *w, const struct ctf_packet_info *pi)
 {
+	const struct ctf_seen_packet p = { pi->stream_id, pi->instance_id, pi->packet_size, pi->ts_begin, pi->ts_end,
+					   pi->seq, pi->has_ts_begin, pi->has_ts_end, pi->has_seq };
 	struct ctf_seen_key k;
-	memset(&k, 0, sizeof(k));
-	memcpy(k.trace, w->trace, 16);
-	k.stream_id = pi->stream_id;
-	k.instance_id = pi->instance_id;
-	k.packet_size = pi->packet_size;
-	k.ts_begin = pi->has_ts_begin ? pi->ts_begin : 0;
-	k.ts_end = pi->has_ts_end ? pi->ts_end : 0;
-	k.seq = pi->has_seq ? pi->seq : 0;
+	ctf_seen_key_of(&k, w->trace, &p);
 	return ctf_seen_again(w->seen, &k);
 }
 
