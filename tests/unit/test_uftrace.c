@@ -1036,6 +1036,14 @@ static void test_kernel_too_long(void **state)
 	const struct tfk_finding *f = expect("uftrace.kernel.too-long", "kernel_header");
 	assert_int_equal(f->offset, (uint64_t)at);
 	assert_non_null(strstr(f->found, "5000-byte block"));
+	/* a name longer than uftrace's 128-byte buffer, in a file of its own */
+	static char big[400];
+	int k = snprintf(big, sizeof(big), "PAGE_SIZE: 4096\nLONG_SIZE: 8\nENDIAN: LE\nTRACEFS: events/%0200d/x/format: 3\nabc", 0);
+	write_member("kernel_header", big, (size_t)k);
+	check_dir();
+	f = expect("uftrace.kernel.too-long", "kernel_header");
+	assert_int_equal(f->offset, 40);
+	assert_non_null(strstr(f->found, "216-byte name"));
 }
 
 static void test_kernel_header_missing(void **state)

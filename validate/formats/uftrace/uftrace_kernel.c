@@ -131,6 +131,7 @@ static bool block(struct tfk_ctx *ctx, struct uf_kernel *k, struct tfk_cursor *c
 						   "a name of at most 127 bytes and a block of at most 4096 (uftrace's stack buffers)");
 		tfk_set_found(f, "a %zu-byte name, a %llu-byte block", nlen, (unsigned long long)len);
 	}
+	nlen = strlen(nm); /* the name as kept (cut to the buffer): what the checks below read */
 	if (len > tfk_cur_left(c)) {
 		struct tfk_finding *f = uf_line_fault(ctx, TFK_UFTRACE_KERNEL_SYNTAX, l, "block", "the block's bytes after its line");
 		tfk_set_found(f, "%llu bytes announced, %llu left in the file", (unsigned long long)len,
