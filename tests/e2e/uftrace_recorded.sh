@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # uftrace recordings of other shapes than the samples, made here by the real recorder: a C++
 # program (tests/e2e/data/uftrace-prog.cc) built with -pg and with -finstrument-functions and
-# recorded with auto-args over DWARF (empty-struct arguments stored as 0 bytes), an exec in a
+# recorded with auto-args over DWARF (empty-struct arguments stored as 0 bytes) and with given
+# argument specs (a C string through the PLT, C++ functions by name and by regex), an exec in a
 # forked child, --estimate-return (exit times earlier than the records before them), an event
 # trigger (read=proc/statm) and depth/time filters. Each must check clean (exit 0, no finding)
 # and walk exactly the task records `uftrace dump` prints; then each is damaged and repaired
@@ -45,6 +46,7 @@ record() {
 record plain ./prog-pg
 record instrument ./prog-fi
 record autoargs-exec -a ./prog-pg exec
+record argspec -A 'puts@arg1/s' -A 'fib@arg1/i32' -R 'fib@retval/i64' -A '^thr@arg1' ./prog-pg
 record estimate -e ./prog-pg
 record statm -T 'fib@read=proc/statm' ./prog-pg
 record filtered -D 3 -t 1us ./prog-fi

@@ -17,6 +17,7 @@
 
 #include "raised.h"
 #include "ring_events.h"
+#include "uftrace_call.h"
 #include "test_hooks.h"
 #include "tracefsck/check.h"
 
@@ -775,6 +776,69 @@ static void test_dat_more(void **state)
 	assert_int_equal(rep.stats.events, SAMPLE_RECORDS);
 }
 
+/*
+ * Payload lengths from the spec. The sample records printf with auto-args (arg1/s, retval/d32):
+ * records 359 and 360 at 5744 and 5768, 8 bytes of payload each. A second call appended after
+ * the last record fits the spec that the first confirmed; with its string length raised from 3
+ * to 11 the spec gives 16 bytes, after which no record follows: argument-mismatch at its payload.
+ */
+static void append_printf_call(uint16_t string_len)
+{
+	uint8_t call[UF_CALL_LEN];
+	char p[1024];
+	member_path(SAMPLE_DAT, p, sizeof(p));
+	FILE *f = fopen(p, "rb");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, UF_CALL_AT, SEEK_SET), 0);
+	assert_int_equal(fread(call, 1, sizeof(call), f), sizeof(call));
+	fclose(f);
+	uf_call_again(call, string_len);
+	append_member(SAMPLE_DAT, call, sizeof(call));
+}
+
+static void test_dat_spec_lengths(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	append_printf_call(3);
+	check_dir();
+	expect_verdict(TFK_VERDICT_CLEAN);
+	assert_int_equal(rep.total, 0);
+	assert_int_equal(rep.stats.events, SAMPLE_RECORDS + 2);
+	assert_int_equal(teardown(NULL), 0);
+	assert_int_equal(setup(NULL), 0);
+	append_printf_call(11);
+	check_dir();
+	expect_at("uftrace.dat.argument-mismatch", SAMPLE_DAT, 5808 + 16);
+	expect_count("uftrace.dat.argument-mismatch", 1);
+	expect_verdict(TFK_VERDICT_CORRUPT);
+	assert_int_equal(rep.stats.events, SAMPLE_RECORDS + 2); /* the walk goes on at the next record */
+}
+
+/*
+ * The more flag set on fib's ENTRY (record 5 at 80), a function with no spec: uftrace fails on
+ * it ('record missing argument info'), though the features allow arguments.
+ */
+static void test_dat_more_without_spec(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	char p[1024];
+	member_path(SAMPLE_DAT, p, sizeof(p));
+	FILE *f = fopen(p, "rb");
+	uint8_t word;
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 88, SEEK_SET), 0);
+	assert_int_equal(fread(&word, 1, 1, f), 1);
+	fclose(f);
+	assert_int_equal(word & 0x07, 0x00); /* an ENTRY without the more flag */
+	patch_byte(SAMPLE_DAT, 88, (uint8_t)(word | 0x04));
+	check_dir();
+	expect_at("uftrace.dat.more-nospec", SAMPLE_DAT, 88);
+	expect_count("uftrace.dat.more-nospec", 1);
+	assert_int_equal(rep.stats.events, SAMPLE_RECORDS);
+}
+
 
 static void test_dat_event(void **state)
 {
@@ -1086,7 +1150,7 @@ int main(void)
 		T(test_sym_syntax),	T(test_sym_count),	T(test_sym_addr),	    T(test_dbg_syntax),
 		T(test_dat_partial),	T(test_dat_magic),	T(test_dat_time), T(test_dat_before_session),	    T(test_dat_depth),
 		T(test_dat_large), T(test_dat_walks_agree), T(test_dat_lost_untimed), T(test_dat_fork_exec_session),
-		T(test_dat_payload_lookalike), T(test_dat_more),	T(test_dat_event),	T(test_dat_payload),	    T(test_perf_record),
+		T(test_dat_payload_lookalike), T(test_dat_more), T(test_dat_spec_lengths), T(test_dat_more_without_spec),	T(test_dat_event),	T(test_dat_payload),	    T(test_perf_record),
 		T(test_perf_walker),	T(test_events_extern),	T(test_channel), T(test_many_tasks), T(test_special_member),
 #undef T
 #define K(fn) cmocka_unit_test_setup_teardown(fn, setup_kernel, teardown)

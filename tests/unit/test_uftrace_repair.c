@@ -20,6 +20,7 @@
 
 #include "raised.h"
 #include "ring_events.h"
+#include "uftrace_call.h"
 #include "tracefsck/check.h"
 #include "tracefsck/repair.h"
 
@@ -311,6 +312,39 @@ static void truncated_task(void **state)
 }
 
 /* A bad record magic at 0x648 (record 100): the task is cut there, as uftrace stops there. */
+/*
+ * A second printf call whose string length is damaged (uftrace_call.h): the spec the first call
+ * confirmed gives 16 bytes where 8 were written; uftrace would lose its place there. Repair cuts
+ * before the call: the sample's records, byte for byte.
+ */
+static void spec_mismatch(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	size_t n;
+	uint8_t *d = slurp(in, SAMPLE_DAT, &n);
+	assert_non_null(d);
+	assert_int_equal(n, SAMPLE_DAT_SIZE);
+	uint8_t *grown = realloc(d, n + UF_CALL_LEN);
+	assert_non_null(grown);
+	memcpy(grown + n, grown + UF_CALL_AT, UF_CALL_LEN);
+	uf_call_again(grown + n, 11);
+	char p[1200];
+	snprintf(p, sizeof(p), "%s/%s", in, SAMPLE_DAT);
+	FILE *f = fopen(p, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(grown, 1, n + UF_CALL_LEN, f), n + UF_CALL_LEN);
+	fclose(f);
+	free(grown);
+	repair_ok();
+	size_t k = 0;
+	for (size_t i = 0; i < rep.before.count; i++)
+		k += strcmp(rep.before.findings[i].fault->id, "uftrace.dat.argument-mismatch") == 0;
+	assert_int_equal(k, 1);
+	task_kept(362, 2, "truncated");
+	same_as_sample(SAMPLE_DAT, SIZE_MAX);
+}
+
 static void bad_magic(void **state)
 {
 	(void)state;
@@ -695,7 +729,7 @@ int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 	const struct CMUnitTest tests[] = {
-		T(pristine_nothing_to_do), T(killed_recording), T(truncated_task), T(bad_magic),
+		T(pristine_nothing_to_do), T(killed_recording), T(truncated_task), T(spec_mismatch), T(bad_magic),
 		T(malformed_task_lines),   T(damaged_symbols),  T(maps),           T(missing_map_refused),
 		T(dry_run_and_target),     T(salvage_report),   T(payload_ends_file), T(perf_tail), T(in_place), T(damaged_info),
 		T(task_txt_missing), T(task_txt_missing_time_back), T(task_txt_cut_in_first_line), T(task_txt_two_sessions_refused),

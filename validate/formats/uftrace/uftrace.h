@@ -17,6 +17,8 @@
 #define UF_FEAT_RETVAL (1ull << 4)
 #define UF_FEAT_MAX_STACK (1ull << 6)
 #define UF_FEAT_PERF_EVENT (1ull << 8)
+#define UF_FEAT_AUTO_ARGS (1ull << 9)
+#define UF_FEAT_DEBUG_INFO (1ull << 10)
 #define UF_FEAT_ESTIMATE_RETURN (1ull << 11) /* --estimate-return: exit times are estimates */
 #define UF_FEAT_SYM_SIZE (1ull << 12)
 #define UF_FEAT_KNOWN ((1ull << 14) - 1)
@@ -28,6 +30,7 @@ struct uf_sid {
 };
 
 struct td_rings;
+struct uf_args;
 
 /* kernel_header as read, and what the kernel-cpu<N>.dat walks need of it (uftrace_kernel.c). */
 struct uf_kernel {
@@ -42,6 +45,15 @@ struct uf_kernel {
 	size_t formats;
 	struct td_rings *rings; /* formats and page geometry for the walks, NULL when unknown */
 };
+
+/* A text copied from a member (NULL when absent). */
+struct uf_text {
+	char *s;
+	size_t n;
+};
+
+/* info's argument spec lines: argspec:, retspec:, argauto:, retauto:. */
+enum { UF_SPEC_ARG, UF_SPEC_RET, UF_SPEC_ARGAUTO, UF_SPEC_RETAUTO, UF_SPEC_KINDS };
 
 /* What one member's check tells the others. */
 struct uf_state {
@@ -67,6 +79,11 @@ struct uf_state {
 	size_t n_links, cap_links;
 	uint64_t member_errors, member_warnings; /* raised at the member checked last */
 	struct uf_kernel kernel;
+	struct uf_text spec_text[UF_SPEC_KINDS];
+	bool spec_section;    /* the ARG_SPEC section was read whole */
+	bool auto_args;       /* its auto-args:1 line */
+	int patt_type;        /* pattern_type: as enum uf_patt (uftrace_argspec.h); 0 without the line */
+	struct uf_args *args; /* payload lengths from the spec (uftrace_args.h), or NULL: guessed */
 	unsigned max_depth;   /* deepest depth recorded */
 	const char *max_depth_member;
 };
@@ -79,6 +96,10 @@ struct uf_line {
 	uint64_t number;
 	bool terminated;
 };
+
+/* Are the n bytes at s hex digits (and n > 0)? Their value (n at most 16). */
+bool uf_all_hex(const char *s, size_t n);
+uint64_t uf_hex_value(const char *s, size_t n);
 
 /* The next line of c (which advances past it); false at the end. */
 bool uf_next_line(struct tfk_cursor *c, struct uf_line *line);

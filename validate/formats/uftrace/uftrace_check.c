@@ -12,6 +12,7 @@
 
 #include "../tracedat/tracedat_rings.h"
 #include "uftrace.h"
+#include "uftrace_args.h"
 
 static const uint8_t uf_magic[8] = { 'F', 't', 'r', 'a', 'c', 'e', '!', 0 };
 
@@ -76,6 +77,9 @@ void uf_state_free(struct uf_state *st)
 	tfk_keyindex_free(&st->sess_time_ix);
 	tfk_keyindex_free(&st->sid_ix);
 	td_rings_free(st->kernel.rings);
+	for (int k = 0; k < UF_SPEC_KINDS; k++)
+		free(st->spec_text[k].s);
+	uf_args_free(st->args);
 }
 
 /* "NNN.dat" with a decimal tid: the tid, or -1. */
@@ -272,8 +276,47 @@ static void check_taskinfo_line(struct tfk_ctx *ctx, struct uf_state *st, const 
 	}
 }
 
+/*
+ * A line of the ARG_SPEC section, kept for the argument lengths (uftrace_args.c). False for a
+ * line uftrace's read_arg_spec refuses (it then reads no spec at all) or memory running out.
+ */
+static bool keep_spec_line(struct tfk_ctx *ctx, struct uf_state *st, const struct uf_line *l)
+{
+	static const char *const keys[UF_SPEC_KINDS] = { "argspec:", "retspec:", "argauto:", "retauto:" };
+	if (starts(l, "enumauto:"))
+		return true;
+	if (starts(l, "auto-args:1")) {
+		st->auto_args = true;
+		return true;
+	}
+	for (int k = 0; k < UF_SPEC_KINDS; k++) {
+		if (!starts(l, keys[k]))
+			continue;
+		struct uf_text *t = &st->spec_text[k];
+		free(t->s);
+		t->n = l->len - 8;
+		t->s = tfk_calloc(ctx, 1, t->n + 1);
+		if (!t->s)
+			return false;
+		memcpy(t->s, l->s + 8, t->n);
+		return !memchr(t->s, 0, t->n);
+	}
+	return false;
+}
+
+/* pattern_type:regex|glob|simple as uftrace's parse_filter_pattern reads it (uf_patt values). */
+static int pattern_type(const struct uf_line *l)
+{
+	static const char *const names[] = { "simple", "regex", "glob" };
+	for (int k = 0; k < 3; k++)
+		if (l->len == 13 + strlen(names[k]) && memcmp(l->s + 13, names[k], l->len - 13) == 0)
+			return k + 1;
+	return 0;
+}
+
 void uf_check_info(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cursor *file)
 {
+	bool spec_ok = true;
 	struct tfk_cursor c = *file;
 	if (!tfk_cur_has(&c, uf_magic, 8)) {
 		struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_INFO_BAD_MAGIC, 0, 8);
@@ -402,6 +445,8 @@ void uf_check_info(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cu
 				st->cmdline[l.len] = '\0';
 			}
 		}
+		if (bit == 12)
+			st->patt_type = pattern_type(&l);
 		if (sec->kind == 0)
 			continue;
 		size_t plen = strlen(sec->prefix);
@@ -427,7 +472,11 @@ void uf_check_info(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cu
 			}
 			if (bit == 7)
 				check_taskinfo_line(ctx, st, &l, &nr_tid);
+			if (bit == 10)
+				spec_ok = spec_ok && keep_spec_line(ctx, st, &l);
 		}
+		if (bit == 10)
+			st->spec_section = spec_ok;
 	}
 }
 
@@ -622,6 +671,7 @@ static void uf_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 		tfk_set_found(f, "no task.txt");
 	}
 
+	st.args = uf_args_new(ctx, &st, in);
 	kernel_first(ctx, &st, in);
 	for (size_t i = 0; i < in->n; i++) {
 		const struct tfk_member *m = &in->members[i];

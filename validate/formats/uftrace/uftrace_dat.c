@@ -8,6 +8,7 @@
 #include "readahead.h"
 #include "test_hooks.h"
 #include "uftrace.h"
+#include "uftrace_args.h"
 #include "uftrace_records.h"
 
 #define UF_RELEASE_STEP (16u << 20)
@@ -179,6 +180,85 @@ uint64_t uf_guess_payload(const struct tfk_cursor *v, uint64_t file_len, uint64_
 		return tail_timed;
 	*by_tail = tail != UF_PAYLOAD_NONE;
 	return tail;
+}
+
+enum spec_verdict { SPEC_NONE, SPEC_TAKEN, SPEC_CUT };
+
+/*
+ * The payload's length from the function's spec (uftrace_args.h), for the ENTRY or EXIT
+ * record at pos - 16 (time t, second word w): SPEC_TAKEN (*len), SPEC_CUT (its strings run past
+ * the end of the file: a partial record, reported), or SPEC_NONE: the length is to be guessed.
+ * A spec that once fitted a record of its function and does not fit this one is a fault
+ * (listed up to UF_LISTED_MAX per task: *mismatches); one that never fitted is not the spec
+ * the recording was made with, and is left to the guess. Only records of the task's valid part
+ * (valid: no invalid record before, none found in this one yet) confirm or refute a spec: they
+ * are the ones a repaired copy keeps, so its check trusts the same specs.
+ */
+static enum spec_verdict spec_payload(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cursor *v,
+				      uint64_t file_len, uint64_t pos, uint64_t t, uint64_t w, uint64_t index, bool depths,
+				      bool valid, uint64_t *len, uint64_t *mismatches)
+{
+	size_t fn;
+	uint64_t n = 0;
+	const bool ret = rec_type(w) == UF_EXIT;
+	enum uf_arglen r = uf_args_length(ctx, st->args, rec_addr(w), ret, v, pos, file_len, &n, &fn);
+	switch (r) {
+	case UF_ARGLEN_GUESS:
+		return SPEC_NONE;
+	case UF_ARGLEN_NO_SPEC:
+		/*
+		 * uftrace fails on it ('record missing argument info'). Damage that set the more flag
+		 * of a record without a payload leaves the next record right after it; else the spec
+		 * read here is not the recording's, and the length is guessed.
+		 */
+		if (!plausible_next(v, file_len, pos, t, w, true, depths))
+			return SPEC_NONE;
+		uf_emit_record(ctx, TFK_UFTRACE_DAT_MORE_NOSPEC, pos - 8, 8, index,
+			       "the more flag only on a function with an argument spec",
+			       "more = 1 on %s, which has no spec; the next record follows at once", uf_args_name(st->args, fn));
+		*len = 0;
+		return SPEC_TAKEN;
+	case UF_ARGLEN_KNOWN:
+		if (pos + n == file_len || (file_len - (pos + n) >= 16 && plausible_next(v, file_len, pos + n, t, w, false, depths))) {
+			if (valid)
+				uf_args_confirm(st->args, fn, ret);
+			*len = n;
+			return SPEC_TAKEN;
+		}
+		if (file_len - (pos + n) < 16) {
+			/* a record cut after it: the spec's length if it is trusted, else the guess's */
+			*len = n;
+			return uf_args_trusted(st->args, fn, ret) ? SPEC_TAKEN : SPEC_NONE;
+		}
+		break;
+	case UF_ARGLEN_PAST_END:
+		if (!uf_args_trusted(st->args, fn, ret))
+			return SPEC_NONE;
+		uf_emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, file_len - pos, index,
+			       "whole arguments or return value", "%llu bytes at the end of the file, %s's spec needs more",
+			       (unsigned long long)(file_len - pos), uf_args_name(st->args, fn));
+		return SPEC_CUT;
+	case UF_ARGLEN_TOO_LONG:
+		break;
+	}
+	if (!uf_args_trusted(st->args, fn, ret)) {
+		if (valid)
+			uf_args_refute(st->args, fn, ret);
+		return SPEC_NONE;
+	}
+	if ((*mismatches)++ >= UF_LISTED_MAX) {
+		tfk_count_only(ctx, TFK_UFTRACE_DAT_ARGUMENT_MISMATCH);
+		return SPEC_NONE;
+	}
+	if (r == UF_ARGLEN_TOO_LONG)
+		uf_emit_record(ctx, TFK_UFTRACE_DAT_ARGUMENT_MISMATCH, pos, 0, index,
+			       "arguments within libmcount's 1024-byte buffer", "%s's spec reads past it",
+			       uf_args_name(st->args, fn));
+	else
+		uf_emit_record(ctx, TFK_UFTRACE_DAT_ARGUMENT_MISMATCH, pos, n, index,
+			       "a record after the length the spec gives", "%llu bytes by %s's spec, then no record",
+			       (unsigned long long)n, uf_args_name(st->args, fn));
+	return SPEC_NONE;
 }
 
 void uf_emit_record(struct tfk_ctx *ctx, enum tfk_fault_code code, uint64_t off, uint64_t len, uint64_t index,
@@ -381,7 +461,7 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 {
 	const struct tfk_cursor c = *file;
 	uint64_t pos = 0, index = 0, prev_time = 0, backwards = 0, depth_faults = 0, nospec = 0, bad_events = 0;
-	uint64_t released = 0, early = 0;
+	uint64_t released = 0, early = 0, mismatches = 0;
 	int64_t tid = 0;
 	for (const char *p = name; *p >= '0' && *p <= '9' && tid < 0x7fffffff; p++)
 		tid = tid * 10 + (*p - '0');
@@ -552,8 +632,20 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 			task_record(ctx, &m, errors_at, rec_at, pos, t, &whole, type, w, depth);
 			continue;
 		}
-		bool by_tail;
-		uint64_t len = uf_guess_payload(&win.v, c.len, pos - 16, t, !st->filtered && !st->depth_wraps, &by_tail);
+		bool by_tail = false;
+		const bool depths = !st->filtered && !st->depth_wraps;
+		const bool spec_kind = st->feat & (type == UF_ENTRY ? UF_FEAT_ARGUMENT : UF_FEAT_RETVAL);
+		uint64_t len = 0;
+		const bool valid = m.good_end == UINT64_MAX && ctx->report->by_severity[TFK_SEV_ERROR] == errors_at;
+		enum spec_verdict sv = st->args && spec_kind ? spec_payload(ctx, st, &win.v, c.len, pos, t, w, index - 1,
+									       depths, valid, &len, &mismatches)
+							     : SPEC_NONE;
+		if (sv == SPEC_CUT) {
+			task_cut(&m, TFK_UFTRACE_CUT_PARTIAL, rec_at, whole, t);
+			break;
+		}
+		if (sv == SPEC_NONE)
+			len = uf_guess_payload(&win.v, c.len, pos - 16, t, depths, &by_tail);
 		if (len == UF_PAYLOAD_NONE) {
 			if (c.len - pos <= UF_PAYLOAD_MAX) {
 				uf_emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, c.len - pos, index - 1,

@@ -25,7 +25,7 @@ static bool is_hex(char ch)
 	return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F');
 }
 
-static bool all_hex(const char *s, size_t n)
+bool uf_all_hex(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (!is_hex(s[i]))
@@ -41,7 +41,7 @@ static bool all_dec(const char *s, size_t n)
 	return n > 0;
 }
 
-static uint64_t hex_value(const char *s, size_t n)
+uint64_t uf_hex_value(const char *s, size_t n)
 {
 	uint64_t v = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -351,11 +351,11 @@ void uf_check_task(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_in
 					bad = key;
 				ns = timestamp_ns(&v);
 			} else if (strcmp(key, "sid") == 0) {
-				if (v.n != UF_SID_LEN || !all_hex(v.s, v.n))
+				if (v.n != UF_SID_LEN || !uf_all_hex(v.s, v.n))
 					bad = key;
 				sid = v;
 			} else if (strcmp(key, "base") == 0) {
-				if (v.n > 16 || !all_hex(v.s, v.n))
+				if (v.n > 16 || !uf_all_hex(v.s, v.n))
 					bad = key;
 			} else if (strcmp(key, "exename") == 0 || strcmp(key, "libname") == 0) {
 				if (!valid_quoted(&v))
@@ -379,8 +379,13 @@ void uf_check_task(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_in
 				 "SECONDS.NANOSECONDS with 9 digits of nanoseconds");
 		else if (ns < last_ns)
 			bad_line(ctx, TFK_UFTRACE_TASK_BAD_TIMESTAMP, &l, "timestamp",
-				 "a time no earlier than the line before");
-		if (ns)
+				 "a time no earlier than the SESS or EXEC line before it");
+		/*
+		 * Against the last session's start: the recorder writes the TASK lines of threads
+		 * starting together in the order their messages arrive, a few hundred ns apart either
+		 * way; only a line earlier than the SESS or EXEC line before it falls into the wrong session.
+		 */
+		if (ns && (kw->name[0] == 'S' || kw->name[0] == 'E'))
 			last_ns = ns;
 		if (kw->name[0] == 'S')
 			add_session_time(ctx, st, ids[0], ns);
@@ -433,22 +438,22 @@ void uf_check_map(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 		} else {
 			const char *dash = memchr(t.s, '-', t.n);
 			size_t a = dash ? (size_t)(dash - t.s) : 0, b = dash ? t.n - a - 1 : 0;
-			if (!dash || a > 16 || b > 16 || !all_hex(t.s, a) || !all_hex(dash + 1, b) ||
-			    hex_value(t.s, a) >= hex_value(dash + 1, b))
+			if (!dash || a > 16 || b > 16 || !uf_all_hex(t.s, a) || !uf_all_hex(dash + 1, b) ||
+			    uf_hex_value(t.s, a) >= uf_hex_value(dash + 1, b))
 				bad = "start-end (hex, start below end)";
 		}
 		if (!bad && (!next_tok(&l, &i, &t) || t.n != 4 || (t.s[0] != 'r' && t.s[0] != '-') ||
 			     (t.s[1] != 'w' && t.s[1] != '-') || (t.s[2] != 'x' && t.s[2] != '-') ||
 			     (t.s[3] != 'p' && t.s[3] != 's')))
 			bad = "perms ([r-][w-][x-][ps])";
-		if (!bad && (!next_tok(&l, &i, &t) || t.n > 16 || !all_hex(t.s, t.n)))
+		if (!bad && (!next_tok(&l, &i, &t) || t.n > 16 || !uf_all_hex(t.s, t.n)))
 			bad = "offset (hex)";
 		if (!bad) {
 			const char *colon = NULL;
 			if (next_tok(&l, &i, &t))
 				colon = memchr(t.s, ':', t.n);
-			if (!colon || t.n > 17 || !all_hex(t.s, (size_t)(colon - t.s)) ||
-			    !all_hex(colon + 1, t.n - (size_t)(colon - t.s) - 1))
+			if (!colon || t.n > 17 || !uf_all_hex(t.s, (size_t)(colon - t.s)) ||
+			    !uf_all_hex(colon + 1, t.n - (size_t)(colon - t.s) - 1))
 				bad = "dev (hex:hex)";
 		}
 		if (!bad && (!next_tok(&l, &i, &t) || t.n > 20 || !all_dec(t.s, t.n)))
@@ -464,7 +469,7 @@ void uf_check_map(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 			while (last > i && l.s[last - 1] != ' ')
 				last--;
 			if (end - last >= 9 && memcmp(l.s + last, "build-id:", 9) == 0) {
-				if (end - last - 9 > 40 || !all_hex(l.s + last + 9, end - last - 9))
+				if (end - last - 9 > 40 || !uf_all_hex(l.s + last + 9, end - last - 9))
 					bad = "build-id:HEX (at most 40 hex digits)";
 				end = last;
 				while (end > i && l.s[end - 1] == ' ')
@@ -520,7 +525,7 @@ void uf_check_sym(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 		size_t i = 0;
 		struct tok a, b, t, name;
 		const char *bad = NULL;
-		if (!next_tok(&l, &i, &a) || a.n != 16 || !all_hex(a.s, 16))
+		if (!next_tok(&l, &i, &a) || a.n != 16 || !uf_all_hex(a.s, 16))
 			bad = "an address of 16 hex digits";
 		else if (!next_tok(&l, &i, &b))
 			bad = "a type and a name";
@@ -529,7 +534,7 @@ void uf_check_sym(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 			/* A size (feature SYM_SIZE; told by its 8 hex digits when info is missing) before the type. */
 			size_t after = i;
 			struct tok ty;
-			if (b.n == 8 && all_hex(b.s, 8)) {
+			if (b.n == 8 && uf_all_hex(b.s, 8)) {
 				if (next_tok(&l, &after, &ty) && ty.n == 1) {
 					t = ty;
 					i = after;
@@ -552,7 +557,7 @@ void uf_check_sym(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 			bad_line(ctx, TFK_UFTRACE_SYM_SYNTAX, &l, "symbol line", bad);
 			continue;
 		}
-		uint64_t addr = hex_value(a.s, 16);
+		uint64_t addr = uf_hex_value(a.s, 16);
 		syms++;
 		if (t.s[0] != '?')
 			counted++;
