@@ -10,7 +10,13 @@
 #include "uftrace_modules.h"
 #include "uftrace_records.h"
 
-#define FUNCS_MAX 32768 /* distinct function addresses remembered; past it lengths are guessed */
+/*
+ * Bounds on the work a hostile spec can ask for: every distinct function address is matched
+ * against every rule once (at most FUNCS_MAX * 5 passes * RULES_MAX tests). uftrace's own
+ * auto-args lists hold some 250 rules; past the bounds lengths are guessed.
+ */
+#define FUNCS_MAX 4096
+#define RULES_MAX 2048
 #define ARGBUF_BYTES 1024 /* libmcount's argument buffer: no payload is longer */
 
 /* An argument as the length needs it: its size, a string flag and the return-value flag. */
@@ -101,9 +107,9 @@ struct uf_args *uf_args_new(struct tfk_ctx *ctx, const struct uf_state *st, cons
 			}
 		}
 	}
-	bool followable = ok;
+	bool followable = ok && a->autolist[0].n <= RULES_MAX && a->autolist[1].n <= RULES_MAX;
 	for (unsigned i = 0; i < a->npass; i++)
-		followable = followable && !a->pass[i].rules.unfollowable;
+		followable = followable && !a->pass[i].rules.unfollowable && a->pass[i].rules.n <= RULES_MAX;
 	if (followable)
 		a->mods = uf_modules_new(ctx, st, in);
 	if (!a->mods) {
