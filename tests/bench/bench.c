@@ -228,7 +228,8 @@ static void bench_file(const struct opts *o, const char *path, bool zstd_list, b
 		struct bench_result dcheck, drepair, dstore;
 		char *dc_argv[] = { (char *)o->tracefsck, "check", (char *)damaged, NULL };
 		char *dr_argv[] = { (char *)o->tracefsck, "repair", "--dry-run", (char *)damaged, NULL };
-		char *ds_argv[] = { (char *)o->tracefsck, "repair", "-o", repaired, (char *)damaged, NULL };
+		/* --force: the best of several runs writes over the first run's output */
+		char *ds_argv[] = { (char *)o->tracefsck, "repair", "--force", "-o", repaired, (char *)damaged, NULL };
 		bench_run(dc_argv, NULL, &dcheck); /* warm the page cache */
 		bench_best_of(o->runs, dc_argv, NULL, &dcheck);
 		bench_best_of(o->runs, dr_argv, NULL, &drepair);
