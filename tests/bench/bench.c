@@ -2,13 +2,15 @@
 /*
  * tracefsck-bench: how fast tracefsck checks and repairs, against `cat` and the reference
  * reader, on the same warm file in one run. Makes its own traces with the fixture writer
- * (v6, v7 uncompressed, v7 zstd; 1 GiB and 4 GiB by default) or takes paths (recorded traces:
- * their fixed cost, metadata and libtraceevent, is printed apart from the per-page cost; trace
- * directories, uftrace data and CTF traces, against `cat` of their files and their reader).
+ * (v6, v7 uncompressed, v7 zstd): real-shaped ones (a real kernel's metadata, records of its
+ * formats; 100 MiB by default) and fixture ones (1 GiB and 4 GiB by default), or takes paths.
+ * Real-shaped and recorded traces have their fixed cost, metadata and libtraceevent, printed
+ * apart from the per-page cost; trace directories, uftrace data and CTF traces, are timed
+ * against `cat` of their files and their reader.
  *
- * usage: tracefsck-bench [--tracefsck BIN] [--dir DIR] [--sizes MIB,...] [--kinds v6,v7-none,v7-zstd]
- *                        [--runs N] [--no-reader] [--many N] [FILE...]
+ * usage: see usage() below.
  */
+#include <malloc.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +19,13 @@
 #include <unistd.h>
 
 #include "bench_gen.h"
+#include "bench_kmeta.h"
+#include "bench_real.h"
 #include "bench_run.h"
+
+#ifndef BENCH_STORED_METADATA
+#define BENCH_STORED_METADATA "tests/data/kernel-metadata-6.18-x86_64.zst"
+#endif
 
 struct opts {
 	const char *tracefsck, *dir;
@@ -27,7 +35,12 @@ struct opts {
 	int runs;
 	bool reader;
 	int many;
-	bool fixed; /* files given on the command line: the fixed cost apart */
+	bool shape_fixture, shape_real;
+	uint64_t real_mib;
+	const char *metadata;      /* auto, live or a stored copy */
+	const char *save_metadata; /* write this machine's as a stored copy, and do nothing else */
+	unsigned kallsyms_every;
+	bool make_only;            /* make the traces, time nothing */
 };
 
 static bool have(const char *cmd)
@@ -148,7 +161,8 @@ static void fixed_cost(const struct opts *o, const char *path, const struct benc
 	unlink(head);
 }
 
-static void bench_file(const struct opts *o, const char *path, bool zstd_list)
+/* fixed_apart: the fixed cost printed apart (recorded and real-shaped traces). */
+static void bench_file(const struct opts *o, const char *path, bool zstd_list, bool fixed_apart)
 {
 	struct stat st;
 	if (stat(path, &st) != 0) {
@@ -193,7 +207,7 @@ static void bench_file(const struct opts *o, const char *path, bool zstd_list)
 		printf("  %-40s %8.3f s %9.0f MB/s (decoded %.1f MiB)\n", "decode the zstd chunks alone", decode,
 		       (double)bytes / 1e6 / decode, (double)decoded / 1048576.0);
 
-	if (o->fixed)
+	if (fixed_apart)
 		fixed_cost(o, path, &cat, &check, bytes);
 	printf("  ratios:\n");
 	if (zstd) {
@@ -214,7 +228,8 @@ static void bench_file(const struct opts *o, const char *path, bool zstd_list)
 		struct bench_result dcheck, drepair, dstore;
 		char *dc_argv[] = { (char *)o->tracefsck, "check", (char *)damaged, NULL };
 		char *dr_argv[] = { (char *)o->tracefsck, "repair", "--dry-run", (char *)damaged, NULL };
-		char *ds_argv[] = { (char *)o->tracefsck, "repair", "-o", repaired, (char *)damaged, NULL };
+		/* --force: the best of several runs writes over the first run's output */
+		char *ds_argv[] = { (char *)o->tracefsck, "repair", "--force", "-o", repaired, (char *)damaged, NULL };
 		bench_run(dc_argv, NULL, &dcheck); /* warm the page cache */
 		bench_best_of(o->runs, dc_argv, NULL, &dcheck);
 		bench_best_of(o->runs, dr_argv, NULL, &drepair);
@@ -355,8 +370,35 @@ static void bench_many(const struct opts *o)
 	free(argv);
 }
 
-static int parse(int argc, char **argv, struct opts *o, int *first_file)
+static const char usage[] =
+	"usage: tracefsck-bench [--tracefsck BIN] [--dir DIR] [--runs N] [--no-reader] [--many N]\n"
+	"                       [--shapes real,fixture] [--kinds v6,v7-none,v7-zstd] [--sizes MIB,...]\n"
+	"                       [--real-mib MIB] [--metadata auto|live|FILE] [--make-only] [FILE...]\n"
+	"       tracefsck-bench --save-metadata FILE [--kallsyms-every N]\n"
+	"  --shapes     which traces to make: real (a real kernel's metadata, --real-mib of pages),\n"
+	"               fixture (the fixture writer's few formats, --sizes); both by default\n"
+	"  --metadata   the real shape's: auto (this machine's tracefs, else the stored copy), live, or a\n"
+	"               stored copy (default " BENCH_STORED_METADATA ")\n"
+	"  --make-only  make the traces and print what each holds; time nothing\n"
+	"  --save-metadata  write this machine's tracefs metadata as a stored copy (every N-th kallsyms line)\n";
+
+/* A list of up to 8 numbers "A,B,..." into out; returns how many, -1 if it is not one. */
+static int parse_sizes(const char *s, uint64_t *out)
 {
+	int n = 0;
+	char *end;
+	while (*s && n < 8) {
+		out[n++] = strtoull(s, &end, 10);
+		if (end == s)
+			return -1;
+		s = *end == ',' ? end + 1 : end;
+	}
+	return n;
+}
+
+static void defaults(struct opts *o)
+{
+	memset(o, 0, sizeof(*o));
 	o->tracefsck = "tracefsck";
 	o->dir = "build/bench";
 	o->sizes[0] = 1024;
@@ -367,7 +409,15 @@ static int parse(int argc, char **argv, struct opts *o, int *first_file)
 	o->runs = 3;
 	o->reader = true;
 	o->many = 100;
-	o->fixed = false;
+	o->shape_fixture = o->shape_real = true;
+	o->real_mib = 100;
+	o->metadata = "auto";
+	o->kallsyms_every = 1;
+}
+
+static int parse(int argc, char **argv, struct opts *o, int *first_file)
+{
+	defaults(o);
 	int i = 1;
 	for (; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -381,19 +431,31 @@ static int parse(int argc, char **argv, struct opts *o, int *first_file)
 			o->many = atoi(argv[++i]);
 		else if (strcmp(a, "--no-reader") == 0)
 			o->reader = false;
+		else if (strcmp(a, "--make-only") == 0)
+			o->make_only = true;
 		else if (strcmp(a, "--sizes") == 0 && v) {
-			char *s = argv[++i], *end;
-			o->nsizes = 0;
-			while (*s && o->nsizes < 8) {
-				o->sizes[o->nsizes++] = strtoull(s, &end, 10);
-				s = *end == ',' ? end + 1 : end;
-				if (end == s && *s)
-					return -1;
-			}
+			if ((o->nsizes = parse_sizes(argv[++i], o->sizes)) < 0)
+				return -1;
+		} else if (strcmp(a, "--real-mib") == 0 && v) {
+			if ((o->real_mib = strtoull(argv[++i], NULL, 10)) == 0)
+				return -1;
 		} else if (strcmp(a, "--kinds") == 0 && v) {
 			const char *s = argv[++i];
 			for (int k = 0; k < BENCH_KINDS; k++)
 				o->kinds[k] = strstr(s, bench_kind_name((enum bench_kind)k)) != NULL;
+		} else if (strcmp(a, "--shapes") == 0 && v) {
+			const char *s = argv[++i];
+			o->shape_real = strstr(s, "real") != NULL;
+			o->shape_fixture = strstr(s, "fixture") != NULL;
+			if (!o->shape_real && !o->shape_fixture)
+				return -1;
+		} else if (strcmp(a, "--metadata") == 0 && v)
+			o->metadata = argv[++i];
+		else if (strcmp(a, "--save-metadata") == 0 && v)
+			o->save_metadata = argv[++i];
+		else if (strcmp(a, "--kallsyms-every") == 0 && v) {
+			if ((o->kallsyms_every = (unsigned)atoi(argv[++i])) == 0)
+				return -1;
 		} else if (a[0] == '-') {
 			return -1;
 		} else {
@@ -404,46 +466,130 @@ static int parse(int argc, char **argv, struct opts *o, int *first_file)
 	return 0;
 }
 
+/* The real shape's metadata: this machine's (live, or auto when tracefs can be read), else stored. */
+static int real_metadata(const struct opts *o, struct kmeta *m)
+{
+	bool live = strcmp(o->metadata, "live") == 0, autom = strcmp(o->metadata, "auto") == 0;
+	if ((live || autom) && kmeta_from_tracefs(m, 1) == 0)
+		return 0;
+	if (live) {
+		fprintf(stderr, "tracefsck-bench: this machine's tracefs, formats or /proc/kallsyms cannot be read\n");
+		return -1;
+	}
+	const char *stored = autom ? BENCH_STORED_METADATA : o->metadata;
+	if (kmeta_load(m, stored) == 0)
+		return 0;
+	fprintf(stderr, "tracefsck-bench: cannot read the stored metadata %s\n", stored);
+	return -1;
+}
+
+static int save_metadata(const struct opts *o)
+{
+	struct kmeta m;
+	if (kmeta_from_tracefs(&m, o->kallsyms_every) != 0) {
+		fprintf(stderr, "tracefsck-bench: this machine's tracefs, formats or /proc/kallsyms cannot be read\n");
+		return 1;
+	}
+	int rc = kmeta_store(&m, o->save_metadata);
+	printf("%s: %zu formats, %zu bytes of kallsyms, from %s%s\n", o->save_metadata, m.nformats, strlen(m.kallsyms),
+	       m.origin, rc == 0 ? "" : ": NOT WRITTEN");
+	kmeta_free(&m);
+	return rc == 0 ? 0 : 1;
+}
+
+/*
+ * Traces whose metadata is a real kernel's, timed as recorded ones: the fixed cost apart. All
+ * are made before any is timed, and the metadata is freed first: a child's peak RSS counts the
+ * pages of this process it was forked from.
+ */
+static int real_shapes(const struct opts *o)
+{
+	struct kmeta m;
+	if (real_metadata(o, &m) != 0)
+		return 1;
+	printf("\nreal-shaped traces: metadata from %s\n", m.origin);
+	char paths[BENCH_KINDS][4096];
+	bool made_kind[BENCH_KINDS] = { false };
+	int rc = 0;
+	for (int k = 0; k < BENCH_KINDS && rc == 0; k++) {
+		if (!o->kinds[k])
+			continue;
+		snprintf(paths[k], sizeof(paths[k]), "%s/real-%s-%lluM.dat", o->dir, bench_kind_name((enum bench_kind)k),
+			 (unsigned long long)o->real_mib);
+		struct bench_real_made made;
+		if (bench_make_real((enum bench_kind)k, o->real_mib, &m, paths[k], &made) != 0) {
+			fprintf(stderr, "cannot make %s\n", paths[k]);
+			rc = 1;
+			break;
+		}
+		made_kind[k] = true;
+		printf("made %s: %llu events, %u formats (records of %u of them, %u of the common ones)\n", paths[k],
+		       (unsigned long long)made.events, made.formats, made.mix_formats, made.mix_common);
+	}
+	kmeta_free(&m);
+	malloc_trim(0);
+	fflush(stdout);
+	for (int k = 0; k < BENCH_KINDS && rc == 0 && !o->make_only; k++)
+		if (made_kind[k])
+			bench_file(o, paths[k], k == BENCH_V7_ZSTD, true);
+	return rc;
+}
+
+/* Traces of the fixture writer's own few formats, at each size. */
+static int fixture_shapes(const struct opts *o)
+{
+	for (int s = 0; s < o->nsizes; s++) {
+		for (int k = 0; k < BENCH_KINDS; k++) {
+			if (!o->kinds[k])
+				continue;
+			char path[4096];
+			snprintf(path, sizeof(path), "%s/bench-%s-%lluM.dat", o->dir, bench_kind_name((enum bench_kind)k),
+				 (unsigned long long)o->sizes[s]);
+			if (bench_make((enum bench_kind)k, o->sizes[s], path) != 0) {
+				fprintf(stderr, "cannot make %s\n", path);
+				return 1;
+			}
+			if (o->make_only) {
+				printf("made %s\n", path);
+				continue;
+			}
+			bench_file(o, path, k == BENCH_V7_ZSTD, false);
+			if (o->sizes[s] >= 4096) /* a 4 GiB file per kind is a lot of disk: keep one at a time */
+				unlink(path);
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o;
 	int first;
 	if (parse(argc, argv, &o, &first) != 0) {
-		fprintf(stderr, "usage: tracefsck-bench [--tracefsck BIN] [--dir DIR] [--sizes MIB,...] "
-				"[--kinds v6,v7-none,v7-zstd] [--runs N] [--no-reader] [--many N] [FILE...]\n");
+		fputs(usage, stderr);
 		return 2;
 	}
+	if (o.save_metadata)
+		return save_metadata(&o);
 	mkdir(o.dir, 0755);
-	printf("tracefsck-bench: %s, best of %d runs, warm page cache, %ld CPUs online\n", o.tracefsck, o.runs,
-	       sysconf(_SC_NPROCESSORS_ONLN));
+	if (!o.make_only)
+		printf("tracefsck-bench: %s, best of %d runs, warm page cache, %ld CPUs online\n", o.tracefsck, o.runs,
+		       sysconf(_SC_NPROCESSORS_ONLN));
 	if (first < argc) {
-		o.fixed = true;
 		for (int i = first; i < argc; i++) {
 			struct stat st;
 			if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode))
 				bench_dir(&o, argv[i]);
 			else
-				bench_file(&o, argv[i], false);
+				bench_file(&o, argv[i], false, true);
 		}
 		return 0;
 	}
-	for (int s = 0; s < o.nsizes; s++) {
-		for (int k = 0; k < BENCH_KINDS; k++) {
-			if (!o.kinds[k])
-				continue;
-			char path[4096];
-			snprintf(path, sizeof(path), "%s/bench-%s-%lluM.dat", o.dir, bench_kind_name((enum bench_kind)k),
-				 (unsigned long long)o.sizes[s]);
-			if (bench_make((enum bench_kind)k, o.sizes[s], path) != 0) {
-				fprintf(stderr, "cannot make %s\n", path);
-				return 1;
-			}
-			bench_file(&o, path, k == BENCH_V7_ZSTD);
-			if (o.sizes[s] >= 4096) /* a 4 GiB file per kind is a lot of disk: keep one at a time */
-				unlink(path);
-		}
-	}
-	if (o.many > 0)
+	if (o.shape_real && real_shapes(&o) != 0)
+		return 1;
+	if (o.shape_fixture && fixture_shapes(&o) != 0)
+		return 1;
+	if (o.many > 0 && !o.make_only)
 		bench_many(&o);
 	return 0;
 }

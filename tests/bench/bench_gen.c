@@ -21,26 +21,26 @@ const char *bench_kind_name(enum bench_kind k)
 	return k < BENCH_KINDS ? names[k] : "?";
 }
 
-static int write_chunks(const char *path, const struct tdw_layout *L)
+static int write_chunks(const char *path, const struct tdw_layout *L, uint32_t ncpus)
 {
 	char side[4096];
 	snprintf(side, sizeof(side), "%s.chunks", path);
 	FILE *f = fopen(side, "w");
 	if (!f)
 		return -1;
-	for (int c = 0; c < BENCH_CPUS; c++)
+	for (uint32_t c = 0; c < ncpus; c++)
 		fprintf(f, "%llu\n", (unsigned long long)L->cpu_chunk[c]);
 	return fclose(f);
 }
 
-static int write_table_offset(const char *path, const struct tdw_layout *L)
+static int write_table_offset(const char *path, const struct tdw_layout *L, uint32_t ncpus)
 {
 	char side[4096];
 	snprintf(side, sizeof(side), "%s.table", path);
 	FILE *f = fopen(side, "w");
 	if (!f)
 		return -1;
-	fprintf(f, "%llu %d\n", (unsigned long long)L->table, BENCH_CPUS);
+	fprintf(f, "%llu %u\n", (unsigned long long)L->table, ncpus);
 	return fclose(f);
 }
 
@@ -84,11 +84,7 @@ int bench_make(enum bench_kind kind, uint64_t mib, const char *path)
 	s.events_per_page = 4096; /* as many as fit: kernel pages are full */
 	s.mix_seed = 0x5eed;
 	s.kallsyms_len = 2u << 20; /* real kallsyms texts run to megabytes */
-	if (kind != BENCH_V6) {
-		s.version = 7;
-		s.codec = kind == BENCH_V7_ZSTD ? TDW_ZSTD : TDW_NONE;
-		s.pages_per_chunk = 10; /* as trace-cmd writes */
-	}
+	bench_spec_kind(&s, kind);
 	struct tdw_buf b = { 0 };
 	struct tdw_layout L;
 	fprintf(stderr, "making %s (%s, %llu MiB of pages)...\n", path, bench_kind_name(kind), (unsigned long long)mib);
@@ -97,12 +93,28 @@ int bench_make(enum bench_kind kind, uint64_t mib, const char *path)
 		return -1;
 	}
 	tdw_free(&b);
-	if (kind == BENCH_V7_ZSTD && write_chunks(path, &L) != 0)
+	return bench_write_sides(kind, path, &L, BENCH_CPUS);
+}
+
+int bench_write_sides(enum bench_kind kind, const char *path, const struct tdw_layout *L, uint32_t ncpus)
+{
+	if (kind == BENCH_V7_ZSTD && write_chunks(path, L, ncpus) != 0)
 		return -1;
-	if (kind == BENCH_V6 && write_table_offset(path, &L) != 0)
+	if (kind == BENCH_V6 && write_table_offset(path, L, ncpus) != 0)
 		return -1;
+	char stamp[4096];
+	snprintf(stamp, sizeof(stamp), "%s.made", path);
 	FILE *f = fopen(stamp, "w");
 	return f && fclose(f) == 0 ? 0 : -1;
+}
+
+void bench_spec_kind(struct tdw_spec *s, enum bench_kind kind)
+{
+	if (kind != BENCH_V6) {
+		s->version = 7;
+		s->codec = kind == BENCH_V7_ZSTD ? TDW_ZSTD : TDW_NONE;
+		s->pages_per_chunk = 10; /* as trace-cmd writes */
+	}
 }
 
 static uint32_t le32(const uint8_t *p)
@@ -117,10 +129,10 @@ int bench_zstd_decode_only(const char *path, double *seconds, uint64_t *decoded_
 	FILE *f = fopen(side, "r");
 	if (!f)
 		return -1;
-	uint64_t at[BENCH_CPUS];
+	uint64_t at[TDW_MAX_CPUS];
 	int n = 0;
 	unsigned long long v;
-	while (n < BENCH_CPUS && fscanf(f, "%llu", &v) == 1)
+	while (n < TDW_MAX_CPUS && fscanf(f, "%llu", &v) == 1)
 		at[n++] = v;
 	fclose(f);
 	int fd = open(path, O_RDONLY);

@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "tdw.h"
+
 enum bench_kind { BENCH_V6, BENCH_V7_NONE, BENCH_V7_ZSTD, BENCH_KINDS };
 
 const char *bench_kind_name(enum bench_kind k);
@@ -15,6 +17,16 @@ const char *bench_kind_name(enum bench_kind k);
  * of each CPU's chunk list go to path + ".chunks". Returns 0 on success.
  */
 int bench_make(enum bench_kind kind, uint64_t mib, const char *path);
+
+/* The trace.dat version and codec of a kind, set in a writer's spec. */
+void bench_spec_kind(struct tdw_spec *s, enum bench_kind kind);
+
+/*
+ * The files the timing reads beside a trace it made: the CPU table's offset (v6: for the copy
+ * with the table zeroed), each CPU's chunk list (v7 zstd: for decoding alone), and the stamp
+ * saying it was made whole. Returns 0 on success.
+ */
+int bench_write_sides(enum bench_kind kind, const char *path, const struct tdw_layout *L, uint32_t ncpus);
 
 /* A copy of a v6 trace made by bench_make with its CPU table zeroed (repair scans the pages). */
 int bench_make_damaged(const char *path, const char *damaged);
