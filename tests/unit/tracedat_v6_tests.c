@@ -1326,6 +1326,8 @@ static void check_split(const char *path, unsigned threads, uint32_t crash_at, s
 	struct tfk_test_hooks hooks = { .parser_crash_at = crash_at };
 	lim.test_hooks = &hooks;
 	lim.threads = threads;
+	/* the children's start-up and progress deadlines as slow as the run (Valgrind, a busy machine) */
+	lim.parser_timeout_ms *= test_slowdown();
 	memset(r, 0, sizeof(*r));
 	tfk_check_file(path, &lim, r);
 	note_raised(r);
