@@ -23,8 +23,11 @@ struct tfk_test_hooks {
 	                                 so a test can tell that its ranges were walked ahead at all */
 	uint64_t *read_ahead;         /* non-NULL: counts the windows a check read ahead on a thread */
 	uint32_t record_by_record;    /* nonzero: the fast paths are off (runs of plain uftrace records
-	                                 taken at once, CTF event fields from flat plans): each record
-	                                 and field goes the general way; the report must not change */
+	                                 taken at once, CTF events through lanes and fields from flat
+	                                 plans): each record and field goes the general way; the report
+	                                 must not change */
+	uint64_t *lane_events;        /* non-NULL: counts the CTF events a check decoded through lanes
+	                                 (ctf_lane.h), so a test can tell that they were used at all */
 };
 
 /* A hook's value for these limits (0 when no hooks are set). */

@@ -65,6 +65,7 @@ struct ctf_type {
 	const char *length_name;    /* sequence */
 };
 
+struct ctf_lane;
 struct ctf_plan; /* a scope's type as a flat plan (ctf_flat.c); NULL: the general decoder's */
 struct ctf_event {
 	uint64_t id, stream_id;
@@ -78,6 +79,7 @@ struct ctf_stream_class {
 	struct ctf_type *packet_context, *event_header, *event_context;
 	unsigned line;
 	const struct ctf_plan *header_plan, *context_plan;
+	const struct ctf_lane *lane; /* its events' byte layouts (ctf_lane.h), or NULL */
 };
 
 struct ctf_meta {

@@ -20,38 +20,12 @@
 #include <string.h>
 
 #include "ctf.h"
+#include "ctf_flat.h"
+#include "ctf_nul.h"
 
 #define FLAT_MAX_OPS 512  /* ops of one plan */
 #define FLAT_MAX_NEST 8   /* structs and variants inside each other */
 #define FLAT_PATH_MAX 127 /* the general decoder keeps paths shorter than this whole */
-
-/* FLAT_SKIP: a run of whole-byte fields nothing reads (see merge_runs), stepped over at once. */
-enum flat_kind { FLAT_ALIGN, FLAT_INT, FLAT_FLOAT, FLAT_STRING, FLAT_ARRAY, FLAT_SEQ, FLAT_VARIANT, FLAT_SKIP };
-
-struct flat_option {
-	uint32_t start, end; /* its ops */
-};
-
-struct ctf_flat_op {
-	uint8_t kind;
-	bool big_endian, is_enum, is_signed, clock, is_id;
-	unsigned size, align;         /* bits; the element's for arrays and sequences */
-	const struct ctf_type *type;  /* the integer's (enum ranges), or the element's */
-	const char *path;             /* integers remembered: their path; NULL: not remembered */
-	uint32_t ordinal;             /* integers of an event's fields: how many come before */
-	uint64_t count;               /* arrays: elements */
-	uint32_t ref;                 /* sequences: the op of the length; variants: the tag's */
-	uint32_t end;                 /* variants: the op after every option; skips: the op after the run */
-	const int32_t *range_option;  /* variants: the option each range of the tag's enum selects, or -1 */
-	const struct flat_option *options;
-	uint32_t noptions;            /* variants: how many */
-};
-
-struct ctf_plan {
-	const struct ctf_flat_op *ops;
-	uint32_t n;
-	enum ctf_scope scope;
-};
 
 struct planner {
 	struct ctf_meta *m;
@@ -452,39 +426,6 @@ static bool elements(struct ctf_decoder *d, const struct ctf_flat_op *op, uint64
 	return true;
 }
 
-/* The offset of the first NUL of the n bytes at p, or 0 when there is none (p[0] is not one). */
-static uint64_t find_nul(const uint8_t *p, uint64_t n)
-{
-	const uint8_t *nul = memchr(p, 0, n);
-	return nul ? (uint64_t)(nul - p) : 0;
-}
-
-#define SHORT_SCAN 32
-
-/*
- * The offset of the first NUL among the first SHORT_SCAN of the n bytes at p; n when the n
- * bytes end first, SHORT_SCAN when there is none in them. On a little-endian host eight bytes
- * at a time: the lowest byte of a word that is zero sets the lowest flag of the classic test
- * (a borrow only ever reaches the bytes above it).
- */
-static inline uint64_t short_nul(const uint8_t *p, uint64_t n)
-{
-	uint64_t k = 0;
-	if (!tfk_host_is_big_endian()) {
-		for (; k + 8 <= n && k < SHORT_SCAN; k += 8) {
-			uint64_t w;
-			memcpy(&w, p + k, 8);
-			uint64_t z = (w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull;
-			if (z)
-				return k + (uint64_t)(__builtin_ctzll(z) / 8);
-		}
-	}
-	for (; k < n && k < SHORT_SCAN; k++)
-		if (!p[k])
-			return k;
-	return k == n ? n : SHORT_SCAN;
-}
-
 static bool exec(struct run *r, uint32_t from, uint32_t to)
 {
 	struct ctf_decoder *d = r->d;
@@ -513,10 +454,8 @@ static bool exec(struct run *r, uint32_t from, uint32_t to)
 			const uint8_t *p;
 			if (at > end || !tfk_cur_bytes_at(d->bits.c, at, end - at, &p))
 				return false;
-			/* most strings are short: looked at a word at a time here before memchr's set-up */
-			const uint64_t left = end - at;
-			uint64_t k = short_nul(p, left);
-			if (k == left || (k == SHORT_SCAN && !(k = find_nul(p, left))))
+			const uint64_t left = end - at, k = ctf_nul_in(p, left);
+			if (k == left)
 				return false;
 			d->bits.pos = (at + k + 1) * 8;
 			break;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ctf_parse.h"
+#include "ctf_lane.h"
 
 static void block_entry(struct ctf_parser *p, enum ctf_block kind, struct ctf_block_state *b)
 {
@@ -177,7 +178,9 @@ void ctf_parse_tsdl(struct tfk_ctx *ctx, const struct ctf_text *text, struct ctf
 	}
 	ctf_semantic_end(p);
 	meta->usable = !p->any_syntax && !p->undefined && !p->oom;
-	if (meta->usable)
+	if (meta->usable) {
 		ctf_flat_plan(meta);
+		ctf_lane_build(meta);
+	}
 	free(p);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ctf.h"
+#include "ctf_lane.h"
 #include "ctf_walk.h"
 #include "test_hooks.h"
 
@@ -114,17 +115,32 @@ static enum ctf_dec_status decode_scope(struct walk *w, enum ctf_scope scope, co
 	return ctf_decode_scope(d, scope, t);
 }
 
-/* Every event of the packet's content; the events decoded whole go to *count. False when one failed. */
+/*
+ * Every event of the packet's content; the events decoded whole go to *count. False when one
+ * failed. The stream's lane takes the events it can prove clean; each one it stops in front of
+ * is decoded here, the careful way, which reports what is wrong with it.
+ */
 static bool walk_events(struct walk *w, const struct ctf_stream_class *sc, uint64_t stream_id,
 			const struct ctf_packet_info *pi, uint64_t *count)
 {
 	struct ctf_decoder *d = w->d;
-	uint64_t n = 0;
+	const struct ctf_lane *lane = TFK_HOOK(w->ctx->limits, record_by_record) ? NULL : sc->lane;
+	struct ctf_lane_walk ew = { 0 };
+	ew.ts_lo = pi->has_ts_begin && !w->quirk_before_begin ? pi->ts_begin : 0;
+	ew.ts_hi = pi->has_ts_end && pi->ts_end != 0 && !w->quirk_after_end ? pi->ts_end : UINT64_MAX;
 	*count = 0;
-	bool have_prev_ts = false;
-	uint64_t prev_ts = 0;
-	while (d->bits.pos < d->bits.limit) {
-		uint64_t start = d->bits.pos;
+	for (;;) {
+		if (lane) {
+			const uint64_t before = ew.n;
+			ctf_lane_events(lane, d, &ew);
+			*count = ew.n;
+			uint64_t *counted = TFK_HOOK(w->ctx->limits, lane_events);
+			if (counted && !w->share_mod) /* the check's own walk: walkers ahead share its hooks */
+				*counted += ew.n - before;
+		}
+		if (d->bits.pos >= d->bits.limit)
+			break;
+		const uint64_t n = ew.n, start = d->bits.pos;
 		d->unmapped_enum_at = UINT64_MAX;
 		enum ctf_dec_status s = CTF_DEC_OK;
 		ctf_values_drop(d, CTF_SC_EVENT_HEADER);
@@ -164,14 +180,14 @@ static bool walk_events(struct walk *w, const struct ctf_stream_class *sc, uint6
 			return false;
 		}
 		if (d->clock_set) {
-			if (have_prev_ts && d->clock < prev_ts) {
+			if (ew.have_prev_ts && d->clock < ew.prev_ts) {
 				struct tfk_finding *f = tfk_emit(w->ctx, TFK_CTF_EVENT_TIME_BACK, w->off + start / 8, 1);
 				tfk_set_path(f, "packet %llu event %llu", (unsigned long long)w->index, (unsigned long long)n);
-				tfk_set_expected(f, "a timestamp of at least %llu", (unsigned long long)prev_ts);
+				tfk_set_expected(f, "a timestamp of at least %llu", (unsigned long long)ew.prev_ts);
 				tfk_set_found(f, "%llu", (unsigned long long)d->clock);
 			}
-			prev_ts = d->clock;
-			have_prev_ts = true;
+			ew.prev_ts = d->clock;
+			ew.have_prev_ts = true;
 			time_outside(w, pi, start, n, d->clock);
 		}
 		if (d->unmapped_enum_at != UINT64_MAX) {
@@ -186,8 +202,8 @@ static bool walk_events(struct walk *w, const struct ctf_stream_class *sc, uint6
 				tfk_count_only(w->ctx, TFK_CTF_EVENT_ENUM_UNMAPPED);
 			}
 		}
-		n++;
-		*count = n;
+		ew.n = n + 1;
+		*count = ew.n;
 	}
 	return true;
 }
