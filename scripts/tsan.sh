@@ -2,17 +2,19 @@
 # SPDX-License-Identifier: MIT
 # ThreadSanitizer over the CPU walks on worker threads: the unit test that compares threaded
 # and single-threaded reports, the uftrace tests (a task read ahead on a thread), the CTF tests
-# (a stream's packets decoded ahead on walkers: test_packets_ahead_agree), then the
+# (a stream's packets decoded ahead on walkers: test_packets_ahead_agree; lanes on 2 threads:
+# test_ctf_lane), then the
 # command on every trace.dat seed and regression input, whose output with --threads 4 must be
 # byte-identical to --threads 1.
 set -u
 cd "$(dirname "$0")/.."
 export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}"
-cmake --preset tsan >/dev/null && cmake --build --preset tsan -j2 --target test_threads test_uftrace test_ctf tracefsck >/dev/null || {
+cmake --preset tsan >/dev/null && cmake --build --preset tsan -j2 --target test_threads test_uftrace test_ctf test_ctf_lane tracefsck >/dev/null || {
 	echo "FAIL: tsan build"; exit 1; }
 build/tsan/tests/test_threads || exit 1
 build/tsan/tests/test_uftrace || exit 1
 build/tsan/tests/test_ctf || exit 1
+build/tsan/tests/test_ctf_lane || exit 1
 bin=build/tsan/tracefsck
 n=0 fail=0
 for f in corpus/tracedat/* corpus/tracedat-fuzz/* corpus/regress/*; do
