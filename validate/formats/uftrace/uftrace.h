@@ -107,6 +107,8 @@ bool uf_next_line(struct tfk_cursor *c, struct uf_line *line);
 void uf_check_info(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cursor *file);
 void uf_check_task(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_input *in, const struct tfk_cursor *file);
 void uf_check_map(struct tfk_ctx *ctx, const struct tfk_cursor *file);
+/* What is wrong with a line of a session map (as uf_check_map reports it), or NULL. */
+const char *uf_map_line_bad(const struct uf_line *l);
 void uf_check_sym(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cursor *file);
 void uf_check_dbg(struct tfk_ctx *ctx, const struct tfk_cursor *file);
 void uf_check_events(struct tfk_ctx *ctx, const struct tfk_cursor *file);

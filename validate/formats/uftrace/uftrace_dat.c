@@ -196,7 +196,7 @@ enum spec_verdict { SPEC_NONE, SPEC_TAKEN, SPEC_CUT };
  */
 static enum spec_verdict spec_payload(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cursor *v,
 				      uint64_t file_len, uint64_t pos, uint64_t t, uint64_t w, uint64_t index, bool depths,
-				      bool valid, uint64_t *len, uint64_t *mismatches)
+				      bool valid, uint64_t *len, uint64_t *mismatches, size_t *refute_fn)
 {
 	size_t fn;
 	uint64_t n = 0;
@@ -242,8 +242,9 @@ static enum spec_verdict spec_payload(struct tfk_ctx *ctx, struct uf_state *st, 
 		break;
 	}
 	if (!uf_args_trusted(st->args, fn, ret)) {
+		/* refuted once the guess walks on from this record (one repair keeps): see refute_fn */
 		if (valid)
-			uf_args_refute(st->args, fn, ret);
+			*refute_fn = fn;
 		return SPEC_NONE;
 	}
 	if ((*mismatches)++ >= UF_LISTED_MAX) {
@@ -637,8 +638,9 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 		const bool spec_kind = st->feat & (type == UF_ENTRY ? UF_FEAT_ARGUMENT : UF_FEAT_RETVAL);
 		uint64_t len = 0;
 		const bool valid = m.good_end == UINT64_MAX && ctx->report->by_severity[TFK_SEV_ERROR] == errors_at;
+		size_t refute_fn = SIZE_MAX;
 		enum spec_verdict sv = st->args && spec_kind ? spec_payload(ctx, st, &win.v, c.len, pos, t, w, index - 1,
-									       depths, valid, &len, &mismatches)
+									       depths, valid, &len, &mismatches, &refute_fn)
 							     : SPEC_NONE;
 		if (sv == SPEC_CUT) {
 			task_cut(&m, TFK_UFTRACE_CUT_PARTIAL, rec_at, whole, t);
@@ -646,6 +648,12 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 		}
 		if (sv == SPEC_NONE)
 			len = uf_guess_payload(&win.v, c.len, pos - 16, t, depths, &by_tail);
+		/*
+		 * A spec that never fitted is refuted only by a record the walk goes on from whole: one
+		 * cut here is not in the repaired copy, whose check must trust the same specs.
+		 */
+		if (refute_fn != SIZE_MAX && len != UF_PAYLOAD_NONE && !by_tail)
+			uf_args_refute(st->args, refute_fn, type == UF_EXIT);
 		if (len == UF_PAYLOAD_NONE) {
 			if (c.len - pos <= UF_PAYLOAD_MAX) {
 				uf_emit_record(ctx, TFK_UFTRACE_DAT_PARTIAL_RECORD, pos, c.len - pos, index - 1,

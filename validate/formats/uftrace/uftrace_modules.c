@@ -129,7 +129,9 @@ static bool read_map(struct tfk_ctx *ctx, struct uf_modules *m, const struct tfk
 		uint64_t start, end;
 		const char *path, *build;
 		size_t plen, blen;
-		if (!map_fields(&l, &start, &end, &path, &plen, &build, &blen) || path[0] == '[')
+		/* a line the check reports is one repair drops: the repaired copy resolves the same */
+		if (l.len == 0 || uf_map_line_bad(&l) || !map_fields(&l, &start, &end, &path, &plen, &build, &blen) ||
+		    path[0] == '[')
 			continue;
 		if (m->nmaps > first) {
 			struct uf_map *last = &m->maps[m->nmaps - 1];
@@ -233,9 +235,12 @@ static bool read_sym(struct tfk_ctx *ctx, struct uf_modules *m, struct uf_module
 		size_t i = 0;
 		while (i < l.len && i < 16 && uf_all_hex(l.s + i, 1))
 			i++;
-		if (i == 0 || i + 3 > l.len || l.s[i] != ' ' || l.s[i + 2] != ' ')
+		/* 16 hex digits, and not all ones: the check reports the others, and repair drops them */
+		if (i != 16 || i + 3 > l.len || l.s[i] != ' ' || l.s[i + 2] != ' ')
 			continue;
 		uint64_t addr = uf_hex_value(l.s, i);
+		if (addr == UINT64_MAX)
+			continue;
 		char type = l.s[i + 1];
 		const char *name = l.s + i + 3;
 		const char *tab = memchr(name, '\t', l.len - i - 3);

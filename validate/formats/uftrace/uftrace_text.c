@@ -422,6 +422,63 @@ void uf_check_task(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_in
 	}
 }
 
+/*
+ * What is wrong with a line of a session map, or NULL: "start-end perms offset dev inode path
+ * [build-id:HEX]". Repair drops such lines, so the argument lengths read only the others.
+ */
+const char *uf_map_line_bad(const struct uf_line *l)
+{
+	size_t i = 0;
+	struct tok t;
+	const char *bad = NULL;
+	if (!next_tok(l, &i, &t)) {
+		bad = "start-end";
+	} else {
+		const char *dash = memchr(t.s, '-', t.n);
+		size_t a = dash ? (size_t)(dash - t.s) : 0, b = dash ? t.n - a - 1 : 0;
+		if (!dash || a > 16 || b > 16 || !uf_all_hex(t.s, a) || !uf_all_hex(dash + 1, b) ||
+		    uf_hex_value(t.s, a) >= uf_hex_value(dash + 1, b))
+			bad = "start-end (hex, start below end)";
+	}
+	if (!bad && (!next_tok(l, &i, &t) || t.n != 4 || (t.s[0] != 'r' && t.s[0] != '-') ||
+		     (t.s[1] != 'w' && t.s[1] != '-') || (t.s[2] != 'x' && t.s[2] != '-') ||
+		     (t.s[3] != 'p' && t.s[3] != 's')))
+		bad = "perms ([r-][w-][x-][ps])";
+	if (!bad && (!next_tok(l, &i, &t) || t.n > 16 || !uf_all_hex(t.s, t.n)))
+		bad = "offset (hex)";
+	if (!bad) {
+		const char *colon = NULL;
+		if (next_tok(l, &i, &t))
+			colon = memchr(t.s, ':', t.n);
+		if (!colon || t.n > 17 || !uf_all_hex(t.s, (size_t)(colon - t.s)) ||
+		    !uf_all_hex(colon + 1, t.n - (size_t)(colon - t.s) - 1))
+			bad = "dev (hex:hex)";
+	}
+	if (!bad && (!next_tok(l, &i, &t) || t.n > 20 || !all_dec(t.s, t.n)))
+		bad = "inode (decimal)";
+	if (!bad) {
+		/* The rest: a path (it may hold spaces: "/a b", "/x (deleted)"), then perhaps build-id:HEX. */
+		while (i < l->len && l->s[i] == ' ')
+			i++;
+		size_t end = l->len;
+		while (end > i && l->s[end - 1] == ' ')
+			end--;
+		size_t last = end;
+		while (last > i && l->s[last - 1] != ' ')
+			last--;
+		if (end - last >= 9 && memcmp(l->s + last, "build-id:", 9) == 0) {
+			if (end - last - 9 > 40 || !uf_all_hex(l->s + last + 9, end - last - 9))
+				bad = "build-id:HEX (at most 40 hex digits)";
+			end = last;
+			while (end > i && l->s[end - 1] == ' ')
+				end--;
+		}
+		if (!bad && end - i >= UF_PATH_MAX)
+			bad = "path (shorter than PATH_MAX)";
+	}
+	return bad;
+}
+
 /* 555e12905000-555e1290a000 r-xp 00000000 00:00 0   /tmp/tr/hello build-id:9d00... */
 void uf_check_map(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 {
@@ -430,54 +487,7 @@ void uf_check_map(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 	while (uf_next_line(&c, &l)) {
 		if (l.len == 0)
 			continue;
-		size_t i = 0;
-		struct tok t;
-		const char *bad = NULL;
-		if (!next_tok(&l, &i, &t)) {
-			bad = "start-end";
-		} else {
-			const char *dash = memchr(t.s, '-', t.n);
-			size_t a = dash ? (size_t)(dash - t.s) : 0, b = dash ? t.n - a - 1 : 0;
-			if (!dash || a > 16 || b > 16 || !uf_all_hex(t.s, a) || !uf_all_hex(dash + 1, b) ||
-			    uf_hex_value(t.s, a) >= uf_hex_value(dash + 1, b))
-				bad = "start-end (hex, start below end)";
-		}
-		if (!bad && (!next_tok(&l, &i, &t) || t.n != 4 || (t.s[0] != 'r' && t.s[0] != '-') ||
-			     (t.s[1] != 'w' && t.s[1] != '-') || (t.s[2] != 'x' && t.s[2] != '-') ||
-			     (t.s[3] != 'p' && t.s[3] != 's')))
-			bad = "perms ([r-][w-][x-][ps])";
-		if (!bad && (!next_tok(&l, &i, &t) || t.n > 16 || !uf_all_hex(t.s, t.n)))
-			bad = "offset (hex)";
-		if (!bad) {
-			const char *colon = NULL;
-			if (next_tok(&l, &i, &t))
-				colon = memchr(t.s, ':', t.n);
-			if (!colon || t.n > 17 || !uf_all_hex(t.s, (size_t)(colon - t.s)) ||
-			    !uf_all_hex(colon + 1, t.n - (size_t)(colon - t.s) - 1))
-				bad = "dev (hex:hex)";
-		}
-		if (!bad && (!next_tok(&l, &i, &t) || t.n > 20 || !all_dec(t.s, t.n)))
-			bad = "inode (decimal)";
-		if (!bad) {
-			/* The rest: a path (it may hold spaces: "/a b", "/x (deleted)"), then perhaps build-id:HEX. */
-			while (i < l.len && l.s[i] == ' ')
-				i++;
-			size_t end = l.len;
-			while (end > i && l.s[end - 1] == ' ')
-				end--;
-			size_t last = end;
-			while (last > i && l.s[last - 1] != ' ')
-				last--;
-			if (end - last >= 9 && memcmp(l.s + last, "build-id:", 9) == 0) {
-				if (end - last - 9 > 40 || !uf_all_hex(l.s + last + 9, end - last - 9))
-					bad = "build-id:HEX (at most 40 hex digits)";
-				end = last;
-				while (end > i && l.s[end - 1] == ' ')
-					end--;
-			}
-			if (!bad && end - i >= UF_PATH_MAX)
-				bad = "path (shorter than PATH_MAX)";
-		}
+		const char *bad = uf_map_line_bad(&l);
 		if (bad)
 			bad_line(ctx, TFK_UFTRACE_MAP_SYNTAX, &l, "map line", bad);
 	}
