@@ -252,6 +252,8 @@ static bool read_sym(struct tfk_ctx *ctx, struct uf_modules *m, struct uf_module
 		prev_addr = addr;
 		prev_type = type;
 		if (type == '?' || is_symbol_end(name, nlen)) {
+			if (u->nsyms && addr < u->syms[u->nsyms - 1].addr)
+				return false; /* an end before its symbol: uftrace's size would wrap round */
 			if (u->nsyms)
 				u->syms[u->nsyms - 1].size = addr - u->syms[u->nsyms - 1].addr;
 			continue;
