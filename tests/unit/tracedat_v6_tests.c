@@ -1364,6 +1364,106 @@ static void test_guarded_split(void **state)
 	}
 }
 
+/* ---- libtraceevent in this process: the parse of the fuzz harnesses ---- */
+
+/* The check of a trace (a file when path is set) with libtraceevent in a child or in this
+ * process, and a parser crash injected at format crash_at (0: none). */
+static void check_parsed(const struct tdw_buf *b, const char *path, bool in_process, uint32_t crash_at,
+			 struct tfk_report *r)
+{
+	struct tfk_limits lim = tfk_limits_default();
+	struct tfk_test_hooks hooks = { .parse_in_process = in_process, .parser_crash_at = crash_at };
+	lim.test_hooks = &hooks;
+	memset(r, 0, sizeof(*r));
+	if (path)
+		tfk_check_file(path, &lim, r);
+	else
+		tfk_check_buffer(b->data, b->len, &lim, r);
+	note_raised(r);
+}
+
+/* Only the process boundary differs: the same counts and the same findings, every field of each,
+ * in the same order. */
+static void assert_same_as_child(const struct tfk_report *child, const struct tfk_report *here)
+{
+	if (child->count != here->count || child->total != here->total) {
+		dump(child);
+		dump(here);
+		fail_msg("%zu findings from the child, %zu in process", child->count, here->count);
+	}
+	assert_memory_equal(child->by_severity, here->by_severity, sizeof(child->by_severity));
+	assert_int_equal(child->incomplete, here->incomplete);
+	for (size_t i = 0; i < child->count; i++) {
+		const struct tfk_finding *x = &child->findings[i], *y = &here->findings[i];
+		if (memcmp(x, y, sizeof(*x)) != 0)
+			fail_msg("finding %zu: %s at 0x%llx (found %s) from the child, %s at 0x%llx (found %s) in process", i,
+				 x->fault->id, (unsigned long long)x->offset, x->found, y->fault->id,
+				 (unsigned long long)y->offset, y->found);
+	}
+}
+
+/* A format libtraceevent rejects is rejected in process too: the same note at the same place. */
+static void test_in_process_unparsable(void **state)
+{
+	struct fx *x = *state = fx_new();
+	x->spec.extra_format = broken_print_fmt;
+	fx_build(x);
+	uint64_t at = text_at(x, "name: broken");
+	struct tfk_report child;
+	check_parsed(&x->b, NULL, false, 0, &child);
+	check_parsed(&x->b, NULL, true, 0, &x->r);
+	assert_code_at(&x->r, "tracedat.format.unparsable", at);
+	assert_int_equal(count_code(&x->r, "tracedat.format.unparsable"), 1);
+	assert_errors(&x->r, 0);
+	assert_same_as_child(&child, &x->r);
+	tfk_report_free(&child);
+}
+
+/* No child runs in process: a crash injected into the child is never reached, and every format
+ * is parsed, as by a child that does not crash. */
+static void test_in_process_forks_no_child(void **state)
+{
+	struct fx *x = *state = fx_default();
+	struct tfk_report child;
+	check_parsed(&x->b, NULL, false, 0, &child);
+	check_parsed(&x->b, NULL, true, 3, &x->r);
+	assert_int_equal(count_code(&x->r, "tracedat.format.parser-crash"), 0);
+	assert_errors(&x->r, 0);
+	assert_same_as_child(&child, &x->r);
+	tfk_report_free(&child);
+}
+
+/*
+ * Real kernels' event formats (recordings here with every event enabled, about 2,400 formats
+ * each, some of which libtraceevent rejects): the child and this process reject the same ones
+ * and report them in one note, identical finding for finding.
+ */
+static void test_in_process_real_formats(void **state)
+{
+	(void)state;
+	static const char *const samples[] = { "sched-irq.v7zstd.dat", "two-buffers.v7zstd.dat",
+						 "io-instance-only.v7zstd.dat" };
+	size_t checked = 0;
+	for (size_t k = 0; k < sizeof(samples) / sizeof(samples[0]); k++) {
+		char path[512];
+		snprintf(path, sizeof(path), "%s/%s", TD_SAMPLES, samples[k]);
+		FILE *f = fopen(path, "rb");
+		if (!f)
+			continue;
+		fclose(f);
+		struct tfk_report child, here;
+		check_parsed(NULL, path, false, 0, &child);
+		check_parsed(NULL, path, true, 0, &here);
+		assert_int_equal(count_code(&child, "tracedat.format.unparsable"), 1);
+		assert_same_as_child(&child, &here);
+		tfk_report_free(&child);
+		tfk_report_free(&here);
+		checked++;
+	}
+	if (!checked)
+		skip();
+}
+
 /* Bytes flipped inside the format texts (8 of 400 such mutants crashed trace-cmd report): always findings or clean, never a crash. */
 static void test_flipped_format_text(void **state)
 {
@@ -1490,6 +1590,9 @@ static const struct CMUnitTest v6_tests[] = {
 	cmocka_unit_test_teardown(test_guarded_hang, fx_teardown),
 	cmocka_unit_test(test_guarded_split),
 	cmocka_unit_test_teardown(test_guarded_escape, fx_teardown),
+	cmocka_unit_test_teardown(test_in_process_unparsable, fx_teardown),
+	cmocka_unit_test_teardown(test_in_process_forks_no_child, fx_teardown),
+	cmocka_unit_test(test_in_process_real_formats),
 	cmocka_unit_test(test_several_independent_faults),
 	cmocka_unit_test(test_determinism),
 };

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The questions the check asks libtraceevent, apart from the process they are asked in: a
- * handle set up for the trace, then one question per kept format.
+ * handle set up for the trace, then one question per kept format. The guarded child and the
+ * in-process parse of the fuzz harnesses both come here, so that a fuzzer exercises exactly the
+ * requests the child makes on untrusted files.
  */
 #include <traceevent/event-parse.h>
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * How the check asks libtraceevent whether a kept format parses, apart from where it is asked
- * (the guarded child, tracedat_tep_guard.c).
+ * How the check asks libtraceevent whether a kept format parses: one set of questions, asked in
+ * the guarded child (tracedat_tep_guard.c) or, for the fuzz harnesses, in this process
+ * (tracedat_tep_inproc.c), so that both give the same answers by construction.
  */
 #ifndef TFK_TRACEDAT_TEP_H
 #define TFK_TRACEDAT_TEP_H
@@ -22,5 +23,8 @@ bool td_tep_parses(struct tep_handle *tep, const struct td_check *td, const stru
 
 /* libtraceevent did not start: the formats from `next` on are left to our grammar (a limit finding). */
 void td_tep_start_failed(struct td_check *td, size_t next);
+
+/* Every kept format parsed in this process, no child: the parse_in_process test hook (test_hooks.h). */
+void td_parse_in_process(struct td_check *td);
 
 #endif

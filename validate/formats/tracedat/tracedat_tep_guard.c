@@ -5,8 +5,9 @@
  * about the format being parsed, and checking goes on with the next one in a new child.
  * libtraceevent gets bounded, NUL-terminated copies only. The first child is started before
  * the page walk (td_parse_ahead) and runs beside it on another core; its answers are collected
- * where they always were, so the findings and their order do not depend on that. The
- * questions themselves, put to libtraceevent in the child, are in tracedat_tep.c.
+ * where they always were, so the findings and their order do not depend on that. The fuzz
+ * harnesses ask the same questions (tracedat_tep.c) in their own process instead
+ * (tracedat_tep_inproc.c); only the process boundary differs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -192,7 +193,10 @@ static void report_rejected(struct td_check *td)
 
 void td_guarded_parse(struct td_check *td)
 {
-	parse_in_children(td);
+	if (TFK_HOOK(td->ctx->limits, parse_in_process))
+		td_parse_in_process(td);
+	else
+		parse_in_children(td);
 	report_rejected(td);
 }
 
@@ -238,7 +242,9 @@ static bool spawn(struct td_check *td, unsigned slot, size_t from, size_t end)
 void td_parse_ahead(struct td_check *td)
 {
 	const struct tfk_limits *lim = td->ctx->limits;
-	if (!lim->parser_timeout_ms || !td->nfmt_refs || td->tep[0].pid || td->tep[1].pid)
+	/* In process (the fuzz harnesses), the formats are parsed when td_guarded_parse asks. */
+	if (!lim->parser_timeout_ms || !td->nfmt_refs || td->tep[0].pid || td->tep[1].pid ||
+	    TFK_HOOK(lim, parse_in_process))
 		return;
 	/* A real kernel's thousands of formats are most of a check's time: with threads allowed,
 	 * half of them on each of two cores (the findings are collected in format order all the same). */
