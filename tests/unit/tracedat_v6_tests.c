@@ -1231,6 +1231,38 @@ static void test_print_fmt_grammar(void **state)
 	assert_int_equal(count_code(&x->r, "tracedat.format.syntax"), 0);
 }
 
+/* A print fmt reading a field the format does not declare: the kernel cannot write one (and
+ * libtraceevent 1.7 dies on it in __print_flags and __print_symbolic), so it is a syntax error at
+ * the reference and the text never reaches libtraceevent; a declared field, arrow spaced or not,
+ * passes. */
+static void test_print_fmt_unknown_field(void **state)
+{
+	static const char head[] = "name: flags\nID: 304\nformat:\n"
+				   "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\n"
+				   "\tfield:unsigned long x;\toffset:8;\tsize:8;\tsigned:0;\n\nprint fmt: ";
+	static char unknown[sizeof(head) + 64], known[sizeof(head) + 64];
+	snprintf(unknown, sizeof(unknown), "%s\"%%s\", __print_flags(REC->g, \"|\", {1, \"a\"})\n", head);
+	snprintf(known, sizeof(known), "%s\"%%s\", __print_flags(REC -> x, \"|\", {1, \"a\"})\n", head);
+	struct fx *x = *state = fx_new();
+	x->spec.extra_format = unknown;
+	fx_build(x);
+	tfk_check_buffer(x->b.data, x->b.len, NULL, &x->r); /* default limits: libtraceevent runs */
+	note_raised(&x->r);
+	assert_code_at(&x->r, "tracedat.format.syntax", text_at(x, "REC->g"));
+	assert_int_equal(count_code(&x->r, "tracedat.format.syntax"), 1);
+	assert_int_equal(count_code(&x->r, "tracedat.format.parser-crash"), 0);
+	assert_int_equal(count_code(&x->r, "tracedat.format.unparsable"), 0);
+	tfk_report_free(&x->r);
+	fx_free(x);
+	x = *state = fx_new();
+	x->spec.extra_format = known;
+	fx_build(x);
+	tfk_check_buffer(x->b.data, x->b.len, NULL, &x->r);
+	note_raised(&x->r);
+	assert_int_equal(count_code(&x->r, "tracedat.format.syntax"), 0);
+	assert_errors(&x->r, 0);
+}
+
 /* The libtraceevent tests keep their fixture in *state: the teardown frees it even when an
  * assertion fails, so a failure is reported as itself and never also as a leak. */
 static int fx_teardown(void **state)
@@ -1585,6 +1617,7 @@ static const struct CMUnitTest v6_tests[] = {
 	cmocka_unit_test(test_unterminated_string_is_a_note),
 	cmocka_unit_test(test_flipped_format_text),
 	cmocka_unit_test_teardown(test_print_fmt_grammar, fx_teardown),
+	cmocka_unit_test_teardown(test_print_fmt_unknown_field, fx_teardown),
 	cmocka_unit_test_teardown(test_guarded_unparsable, fx_teardown),
 	cmocka_unit_test_teardown(test_guarded_crash, fx_teardown),
 	cmocka_unit_test_teardown(test_guarded_hang, fx_teardown),

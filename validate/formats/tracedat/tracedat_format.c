@@ -9,7 +9,8 @@
  *   	field:TYPE NAME;	offset:N;	size:N;	signed:N;
  *   	(blank lines between groups)
  *   print fmt: "..." ARGS     (a quoted string, then arguments whose parentheses, brackets,
- *                             braces and quotes balance, to the end of the text)
+ *                             braces and quotes balance, to the end of the text, and whose
+ *                             REC->NAME each name a field above)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,17 +75,57 @@ static bool next_line(const char *base, size_t total, size_t *pos, struct line *
 
 #define MAX_PRINT_NESTING 128
 
+static bool ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/*
+ * Is p (n bytes, at a word's start) a record field reference "REC->NAME" (spaces allowed around
+ * the arrow, as libtraceevent reads it)? Then *len is its length and NAME is [*name, *name + *nlen).
+ */
+static bool rec_ref(const char *p, size_t n, size_t *len, const char **name, size_t *nlen)
+{
+	size_t i = 3;
+	if (n < 3 || memcmp(p, "REC", 3) != 0 || (n > 3 && ident_char(p[3])))
+		return false;
+	while (i < n && (p[i] == ' ' || p[i] == '\t'))
+		i++;
+	if (n - i < 2 || p[i] != '-' || p[i + 1] != '>')
+		return false;
+	for (i += 2; i < n && (p[i] == ' ' || p[i] == '\t');)
+		i++;
+	*name = p + i;
+	while (i < n && ident_char(p[i]))
+		i++;
+	*nlen = (size_t)(p + i - *name);
+	*len = i;
+	return true;
+}
+
+static bool has_field(const struct field *fields, size_t nfields, const char *name, size_t len)
+{
+	for (size_t k = 0; k < nfields; k++)
+		if (strlen(fields[k].name) == len && memcmp(fields[k].name, name, len) == 0)
+			return true;
+	return false;
+}
+
 /*
  * Is the text of a print fmt (after "print fmt:") well formed: a C string literal, then the
  * arguments, with every string and character literal closed (backslash escapes honoured),
- * nothing but printable ASCII and white space outside them, and every parenthesis, bracket and
- * brace closed by its own kind? The kernel writes the text of
- * its TP_printk() arguments here, so anything else is damage. *bad: where it breaks.
+ * nothing but printable ASCII and white space outside them, every parenthesis, bracket and
+ * brace closed by its own kind, and every REC->NAME naming one of the format's fields? The
+ * kernel writes the text of its TP_printk() arguments here, where __entry->NAME compiles only
+ * for a member of the entry, so anything else is damage. *bad: where it breaks; *expected: what
+ * was expected there.
  */
-static bool print_fmt_ok(const char *p, size_t n, size_t *bad)
+static bool print_fmt_ok(const char *p, size_t n, const struct field *fields, size_t nfields, size_t *bad,
+			 const char **expected)
 {
 	char open[MAX_PRINT_NESTING];
 	size_t depth = 0, i = 0;
+	*expected = "print fmt: a quoted format string, then arguments whose (), [], {} and quotes balance";
 	while (i < n && (p[i] == ' ' || p[i] == '\t'))
 		i++;
 	if (i == n || p[i] != '"') {
@@ -93,6 +134,8 @@ static bool print_fmt_ok(const char *p, size_t n, size_t *bad)
 	}
 	for (; i < n; i++) {
 		char c = p[i];
+		const char *name;
+		size_t len, nlen;
 		if (c == '"' || c == '\'') {
 			size_t start = i++;
 			/* the kernel's strings may hold raw newlines (ext4_fc_stats): close at the quote only */
@@ -107,6 +150,15 @@ static bool print_fmt_ok(const char *p, size_t n, size_t *bad)
 			 * space outside a literal is damage (libtraceevent 1.7 can crash on one in a name) */
 			*bad = i;
 			return false;
+		} else if (c == 'R' && (i == 0 || !ident_char(p[i - 1])) && rec_ref(p + i, n - i, &len, &name, &nlen)) {
+			/* libtraceevent 1.7 dereferences NULL when __print_flags or __print_symbolic
+			 * reads a field the format does not declare */
+			if (!has_field(fields, nfields, name, nlen)) {
+				*bad = i;
+				*expected = "REC-> followed by the name of a field of this format";
+				return false;
+			}
+			i += len - 1;
 		} else if (c == '(' || c == '[' || c == '{') {
 			if (depth == MAX_PRINT_NESTING) {
 				*bad = i;
@@ -447,13 +499,13 @@ void td_check_format(struct td_check *td, const struct tfk_cursor *text, const c
 			print = true;
 			/* the rest of the text is the print format; its fields stay usable when it is not */
 			size_t from = l.at + after, bad;
-			if (!(print_ok = print_fmt_ok(base + from, total - from, &bad))) {
+			const char *expected;
+			if (!(print_ok = print_fmt_ok(base + from, total - from, fields, n, &bad, &expected))) {
 				struct line at = { base + from + (bad < total - from ? bad : 0), 0, from + bad };
 				at.len = bad < total - from ? total - from - bad : 0;
 				if (at.len > 60)
 					at.len = 60;
-				syntax(&ps, at.len ? &at : NULL,
-				       "print fmt: a quoted format string, then arguments whose (), [], {} and quotes balance");
+				syntax(&ps, at.len ? &at : NULL, expected);
 			}
 			break;
 		}
