@@ -1231,36 +1231,56 @@ static void test_print_fmt_grammar(void **state)
 	assert_int_equal(count_code(&x->r, "tracedat.format.syntax"), 0);
 }
 
-/* A print fmt reading a field the format does not declare: the kernel cannot write one (and
- * libtraceevent 1.7 dies on it in __print_flags and __print_symbolic), so it is a syntax error at
- * the reference and the text never reaches libtraceevent; a declared field, arrow spaced or not,
- * passes. */
-static void test_print_fmt_unknown_field(void **state)
+/* A format with one field x and the given print fmt arguments, checked with libtraceevent in
+ * its child (default limits); the fixture stays in *state for the teardown. */
+static struct fx *check_print_args(void **state, const char *args)
 {
-	static const char head[] = "name: flags\nID: 304\nformat:\n"
-				   "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\n"
-				   "\tfield:unsigned long x;\toffset:8;\tsize:8;\tsigned:0;\n\nprint fmt: ";
-	static char unknown[sizeof(head) + 64], known[sizeof(head) + 64];
-	snprintf(unknown, sizeof(unknown), "%s\"%%s\", __print_flags(REC->g, \"|\", {1, \"a\"})\n", head);
-	snprintf(known, sizeof(known), "%s\"%%s\", __print_flags(REC -> x, \"|\", {1, \"a\"})\n", head);
+	static char text[512];
+	snprintf(text, sizeof(text),
+		 "name: args\nID: 304\nformat:\n\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\n"
+		 "\tfield:unsigned long x;\toffset:8;\tsize:8;\tsigned:0;\n\nprint fmt: %s\n",
+		 args);
+	if (*state)
+		fx_free(*state);
 	struct fx *x = *state = fx_new();
-	x->spec.extra_format = unknown;
-	fx_build(x);
-	tfk_check_buffer(x->b.data, x->b.len, NULL, &x->r); /* default limits: libtraceevent runs */
-	note_raised(&x->r);
-	assert_code_at(&x->r, "tracedat.format.syntax", text_at(x, "REC->g"));
-	assert_int_equal(count_code(&x->r, "tracedat.format.syntax"), 1);
-	assert_int_equal(count_code(&x->r, "tracedat.format.parser-crash"), 0);
-	assert_int_equal(count_code(&x->r, "tracedat.format.unparsable"), 0);
-	tfk_report_free(&x->r);
-	fx_free(x);
-	x = *state = fx_new();
-	x->spec.extra_format = known;
+	x->spec.extra_format = text;
 	fx_build(x);
 	tfk_check_buffer(x->b.data, x->b.len, NULL, &x->r);
 	note_raised(&x->r);
-	assert_int_equal(count_code(&x->r, "tracedat.format.syntax"), 0);
+	return x;
+}
+
+/* The grammar stops the text: one syntax error at `at`, and libtraceevent never sees it. */
+static void assert_stopped_at(struct fx *x, const char *at)
+{
+	assert_code_at(&x->r, "tracedat.format.syntax", text_at(x, at));
+	assert_int_equal(count_code(&x->r, "tracedat.format.syntax"), 1);
+	assert_int_equal(count_code(&x->r, "tracedat.format.parser-crash"), 0);
+	assert_int_equal(count_code(&x->r, "tracedat.format.unparsable"), 0);
+}
+
+/* A print fmt reading a field the format does not declare: the kernel cannot write one (and
+ * libtraceevent 1.7 dies on it in __print_flags and __print_symbolic), so it is a syntax error at
+ * the reference; a declared field, arrow spaced or not, passes. */
+static void test_print_fmt_unknown_field(void **state)
+{
+	assert_stopped_at(check_print_args(state, "\"%s\", __print_flags(REC->g, \"|\", {1, \"a\"})"), "REC->g");
+	struct fx *x = check_print_args(state, "\"%s\", __print_flags(REC -> x, \"|\", {1, \"a\"})");
 	assert_errors(&x->r, 0);
+}
+
+/* Operators C has no place for in an argument after preprocessing ('`', '@', '$', '#', '\\'), or
+ * only inside a statement expression (';', '.', assignments): libtraceevent 1.7 dies on any of
+ * them after a ternary. A syntax error at the byte; comparisons and a statement expression pass. */
+static void test_print_fmt_stray_operator(void **state)
+{
+	assert_stopped_at(check_print_args(state, "\"%s\", REC->x ? \"a\" : \"b\"`"), "`");
+	assert_stopped_at(check_print_args(state, "\"%lu\", REC->x ? 1 : 2 ; 77"), "; 77");
+	assert_stopped_at(check_print_args(state, "\"%lu\", REC->x ? 1 : 2 = 77"), "= 77");
+	struct fx *x = check_print_args(state, "\"%lu\", REC->x == 1 ? REC->x <= 2 : REC->x != 3");
+	assert_errors(&x->r, 0);
+	x = check_print_args(state, "\"%lu\", ({ unsigned long y = REC->x; y.z; })");
+	assert_int_equal(count_code(&x->r, "tracedat.format.syntax"), 0);
 }
 
 /* The libtraceevent tests keep their fixture in *state: the teardown frees it even when an
@@ -1618,6 +1638,7 @@ static const struct CMUnitTest v6_tests[] = {
 	cmocka_unit_test(test_flipped_format_text),
 	cmocka_unit_test_teardown(test_print_fmt_grammar, fx_teardown),
 	cmocka_unit_test_teardown(test_print_fmt_unknown_field, fx_teardown),
+	cmocka_unit_test_teardown(test_print_fmt_stray_operator, fx_teardown),
 	cmocka_unit_test_teardown(test_guarded_unparsable, fx_teardown),
 	cmocka_unit_test_teardown(test_guarded_crash, fx_teardown),
 	cmocka_unit_test_teardown(test_guarded_hang, fx_teardown),
