@@ -8,15 +8,16 @@
  *   format:
  *   	field:TYPE NAME;	offset:N;	size:N;	signed:N;
  *   	(blank lines between groups)
- *   print fmt: "..." ARGS     (a quoted string, then arguments whose parentheses, brackets,
- *                             braces and quotes balance, to the end of the text: C expressions,
- *                             whose REC->NAME each name a field above)
+ *   print fmt: "..." ARGS     (a quoted string, then C expressions whose parentheses,
+ *                             brackets, braces and quotes balance, to the end of the text, and
+ *                             whose REC->NAME each name a field above: tracedat_print_fmt.c)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tracedat.h"
+#include "tracedat_print_fmt.h"
 #include "tracedat_tokens.h"
 
 #define MAX_FIELDS 256
@@ -71,145 +72,6 @@ static bool next_line(const char *base, size_t total, size_t *pos, struct line *
 	l->at = *pos;
 	*pos += len + (nl ? 1 : 0);
 	return true;
-}
-
-#define MAX_PRINT_NESTING 128
-
-static bool ident_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-/*
- * Is p (n bytes, at a word's start) a record field reference "REC->NAME" (spaces allowed around
- * the arrow, as libtraceevent reads it)? Then *len is its length and NAME is [*name, *name + *nlen).
- */
-static bool rec_ref(const char *p, size_t n, size_t *len, const char **name, size_t *nlen)
-{
-	size_t i = 3;
-	if (n < 3 || memcmp(p, "REC", 3) != 0 || (n > 3 && ident_char(p[3])))
-		return false;
-	while (i < n && (p[i] == ' ' || p[i] == '\t'))
-		i++;
-	if (n - i < 2 || p[i] != '-' || p[i + 1] != '>')
-		return false;
-	for (i += 2; i < n && (p[i] == ' ' || p[i] == '\t');)
-		i++;
-	*name = p + i;
-	while (i < n && ident_char(p[i]))
-		i++;
-	*nlen = (size_t)(p + i - *name);
-	*len = i;
-	return true;
-}
-
-/*
- * Is the byte at p[i] (outside literals) one that a kernel's print fmt arguments hold only inside
- * a statement expression, if at all? They are C expressions after preprocessing: no '`', '@',
- * '$', '#' or '\\' anywhere, and ';', '.' and assignments only in ({ ... }) (the event formats of
- * two kernels, 4,647 texts, hold none elsewhere). libtraceevent 1.7 dereferences NULL on any of
- * these after a ternary's last operand.
- */
-static bool stray_operator(const char *p, size_t i, size_t n, bool in_statement)
-{
-	char c = p[i];
-	if (c == '`' || c == '@' || c == '$' || c == '#' || c == '\\')
-		return true;
-	if (in_statement)
-		return false;
-	if (c == ';' || c == '.')
-		return true;
-	if (c != '=')
-		return false;
-	/* '=' of a comparison (==, !=, <=, >=) is fine; of an assignment (=, +=, <<= ...) it is not */
-	char before = i ? p[i - 1] : ' ', earlier = i > 1 ? p[i - 2] : ' ';
-	bool comparison = (i + 1 < n && p[i + 1] == '=') || before == '=' || before == '!' ||
-			  ((before == '<' || before == '>') && earlier != before);
-	return !comparison;
-}
-
-static bool has_field(const struct field *fields, size_t nfields, const char *name, size_t len)
-{
-	for (size_t k = 0; k < nfields; k++)
-		if (strlen(fields[k].name) == len && memcmp(fields[k].name, name, len) == 0)
-			return true;
-	return false;
-}
-
-/*
- * Is the text of a print fmt (after "print fmt:") well formed: a C string literal, then the
- * arguments, with every string and character literal closed (backslash escapes honoured),
- * nothing but printable ASCII and white space outside them, every parenthesis, bracket and
- * brace closed by its own kind, no operator C has no place for there (stray_operator), and every
- * REC->NAME naming one of the format's fields? The kernel writes the text of its TP_printk()
- * arguments here, where __entry->NAME compiles only for a member of the entry, so anything else
- * is damage. *bad: where it breaks; *expected: what was expected there.
- */
-static bool print_fmt_ok(const char *p, size_t n, const struct field *fields, size_t nfields, size_t *bad,
-			 const char **expected)
-{
-	char open[MAX_PRINT_NESTING];
-	size_t depth = 0, statements = 0, i = 0;
-	char last = 0; /* the last byte outside literals that is not white space */
-	*expected = "print fmt: a quoted format string, then arguments whose (), [], {} and quotes balance";
-	while (i < n && (p[i] == ' ' || p[i] == '\t'))
-		i++;
-	if (i == n || p[i] != '"') {
-		*bad = i;
-		return false;
-	}
-	for (; i < n; i++) {
-		char c = p[i];
-		const char *name;
-		size_t len, nlen;
-		if (c == '"' || c == '\'') {
-			size_t start = i++;
-			/* the kernel's strings may hold raw newlines (ext4_fc_stats): close at the quote only */
-			while (i < n && p[i] != c)
-				i += p[i] == '\\' ? 2 : 1;
-			if (i >= n) {
-				*bad = start;
-				return false; /* a literal never closed */
-			}
-		} else if ((unsigned char)c >= 0x7f || ((unsigned char)c < 0x20 && c != '\t' && c != '\n' && c != '\r')) {
-			/* the arguments are C source: a byte that is neither printable ASCII nor white
-			 * space outside a literal is damage (libtraceevent 1.7 can crash on one in a name) */
-			*bad = i;
-			return false;
-		} else if (c == 'R' && (i == 0 || !ident_char(p[i - 1])) && rec_ref(p + i, n - i, &len, &name, &nlen)) {
-			/* libtraceevent 1.7 dereferences NULL when __print_flags or __print_symbolic
-			 * reads a field the format does not declare */
-			if (!has_field(fields, nfields, name, nlen)) {
-				*bad = i;
-				*expected = "REC-> followed by the name of a field of this format";
-				return false;
-			}
-			i += len - 1;
-		} else if (stray_operator(p, i, n, statements > 0)) {
-			*bad = i;
-			*expected = "C expressions (no '`', '@', '$', '#' or '\\'; ';', '.' and '=' only inside ({ }))";
-			return false;
-		} else if (c == '(' || c == '[' || c == '{') {
-			if (depth == MAX_PRINT_NESTING) {
-				*bad = i;
-				return false;
-			}
-			/* 'S': the braces of a statement expression, "({" */
-			open[depth++] = c == '{' && last == '(' ? 'S' : c;
-			statements += open[depth - 1] == 'S';
-		} else if (c == ')' || c == ']' || c == '}') {
-			char want = c == ')' ? '(' : c == ']' ? '[' : '{';
-			if (!depth || (open[depth - 1] != want && !(want == '{' && open[depth - 1] == 'S'))) {
-				*bad = i;
-				return false;
-			}
-			statements -= open[--depth] == 'S';
-		}
-		if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
-			last = c;
-	}
-	*bad = n;
-	return depth == 0;
 }
 
 /* Whether the n bytes at p begin with the text word. */
@@ -473,6 +335,21 @@ static void check_fields(struct parse *ps, struct field *fields, size_t n, struc
 	e->valid = true;
 }
 
+/* The fields parsed so far, for the print fmt's REC->NAME (fields_seen.fields[0 .. n)). */
+struct fields_seen {
+	const struct field *fields;
+	size_t n;
+};
+
+static bool is_field(const void *seen, const char *name, size_t len)
+{
+	const struct fields_seen *s = seen;
+	for (size_t k = 0; k < s->n; k++)
+		if (strlen(s->fields[k].name) == len && memcmp(s->fields[k].name, name, len) == 0)
+			return true;
+	return false;
+}
+
 void td_check_format(struct td_check *td, const struct tfk_cursor *text, const char *system)
 {
 	struct parse ps = { td, text, system, "" };
@@ -534,7 +411,8 @@ void td_check_format(struct td_check *td, const struct tfk_cursor *text, const c
 			/* the rest of the text is the print format; its fields stay usable when it is not */
 			size_t from = l.at + after, bad;
 			const char *expected;
-			if (!(print_ok = print_fmt_ok(base + from, total - from, fields, n, &bad, &expected))) {
+			struct fields_seen seen = { fields, n };
+			if (!(print_ok = td_print_fmt_ok(base + from, total - from, is_field, &seen, &bad, &expected))) {
 				struct line at = { base + from + (bad < total - from ? bad : 0), 0, from + bad };
 				at.len = bad < total - from ? total - from - bad : 0;
 				if (at.len > 60)

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The print fmt of an event format: a C string literal, then the arguments of the kernel's
+ * TP_printk() after preprocessing, which are C expressions. tracefsck checks their structure, not
+ * their meaning, strictly enough that libtraceevent only sees text a kernel can write: it has
+ * crashed on several things no kernel writes (each is noted where it is checked). The rules hold
+ * for every one of the 4,647 event formats of two kernels (the samples' and tests/data's 6.18).
+ */
+#include <string.h>
+
+#include "tracedat_print_fmt.h"
+
+#define MAX_NESTING 128
+
+static bool ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+static bool space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/*
+ * Is p (n bytes, at a word's start) a record field reference "REC->NAME" (spaces allowed around
+ * the arrow, as libtraceevent reads it)? Then *len is its length and NAME is [*name, *name + *nlen).
+ */
+static bool rec_ref(const char *p, size_t n, size_t *len, const char **name, size_t *nlen)
+{
+	size_t i = 3;
+	if (n < 3 || memcmp(p, "REC", 3) != 0 || (n > 3 && ident_char(p[3])))
+		return false;
+	while (i < n && (p[i] == ' ' || p[i] == '\t'))
+		i++;
+	if (n - i < 2 || p[i] != '-' || p[i + 1] != '>')
+		return false;
+	for (i += 2; i < n && (p[i] == ' ' || p[i] == '\t');)
+		i++;
+	*name = p + i;
+	while (i < n && ident_char(p[i]))
+		i++;
+	*nlen = (size_t)(p + i - *name);
+	*len = i;
+	return true;
+}
+
+/*
+ * Is the byte at p[i] (outside literals) one that a kernel's print fmt arguments hold only inside
+ * a statement expression, if at all? After preprocessing they hold no '`', '@', '$', '#' or '\\'
+ * anywhere, and ';', '.' and assignments only in ({ ... }), which libtraceevent rejects at its
+ * first brace without reading on.
+ */
+static bool stray_operator(const char *p, size_t i, size_t n, bool in_statement)
+{
+	char c = p[i];
+	if (c == '`' || c == '@' || c == '$' || c == '#' || c == '\\')
+		return true;
+	if (in_statement)
+		return false;
+	if (c == ';' || c == '.')
+		return true;
+	if (c != '=')
+		return false;
+	/* '=' of a comparison (==, !=, <=, >=) is fine; of an assignment (=, +=, <<= ...) it is not */
+	char before = i ? p[i - 1] : ' ', earlier = i > 1 ? p[i - 2] : ' ';
+	bool comparison = (i + 1 < n && p[i + 1] == '=') || before == '=' || before == '!' ||
+			  ((before == '<' || before == '>') && earlier != before);
+	return !comparison;
+}
+
+/* What the checker knows of one level of nesting (the arguments themselves are level 0). */
+struct level {
+	char open; /* '(' '[' '{', or 'S' for the braces of a statement expression "({" */
+};
+
+/*
+ * One byte of the arguments outside literals, names and REC references: nesting. *depth indexes
+ * lv; false where the text breaks.
+ */
+static bool structure_ok(struct level *lv, size_t *depth, size_t *statements, char c, char last)
+{
+	struct level *here = &lv[*depth];
+	if (c == '(' || c == '[' || c == '{') {
+		if (*depth == MAX_NESTING)
+			return false;
+		lv[++*depth] = (struct level){ c == '{' && last == '(' ? 'S' : c };
+		*statements += lv[*depth].open == 'S';
+	} else if (c == ')' || c == ']' || c == '}') {
+		char want = c == ')' ? '(' : c == ']' ? '[' : '{';
+		if (!*depth || (here->open != want && !(want == '{' && here->open == 'S')))
+			return false;
+		*statements -= here->open == 'S';
+		--*depth;
+	}
+	return true;
+}
+
+bool td_print_fmt_ok(const char *p, size_t n, td_is_field_fn *is_field, const void *fields, size_t *bad,
+		     const char **expected)
+{
+	struct level lv[MAX_NESTING + 1];
+	size_t depth = 0, statements = 0, i = 0;
+	char last = 0; /* the last byte outside literals that is not white space */
+	memset(&lv[0], 0, sizeof(lv[0]));
+	*expected = "print fmt: a quoted format string, then arguments whose (), [], {} and quotes balance";
+	while (i < n && (p[i] == ' ' || p[i] == '\t'))
+		i++;
+	if (i == n || p[i] != '"') {
+		*bad = i;
+		return false;
+	}
+	for (; i < n; i++) {
+		char c = p[i];
+		const char *name;
+		size_t len, nlen;
+		if (c == '"' || c == '\'') {
+			size_t start = i++;
+			/* the kernel's strings may hold raw newlines (ext4_fc_stats): close at the quote only */
+			while (i < n && p[i] != c)
+				i += p[i] == '\\' ? 2 : 1;
+			if (i >= n) {
+				*bad = start;
+				return false; /* a literal never closed */
+			}
+		} else if ((unsigned char)c >= 0x7f || ((unsigned char)c < 0x20 && !space(c))) {
+			/* the arguments are C source: a byte that is neither printable ASCII nor white
+			 * space outside a literal is damage (libtraceevent 1.7 can crash on one in a name) */
+			*bad = i;
+			return false;
+		} else if (c == 'R' && !ident_char(p[i - 1]) && rec_ref(p + i, n - i, &len, &name, &nlen)) {
+			/* libtraceevent 1.7 dereferences NULL when __print_flags or __print_symbolic
+			 * reads a field the format does not declare; __entry->NAME compiles only for one */
+			if (!is_field(fields, name, nlen)) {
+				*bad = i;
+				*expected = "REC-> followed by the name of a field of this format";
+				return false;
+			}
+			i += len - 1;
+			c = p[i];
+		} else if (stray_operator(p, i, n, statements > 0)) {
+			*bad = i;
+			*expected = "C expressions (no '`', '@', '$', '#' or '\\'; ';', '.' and '=' only inside ({ }))";
+			return false;
+		} else if (!structure_ok(lv, &depth, &statements, c, last)) {
+			*bad = i;
+			return false;
+		}
+		if (!space(c))
+			last = c;
+	}
+	*bad = n;
+	return depth == 0;
+}
