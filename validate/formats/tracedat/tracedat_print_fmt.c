@@ -69,29 +69,88 @@ static bool stray_operator(const char *p, size_t i, size_t n, bool in_statement)
 	return !comparison;
 }
 
+/* A byte libtraceevent reads as (the start of) an operator: printable, and not a name, a
+ * literal's quote, white space or one of its delimiters ( ) , */
+static bool operator_char(char c)
+{
+	return c > ' ' && c < 0x7f && !ident_char(c) && c != '"' && c != '\'' && c != '(' && c != ')' && c != ',';
+}
+
+/* The length of the operator token libtraceevent reads at p: "->", a doubled + - | & < >, and a
+ * '=' taken after ! = < > + - | & and after << >>; every other operator is one byte. */
+static size_t operator_len(const char *p, size_t n)
+{
+	char c = p[0], next = n > 1 ? p[1] : 0;
+	if (c == '-' && next == '>')
+		return 2;
+	if (c == '+' || c == '-' || c == '|' || c == '&' || c == '<' || c == '>') {
+		if (next == c)
+			return (c == '<' || c == '>') && n > 2 && p[2] == '=' ? 3 : 2;
+		return next == '=' ? 2 : 1;
+	}
+	if (c == '!' || c == '=')
+		return next == '=' ? 2 : 1;
+	return 1;
+}
+
+/* Does libtraceevent know the precedence of this operator (or take it as a ternary's ':')? */
+static bool ranked_operator(const char *op, size_t len)
+{
+	static const char *const ranked[] = { "~",  "!",  "*",  "/",  "%",  "+",  "-",  "<",  ">",  "&",  "^",  "|",
+					      "?",  ":",  "++", "--", ">>", "<<", ">=", "<=", "==", "!=", "&&", "||" };
+	for (size_t k = 0; k < sizeof(ranked) / sizeof(ranked[0]); k++)
+		if (strlen(ranked[k]) == len && memcmp(ranked[k], op, len) == 0)
+			return true;
+	return false;
+}
+
 /* What the checker knows of one level of nesting (the arguments themselves are level 0). */
 struct level {
-	char open; /* '(' '[' '{', or 'S' for the braces of a statement expression "({" */
+	char open;        /* '(' '[' '{', or 'S' for the braces of a statement expression "({" */
+	bool operand_end; /* a ternary's last operand or a subscript began here: the next operator at
+	                     this level is the one libtraceevent takes after it */
+	size_t questions; /* '?' at this level still waiting for their ':' */
 };
 
 /*
- * One byte of the arguments outside literals, names and REC references: nesting. *depth indexes
- * lv; false where the text breaks.
+ * One byte of the arguments outside literals, names and REC references: nesting, ternaries,
+ * subscripts. *depth indexes lv; false (with *expected) where the text breaks.
  */
-static bool structure_ok(struct level *lv, size_t *depth, size_t *statements, char c, char last)
+static bool structure_ok(struct level *lv, size_t *depth, size_t *statements, const char *p, size_t i, size_t n,
+			 char last, const char **expected)
 {
+	char c = p[i];
 	struct level *here = &lv[*depth];
-	if (c == '(' || c == '[' || c == '{') {
+	if (here->operand_end && !*statements && operator_char(c) && c != ']' && c != '}') {
+		/* libtraceevent 1.7 dereferences NULL when the operator after a ternary's last operand
+		 * or after a subscript is one it has no precedence for ("a ? b : c[1]", "x[1][2]",
+		 * "a ? b : c->d"); no kernel writes one there (in a statement expression, declarations
+		 * such as "char *s[] = ..." are C, and libtraceevent never reads that far) */
+		if (!ranked_operator(p + i, operator_len(p + i, n - i))) {
+			*expected = "an operator C allows after a ternary or a subscript";
+			return false;
+		}
+		here->operand_end = false;
+	}
+	if (c == '?') {
+		here->questions++;
+	} else if (c == ':' && here->questions) {
+		here->questions--;
+		here->operand_end = true;
+	} else if (c == ',') {
+		here->operand_end = false;
+		here->questions = 0;
+	} else if (c == '(' || c == '[' || c == '{') {
 		if (*depth == MAX_NESTING)
 			return false;
-		lv[++*depth] = (struct level){ c == '{' && last == '(' ? 'S' : c };
+		lv[++*depth] = (struct level){ c == '{' && last == '(' ? 'S' : c, false, 0 };
 		*statements += lv[*depth].open == 'S';
 	} else if (c == ')' || c == ']' || c == '}') {
 		char want = c == ')' ? '(' : c == ']' ? '[' : '{';
 		if (!*depth || (here->open != want && !(want == '{' && here->open == 'S')))
 			return false;
 		*statements -= here->open == 'S';
-		--*depth;
+		lv[--*depth].operand_end |= c == ']'; /* a subscript's operand ends at its ']' */
 	}
 	return true;
 }
@@ -142,7 +201,7 @@ bool td_print_fmt_ok(const char *p, size_t n, td_is_field_fn *is_field, const vo
 			*bad = i;
 			*expected = "C expressions (no '`', '@', '$', '#' or '\\'; ';', '.' and '=' only inside ({ }))";
 			return false;
-		} else if (!structure_ok(lv, &depth, &statements, c, last)) {
+		} else if (!structure_ok(lv, &depth, &statements, p, i, n, last, expected)) {
 			*bad = i;
 			return false;
 		}
