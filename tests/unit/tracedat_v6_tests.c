@@ -1273,8 +1273,9 @@ static void test_print_fmt_unknown_field(void **state)
  * Print fmt arguments are C expressions, checked where libtraceevent 1.7 dies on what no kernel
  * writes: operators C has no place for after preprocessing ('`', '@', '$', '#', '\\') or only
  * inside a statement expression (';', '.', assignments), and after a ternary's last operand or a
- * subscript an operator libtraceevent has no precedence for ('[', '->', ...). A syntax error at
- * the byte (stop), and libtraceevent never sees the text; the rest passes (stop NULL: no error).
+ * subscript an operator libtraceevent has no precedence for ('[', '->', ...), and a divisor it
+ * reads as 0 (a zero, a bare name), on which it stops with SIGFPE. A syntax error at the byte
+ * (stop), and libtraceevent never sees the text; the rest passes (stop NULL: no error).
  */
 static void test_print_fmt_operators(void **state)
 {
@@ -1287,10 +1288,13 @@ static void test_print_fmt_operators(void **state)
 		{ "\"%lu\", REC->x ? 1 : REC->x[77]", "[77]" },
 		{ "\"%lu\", REC->x[1][78]", "[78]" },
 		{ "\"%lu\", REC->x ? 1 : REC->x->yy", "->yy" },
+		{ "\"%lu\", 77 % zz", "% zz" },
+		{ "\"%lu\", REC->x + 78 / 0x0UL", "/ 0x0UL" },
 		{ "\"%lu\", REC->x == 1 ? REC->x <= 2 : REC->x != 3", NULL },
 		{ "\"%lu\", ({ unsigned long y = REC->x; y.z; })", NULL },
 		{ "\"%lu\", REC->x ? REC->x[1] : -REC->x[2]", NULL },
 		{ "\"%lu %lu\", REC->x[1] + 1, (REC->x ? 1 : 2)[0]", NULL },
+		{ "\"%lu %lu\", REC->x / sizeof(u64), REC->x % 7", NULL },
 	};
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		struct fx *x = check_print_args(state, cases[k].args);

@@ -69,6 +69,42 @@ static bool stray_operator(const char *p, size_t i, size_t n, bool in_statement)
 	return !comparison;
 }
 
+/*
+ * Is the operand at p (after a '/' or '%') one that libtraceevent reads as 0 when it folds the
+ * constants of an argument: a number whose value is 0 as strtoull reads it (so "0UL", "0x0",
+ * and "0b1", read as 0 then "b1"), or a bare name (strtoull reads a name as 0)? Dividing by it
+ * stops libtraceevent 1.7 with SIGFPE. A name that is called or followed by "->" is no constant.
+ */
+static bool zero_divisor(const char *p, size_t n)
+{
+	size_t i = 0, end;
+	while (i < n && space(p[i]))
+		i++;
+	if (i == n || !ident_char(p[i]))
+		return false;
+	for (end = i; end < n && ident_char(p[end]);)
+		end++;
+	size_t after = end;
+	while (after < n && space(p[after]))
+		after++;
+	if (after < n && (p[after] == '(' || (p[after] == '-' && after + 1 < n && p[after + 1] == '>')))
+		return false;
+	if (p[i] < '0' || p[i] > '9')
+		return true; /* a bare name */
+	if (p[i] != '0')
+		return false; /* a decimal number from 1 up */
+	bool hex = end - i > 1 && (p[i + 1] == 'x' || p[i + 1] == 'X');
+	for (size_t k = i + (hex ? 2 : 1); k < end; k++) {
+		bool digit = hex ? (p[k] >= '0' && p[k] <= '9') || (p[k] >= 'a' && p[k] <= 'f') || (p[k] >= 'A' && p[k] <= 'F')
+				 : p[k] >= '0' && p[k] <= '7';
+		if (!digit)
+			return true; /* strtoull stops here: what it read is all zeros */
+		if (p[k] != '0')
+			return false;
+	}
+	return true;
+}
+
 /* A byte libtraceevent reads as (the start of) an operator: printable, and not a name, a
  * literal's quote, white space or one of its delimiters ( ) , */
 static bool operator_char(char c)
@@ -200,6 +236,10 @@ bool td_print_fmt_ok(const char *p, size_t n, td_is_field_fn *is_field, const vo
 		} else if (stray_operator(p, i, n, statements > 0)) {
 			*bad = i;
 			*expected = "C expressions (no '`', '@', '$', '#' or '\\'; ';', '.' and '=' only inside ({ }))";
+			return false;
+		} else if ((c == '/' || c == '%') && !statements && zero_divisor(p + i + 1, n - i - 1)) {
+			*bad = i;
+			*expected = "a divisor that is not 0 or a bare name (libtraceevent reads either as 0)";
 			return false;
 		} else if (!structure_ok(lv, &depth, &statements, p, i, n, last, expected)) {
 			*bad = i;
