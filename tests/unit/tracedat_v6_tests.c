@@ -1272,8 +1272,8 @@ static void test_print_fmt_unknown_field(void **state)
 /*
  * Print fmt arguments are C expressions, checked where libtraceevent 1.7 dies on what no kernel
  * writes: operators C has no place for after preprocessing ('`', '@', '$', '#', '\\') or only
- * inside a statement expression (';', '.', assignments), and after a ternary's last operand or a
- * subscript an operator libtraceevent has no precedence for ('[', '->', ...), and a divisor it
+ * inside braces libtraceevent does not read (';', assignments); after a ternary's last operand or
+ * a subscript, an operator libtraceevent has no precedence for ('[', '->', ...); a divisor it
  * reads as 0 (a zero, a bare name), on which it stops with SIGFPE. A syntax error at the byte
  * (stop), and libtraceevent never sees the text; the rest passes (stop NULL: no error).
  */
@@ -1295,6 +1295,9 @@ static void test_print_fmt_operators(void **state)
 		{ "\"%lu\", REC->x ? REC->x[1] : -REC->x[2]", NULL },
 		{ "\"%lu %lu\", REC->x[1] + 1, (REC->x ? 1 : 2)[0]", NULL },
 		{ "\"%lu %lu\", REC->x / sizeof(u64), REC->x % 7", NULL },
+		/* older kernels' hrtimer and binder formats: a compound literal, a struct in a sizeof */
+		{ "\"%llu\", (unsigned long long)(((ktime_t) { .tv64 = REC->x }).tv64)", NULL },
+		{ "\"%d\", (int)(sizeof(struct { int:-!!(__builtin_types_compatible_p(int, long)); }))", NULL },
 	};
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		struct fx *x = check_print_args(state, cases[k].args);

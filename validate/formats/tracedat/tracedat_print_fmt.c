@@ -4,7 +4,8 @@
  * TP_printk() after preprocessing, which are C expressions. tracefsck checks their structure, not
  * their meaning, strictly enough that libtraceevent only sees text a kernel can write: it has
  * crashed on several things no kernel writes (each is noted where it is checked). The rules hold
- * for every one of the 4,647 event formats of two kernels (the samples' and tests/data's 6.18).
+ * for every one of the 4,647 event formats of two kernels (the samples' and tests/data's 6.18)
+ * and for the older kernels' of the foreign traces (e2e_foreign).
  */
 #include <string.h>
 
@@ -47,18 +48,19 @@ static bool rec_ref(const char *p, size_t n, size_t *len, const char **name, siz
 
 /*
  * Is the byte at p[i] (outside literals) one that a kernel's print fmt arguments hold only inside
- * a statement expression, if at all? After preprocessing they hold no '`', '@', '$', '#' or '\\'
- * anywhere, and ';', '.' and assignments only in ({ ... }), which libtraceevent rejects at its
- * first brace without reading on.
+ * braces libtraceevent does not read (opaque), if at all? After preprocessing they hold no '`',
+ * '@', '$', '#' or '\\' anywhere, and ';' and assignments only in a statement expression
+ * "({ ...; })", a compound literal "(type){ .f = x }" or a struct defined in a sizeof, all of
+ * which libtraceevent rejects at the brace without reading on.
  */
-static bool stray_operator(const char *p, size_t i, size_t n, bool in_statement)
+static bool stray_operator(const char *p, size_t i, size_t n, bool opaque)
 {
 	char c = p[i];
 	if (c == '`' || c == '@' || c == '$' || c == '#' || c == '\\')
 		return true;
-	if (in_statement)
+	if (opaque)
 		return false;
-	if (c == ';' || c == '.')
+	if (c == ';')
 		return true;
 	if (c != '=')
 		return false;
@@ -142,7 +144,8 @@ static bool ranked_operator(const char *op, size_t len)
 
 /* What the checker knows of one level of nesting (the arguments themselves are level 0). */
 struct level {
-	char open;        /* '(' '[' '{', or 'S' for the braces of a statement expression "({" */
+	char open;        /* '(', '[', '{' for a list of __print_symbolic or __print_flags (after ','),
+	                     'O' for other braces, which libtraceevent does not read (opaque) */
 	bool operand_end; /* a ternary's last operand or a subscript began here: the next operator at
 	                     this level is the one libtraceevent takes after it */
 	size_t questions; /* '?' at this level still waiting for their ':' */
@@ -152,16 +155,16 @@ struct level {
  * One byte of the arguments outside literals, names and REC references: nesting, ternaries,
  * subscripts. *depth indexes lv; false (with *expected) where the text breaks.
  */
-static bool structure_ok(struct level *lv, size_t *depth, size_t *statements, const char *p, size_t i, size_t n,
+static bool structure_ok(struct level *lv, size_t *depth, size_t *opaque, const char *p, size_t i, size_t n,
 			 char last, const char **expected)
 {
 	char c = p[i];
 	struct level *here = &lv[*depth];
-	if (here->operand_end && !*statements && operator_char(c) && c != ']' && c != '}') {
+	if (here->operand_end && !*opaque && operator_char(c) && c != ']' && c != '}') {
 		/* libtraceevent 1.7 dereferences NULL when the operator after a ternary's last operand
 		 * or after a subscript is one it has no precedence for ("a ? b : c[1]", "x[1][2]",
-		 * "a ? b : c->d"); no kernel writes one there (in a statement expression, declarations
-		 * such as "char *s[] = ..." are C, and libtraceevent never reads that far) */
+		 * "a ? b : c->d"); no kernel writes one there (inside opaque braces, declarations such
+		 * as "char *s[] = ..." are C, and libtraceevent never reads that far) */
 		if (!ranked_operator(p + i, operator_len(p + i, n - i))) {
 			*expected = "an operator C allows after a ternary or a subscript";
 			return false;
@@ -179,13 +182,13 @@ static bool structure_ok(struct level *lv, size_t *depth, size_t *statements, co
 	} else if (c == '(' || c == '[' || c == '{') {
 		if (*depth == MAX_NESTING)
 			return false;
-		lv[++*depth] = (struct level){ c == '{' && last == '(' ? 'S' : c, false, 0 };
-		*statements += lv[*depth].open == 'S';
+		lv[++*depth] = (struct level){ c == '{' && last != ',' ? 'O' : c, false, 0 };
+		*opaque += lv[*depth].open == 'O';
 	} else if (c == ')' || c == ']' || c == '}') {
 		char want = c == ')' ? '(' : c == ']' ? '[' : '{';
-		if (!*depth || (here->open != want && !(want == '{' && here->open == 'S')))
+		if (!*depth || (here->open != want && !(want == '{' && here->open == 'O')))
 			return false;
-		*statements -= here->open == 'S';
+		*opaque -= here->open == 'O';
 		lv[--*depth].operand_end |= c == ']'; /* a subscript's operand ends at its ']' */
 	}
 	return true;
@@ -195,7 +198,7 @@ bool td_print_fmt_ok(const char *p, size_t n, td_is_field_fn *is_field, const vo
 		     const char **expected)
 {
 	struct level lv[MAX_NESTING + 1];
-	size_t depth = 0, statements = 0, i = 0;
+	size_t depth = 0, opaque = 0, i = 0;
 	char last = 0; /* the last byte outside literals that is not white space */
 	memset(&lv[0], 0, sizeof(lv[0]));
 	*expected = "print fmt: a quoted format string, then arguments whose (), [], {} and quotes balance";
@@ -233,15 +236,15 @@ bool td_print_fmt_ok(const char *p, size_t n, td_is_field_fn *is_field, const vo
 			}
 			i += len - 1;
 			c = p[i];
-		} else if (stray_operator(p, i, n, statements > 0)) {
+		} else if (stray_operator(p, i, n, opaque > 0)) {
 			*bad = i;
-			*expected = "C expressions (no '`', '@', '$', '#' or '\\'; ';', '.' and '=' only inside ({ }))";
+			*expected = "C expressions (no '`', '@', '$', '#' or '\\'; ';' and '=' only in braces such as ({ }))";
 			return false;
-		} else if ((c == '/' || c == '%') && !statements && zero_divisor(p + i + 1, n - i - 1)) {
+		} else if ((c == '/' || c == '%') && !opaque && zero_divisor(p + i + 1, n - i - 1)) {
 			*bad = i;
 			*expected = "a divisor that is not 0 or a bare name (libtraceevent reads either as 0)";
 			return false;
-		} else if (!structure_ok(lv, &depth, &statements, p, i, n, last, expected)) {
+		} else if (!structure_ok(lv, &depth, &opaque, p, i, n, last, expected)) {
 			*bad = i;
 			return false;
 		}
