@@ -19,6 +19,10 @@ struct tfk_test_hooks {
 	uint32_t parser_hang_at;      /* the parser child hangs on the Nth format; 0 = never */
 	uint32_t parser_escape_at;    /* the parser child tries to open a socket on the Nth format, as a
 	                                 subverted parser would: its leash must kill it; 0 = never */
+	uint32_t parse_in_process;    /* nonzero: libtraceevent parses the kept formats in this process,
+	                                 not in a guarded child (the fuzz harnesses: no fork per input,
+	                                 a parser crash is theirs); the report must not change. The
+	                                 parser_*_at hooks act on a child only */
 	uint64_t *taken_ahead;        /* non-NULL: counts the CPU walks a check took from worker threads,
 	                                 so a test can tell that its ranges were walked ahead at all */
 	uint64_t *read_ahead;         /* non-NULL: counts the windows a check read ahead on a thread */

@@ -1231,6 +1231,83 @@ static void test_print_fmt_grammar(void **state)
 	assert_int_equal(count_code(&x->r, "tracedat.format.syntax"), 0);
 }
 
+/* A format with one field x and the given print fmt arguments, checked with libtraceevent in
+ * its child (default limits); the fixture stays in *state for the teardown. */
+static struct fx *check_print_args(void **state, const char *args)
+{
+	static char text[512];
+	snprintf(text, sizeof(text),
+		 "name: args\nID: 304\nformat:\n\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\n"
+		 "\tfield:unsigned long x;\toffset:8;\tsize:8;\tsigned:0;\n\nprint fmt: %s\n",
+		 args);
+	if (*state)
+		fx_free(*state);
+	struct fx *x = *state = fx_new();
+	x->spec.extra_format = text;
+	fx_build(x);
+	tfk_check_buffer(x->b.data, x->b.len, NULL, &x->r);
+	note_raised(&x->r);
+	return x;
+}
+
+/* The grammar stops the text: one syntax error at `at`, and libtraceevent never sees it. */
+static void assert_stopped_at(struct fx *x, const char *at)
+{
+	assert_code_at(&x->r, "tracedat.format.syntax", text_at(x, at));
+	assert_int_equal(count_code(&x->r, "tracedat.format.syntax"), 1);
+	assert_int_equal(count_code(&x->r, "tracedat.format.parser-crash"), 0);
+	assert_int_equal(count_code(&x->r, "tracedat.format.unparsable"), 0);
+}
+
+/* A print fmt reading a field the format does not declare: the kernel cannot write one (and
+ * libtraceevent 1.7 dies on it in __print_flags and __print_symbolic), so it is a syntax error at
+ * the reference; a declared field, arrow spaced or not, passes. */
+static void test_print_fmt_unknown_field(void **state)
+{
+	assert_stopped_at(check_print_args(state, "\"%s\", __print_flags(REC->g, \"|\", {1, \"a\"})"), "REC->g");
+	struct fx *x = check_print_args(state, "\"%s\", __print_flags(REC -> x, \"|\", {1, \"a\"})");
+	assert_errors(&x->r, 0);
+}
+
+/*
+ * Print fmt arguments are C expressions, checked where libtraceevent 1.7 dies on what no kernel
+ * writes: operators C has no place for after preprocessing ('`', '@', '$', '#', '\\') or only
+ * inside braces libtraceevent does not read (';', assignments); after a ternary's last operand or
+ * a subscript, an operator libtraceevent has no precedence for ('[', '->', ...); a divisor it
+ * reads as 0 (a zero, a bare name), on which it stops with SIGFPE. A syntax error at the byte
+ * (stop), and libtraceevent never sees the text; the rest passes (stop NULL: no error).
+ */
+static void test_print_fmt_operators(void **state)
+{
+	static const struct {
+		const char *args, *stop;
+	} cases[] = {
+		{ "\"%s\", REC->x ? \"a\" : \"b\"`", "`" },
+		{ "\"%lu\", REC->x ? 1 : 2 ; 77", "; 77" },
+		{ "\"%lu\", REC->x ? 1 : 2 = 77", "= 77" },
+		{ "\"%lu\", REC->x ? 1 : REC->x[77]", "[77]" },
+		{ "\"%lu\", REC->x[1][78]", "[78]" },
+		{ "\"%lu\", REC->x ? 1 : REC->x->yy", "->yy" },
+		{ "\"%lu\", 77 % zz", "% zz" },
+		{ "\"%lu\", REC->x + 78 / 0x0UL", "/ 0x0UL" },
+		{ "\"%lu\", REC->x == 1 ? REC->x <= 2 : REC->x != 3", NULL },
+		{ "\"%lu\", ({ unsigned long y = REC->x; y.z; })", NULL },
+		{ "\"%lu\", REC->x ? REC->x[1] : -REC->x[2]", NULL },
+		{ "\"%lu %lu\", REC->x[1] + 1, (REC->x ? 1 : 2)[0]", NULL },
+		{ "\"%lu %lu\", REC->x / sizeof(u64), REC->x % 7", NULL },
+		/* older kernels' hrtimer and binder formats: a compound literal, a struct in a sizeof */
+		{ "\"%llu\", (unsigned long long)(((ktime_t) { .tv64 = REC->x }).tv64)", NULL },
+		{ "\"%d\", (int)(sizeof(struct { int:-!!(__builtin_types_compatible_p(int, long)); }))", NULL },
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct fx *x = check_print_args(state, cases[k].args);
+		if (cases[k].stop)
+			assert_stopped_at(x, cases[k].stop);
+		else
+			assert_errors(&x->r, 0);
+	}
+}
+
 /* The libtraceevent tests keep their fixture in *state: the teardown frees it even when an
  * assertion fails, so a failure is reported as itself and never also as a leak. */
 static int fx_teardown(void **state)
@@ -1364,6 +1441,106 @@ static void test_guarded_split(void **state)
 	}
 }
 
+/* ---- libtraceevent in this process: the parse of the fuzz harnesses ---- */
+
+/* The check of a trace (a file when path is set) with libtraceevent in a child or in this
+ * process, and a parser crash injected at format crash_at (0: none). */
+static void check_parsed(const struct tdw_buf *b, const char *path, bool in_process, uint32_t crash_at,
+			 struct tfk_report *r)
+{
+	struct tfk_limits lim = tfk_limits_default();
+	struct tfk_test_hooks hooks = { .parse_in_process = in_process, .parser_crash_at = crash_at };
+	lim.test_hooks = &hooks;
+	memset(r, 0, sizeof(*r));
+	if (path)
+		tfk_check_file(path, &lim, r);
+	else
+		tfk_check_buffer(b->data, b->len, &lim, r);
+	note_raised(r);
+}
+
+/* Only the process boundary differs: the same counts and the same findings, every field of each,
+ * in the same order. */
+static void assert_same_as_child(const struct tfk_report *child, const struct tfk_report *here)
+{
+	if (child->count != here->count || child->total != here->total) {
+		dump(child);
+		dump(here);
+		fail_msg("%zu findings from the child, %zu in process", child->count, here->count);
+	}
+	assert_memory_equal(child->by_severity, here->by_severity, sizeof(child->by_severity));
+	assert_int_equal(child->incomplete, here->incomplete);
+	for (size_t i = 0; i < child->count; i++) {
+		const struct tfk_finding *x = &child->findings[i], *y = &here->findings[i];
+		if (memcmp(x, y, sizeof(*x)) != 0)
+			fail_msg("finding %zu: %s at 0x%llx (found %s) from the child, %s at 0x%llx (found %s) in process", i,
+				 x->fault->id, (unsigned long long)x->offset, x->found, y->fault->id,
+				 (unsigned long long)y->offset, y->found);
+	}
+}
+
+/* A format libtraceevent rejects is rejected in process too: the same note at the same place. */
+static void test_in_process_unparsable(void **state)
+{
+	struct fx *x = *state = fx_new();
+	x->spec.extra_format = broken_print_fmt;
+	fx_build(x);
+	uint64_t at = text_at(x, "name: broken");
+	struct tfk_report child;
+	check_parsed(&x->b, NULL, false, 0, &child);
+	check_parsed(&x->b, NULL, true, 0, &x->r);
+	assert_code_at(&x->r, "tracedat.format.unparsable", at);
+	assert_int_equal(count_code(&x->r, "tracedat.format.unparsable"), 1);
+	assert_errors(&x->r, 0);
+	assert_same_as_child(&child, &x->r);
+	tfk_report_free(&child);
+}
+
+/* No child runs in process: a crash injected into the child is never reached, and every format
+ * is parsed, as by a child that does not crash. */
+static void test_in_process_forks_no_child(void **state)
+{
+	struct fx *x = *state = fx_default();
+	struct tfk_report child;
+	check_parsed(&x->b, NULL, false, 0, &child);
+	check_parsed(&x->b, NULL, true, 3, &x->r);
+	assert_int_equal(count_code(&x->r, "tracedat.format.parser-crash"), 0);
+	assert_errors(&x->r, 0);
+	assert_same_as_child(&child, &x->r);
+	tfk_report_free(&child);
+}
+
+/*
+ * Real kernels' event formats (recordings here with every event enabled, about 2,400 formats
+ * each, some of which libtraceevent rejects): the child and this process reject the same ones
+ * and report them in one note, identical finding for finding.
+ */
+static void test_in_process_real_formats(void **state)
+{
+	(void)state;
+	static const char *const samples[] = { "sched-irq.v7zstd.dat", "two-buffers.v7zstd.dat",
+						 "io-instance-only.v7zstd.dat" };
+	size_t checked = 0;
+	for (size_t k = 0; k < sizeof(samples) / sizeof(samples[0]); k++) {
+		char path[512];
+		snprintf(path, sizeof(path), "%s/%s", TD_SAMPLES, samples[k]);
+		FILE *f = fopen(path, "rb");
+		if (!f)
+			continue;
+		fclose(f);
+		struct tfk_report child, here;
+		check_parsed(NULL, path, false, 0, &child);
+		check_parsed(NULL, path, true, 0, &here);
+		assert_int_equal(count_code(&child, "tracedat.format.unparsable"), 1);
+		assert_same_as_child(&child, &here);
+		tfk_report_free(&child);
+		tfk_report_free(&here);
+		checked++;
+	}
+	if (!checked)
+		skip();
+}
+
 /* Bytes flipped inside the format texts (8 of 400 such mutants crashed trace-cmd report): always findings or clean, never a crash. */
 static void test_flipped_format_text(void **state)
 {
@@ -1485,11 +1662,16 @@ static const struct CMUnitTest v6_tests[] = {
 	cmocka_unit_test(test_unterminated_string_is_a_note),
 	cmocka_unit_test(test_flipped_format_text),
 	cmocka_unit_test_teardown(test_print_fmt_grammar, fx_teardown),
+	cmocka_unit_test_teardown(test_print_fmt_unknown_field, fx_teardown),
+	cmocka_unit_test_teardown(test_print_fmt_operators, fx_teardown),
 	cmocka_unit_test_teardown(test_guarded_unparsable, fx_teardown),
 	cmocka_unit_test_teardown(test_guarded_crash, fx_teardown),
 	cmocka_unit_test_teardown(test_guarded_hang, fx_teardown),
 	cmocka_unit_test(test_guarded_split),
 	cmocka_unit_test_teardown(test_guarded_escape, fx_teardown),
+	cmocka_unit_test_teardown(test_in_process_unparsable, fx_teardown),
+	cmocka_unit_test_teardown(test_in_process_forks_no_child, fx_teardown),
+	cmocka_unit_test(test_in_process_real_formats),
 	cmocka_unit_test(test_several_independent_faults),
 	cmocka_unit_test(test_determinism),
 };

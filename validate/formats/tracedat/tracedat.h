@@ -317,7 +317,8 @@ void td_check_format(struct td_check *td, const struct tfk_cursor *text, const c
 void td_check_meta_lines(struct td_check *td, const struct tfk_cursor *text, enum tfk_meta_kind kind, const char *what);
 /* Keep an accepted format text for td_guarded_parse. */
 void td_keep_format(struct td_check *td, const struct tfk_cursor *text, const char *system, const char *name);
-/* Parse the kept formats with libtraceevent in a child process; crashes and hangs become findings. */
+/* Parse the kept formats with libtraceevent in a child process; crashes and hangs become findings.
+ * (In process instead with the parse_in_process test hook: the fuzz harnesses, same findings.) */
 void td_guarded_parse(struct td_check *td);
 /* Start that child now, on the formats kept so far, so that it parses while the pages are walked;
  * td_guarded_parse collects its answers (and td_check_release ends it when never collected). */

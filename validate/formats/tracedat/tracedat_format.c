@@ -8,14 +8,16 @@
  *   format:
  *   	field:TYPE NAME;	offset:N;	size:N;	signed:N;
  *   	(blank lines between groups)
- *   print fmt: "..." ARGS     (a quoted string, then arguments whose parentheses, brackets,
- *                             braces and quotes balance, to the end of the text)
+ *   print fmt: "..." ARGS     (a quoted string, then C expressions whose parentheses,
+ *                             brackets, braces and quotes balance, to the end of the text, and
+ *                             whose REC->NAME each name a field above: tracedat_print_fmt.c)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tracedat.h"
+#include "tracedat_print_fmt.h"
 #include "tracedat_tokens.h"
 
 #define MAX_FIELDS 256
@@ -70,60 +72,6 @@ static bool next_line(const char *base, size_t total, size_t *pos, struct line *
 	l->at = *pos;
 	*pos += len + (nl ? 1 : 0);
 	return true;
-}
-
-#define MAX_PRINT_NESTING 128
-
-/*
- * Is the text of a print fmt (after "print fmt:") well formed: a C string literal, then the
- * arguments, with every string and character literal closed (backslash escapes honoured),
- * nothing but printable ASCII and white space outside them, and every parenthesis, bracket and
- * brace closed by its own kind? The kernel writes the text of
- * its TP_printk() arguments here, so anything else is damage. *bad: where it breaks.
- */
-static bool print_fmt_ok(const char *p, size_t n, size_t *bad)
-{
-	char open[MAX_PRINT_NESTING];
-	size_t depth = 0, i = 0;
-	while (i < n && (p[i] == ' ' || p[i] == '\t'))
-		i++;
-	if (i == n || p[i] != '"') {
-		*bad = i;
-		return false;
-	}
-	for (; i < n; i++) {
-		char c = p[i];
-		if (c == '"' || c == '\'') {
-			size_t start = i++;
-			/* the kernel's strings may hold raw newlines (ext4_fc_stats): close at the quote only */
-			while (i < n && p[i] != c)
-				i += p[i] == '\\' ? 2 : 1;
-			if (i >= n) {
-				*bad = start;
-				return false; /* a literal never closed */
-			}
-		} else if ((unsigned char)c >= 0x7f || ((unsigned char)c < 0x20 && c != '\t' && c != '\n' && c != '\r')) {
-			/* the arguments are C source: a byte that is neither printable ASCII nor white
-			 * space outside a literal is damage (libtraceevent 1.7 can crash on one in a name) */
-			*bad = i;
-			return false;
-		} else if (c == '(' || c == '[' || c == '{') {
-			if (depth == MAX_PRINT_NESTING) {
-				*bad = i;
-				return false;
-			}
-			open[depth++] = c;
-		} else if (c == ')' || c == ']' || c == '}') {
-			char want = c == ')' ? '(' : c == ']' ? '[' : '{';
-			if (!depth || open[depth - 1] != want) {
-				*bad = i;
-				return false;
-			}
-			depth--;
-		}
-	}
-	*bad = n;
-	return depth == 0;
 }
 
 /* Whether the n bytes at p begin with the text word. */
@@ -387,6 +335,21 @@ static void check_fields(struct parse *ps, struct field *fields, size_t n, struc
 	e->valid = true;
 }
 
+/* The fields parsed so far, for the print fmt's REC->NAME (fields_seen.fields[0 .. n)). */
+struct fields_seen {
+	const struct field *fields;
+	size_t n;
+};
+
+static bool is_field(const void *seen, const char *name, size_t len)
+{
+	const struct fields_seen *s = seen;
+	for (size_t k = 0; k < s->n; k++)
+		if (strlen(s->fields[k].name) == len && memcmp(s->fields[k].name, name, len) == 0)
+			return true;
+	return false;
+}
+
 void td_check_format(struct td_check *td, const struct tfk_cursor *text, const char *system)
 {
 	struct parse ps = { td, text, system, "" };
@@ -447,13 +410,14 @@ void td_check_format(struct td_check *td, const struct tfk_cursor *text, const c
 			print = true;
 			/* the rest of the text is the print format; its fields stay usable when it is not */
 			size_t from = l.at + after, bad;
-			if (!(print_ok = print_fmt_ok(base + from, total - from, &bad))) {
+			const char *expected;
+			struct fields_seen seen = { fields, n };
+			if (!(print_ok = td_print_fmt_ok(base + from, total - from, is_field, &seen, &bad, &expected))) {
 				struct line at = { base + from + (bad < total - from ? bad : 0), 0, from + bad };
 				at.len = bad < total - from ? total - from - bad : 0;
 				if (at.len > 60)
 					at.len = 60;
-				syntax(&ps, at.len ? &at : NULL,
-				       "print fmt: a quoted format string, then arguments whose (), [], {} and quotes balance");
+				syntax(&ps, at.len ? &at : NULL, expected);
 			}
 			break;
 		}

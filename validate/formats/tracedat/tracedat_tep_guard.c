@@ -5,7 +5,9 @@
  * about the format being parsed, and checking goes on with the next one in a new child.
  * libtraceevent gets bounded, NUL-terminated copies only. The first child is started before
  * the page walk (td_parse_ahead) and runs beside it on another core; its answers are collected
- * where they always were, so the findings and their order do not depend on that.
+ * where they always were, so the findings and their order do not depend on that. The fuzz
+ * harnesses ask the same questions (tracedat_tep.c) in their own process instead
+ * (tracedat_tep_inproc.c); only the process boundary differs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +28,7 @@
 #include "sandbox.h"
 #include "test_hooks.h"
 #include "tracedat.h"
+#include "tracedat_tep.h"
 
 #define MAX_CHILDREN 32            /* crashes tolerated before the rest is left unparsed */
 #define MAX_KEPT_TEXT (64u << 20)  /* formats of a real kernel are a few MiB */
@@ -104,37 +107,6 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Parsing needs only the names and arity of the print helpers formats call; printing is never
- * asked of this handle, so the helpers do nothing. */
-static unsigned long long no_print(struct trace_seq *s, unsigned long long *args)
-{
-	(void)s;
-	(void)args;
-	return 0;
-}
-
-/*
- * The helpers trace-cmd's plugins register (libtraceevent 1.7: cfg80211, jbd2, kvm, scsi, xen),
- * registered here instead of loading the plugins: with them, a format counts as parsable exactly
- * when trace-cmd can print it, without a dlopen of every plugin in every child. The other plugins
- * register event handlers only, which change how events print, not whether their format parses.
- */
-static void register_helpers(struct tep_handle *tep)
-{
-	tep_register_print_function(tep, no_print, TEP_FUNC_ARG_INT, "__le16_to_cpup", TEP_FUNC_ARG_PTR,
-				    TEP_FUNC_ARG_VOID);
-	tep_register_print_function(tep, no_print, TEP_FUNC_ARG_STRING, "jbd2_dev_to_name", TEP_FUNC_ARG_INT,
-				    TEP_FUNC_ARG_VOID);
-	tep_register_print_function(tep, no_print, TEP_FUNC_ARG_LONG, "jiffies_to_msecs", TEP_FUNC_ARG_LONG,
-				    TEP_FUNC_ARG_VOID);
-	tep_register_print_function(tep, no_print, TEP_FUNC_ARG_INT, "is_writable_pte", TEP_FUNC_ARG_LONG,
-				    TEP_FUNC_ARG_VOID);
-	tep_register_print_function(tep, no_print, TEP_FUNC_ARG_STRING, "scsi_trace_parse_cdb", TEP_FUNC_ARG_PTR,
-				    TEP_FUNC_ARG_PTR, TEP_FUNC_ARG_INT, TEP_FUNC_ARG_VOID);
-	tep_register_print_function(tep, no_print, TEP_FUNC_ARG_STRING, "xen_hypercall_name", TEP_FUNC_ARG_INT,
-				    TEP_FUNC_ARG_VOID);
-}
-
 /* The child: one READY byte once libtraceevent is set up, then formats [from, end), each answer
  * in `prog`. The per-format deadline starts at READY. */
 static void child(struct td_check *td, size_t from, size_t end, struct tep_progress *prog, int out)
@@ -154,13 +126,9 @@ static void child(struct td_check *td, size_t from, size_t end, struct tep_progr
 	 * grammar and says so (a limit finding), never runs the parser unleashed. */
 	if (tfk_sandbox_enter(out, CHILD_CPU_SECONDS, CHILD_EXTRA_MEMORY) == TFK_SANDBOX_FAILED)
 		_exit(4);
-	struct tep_handle *tep = tep_alloc();
+	struct tep_handle *tep = td_tep_open(td);
 	if (!tep)
 		_exit(2);
-	tep_set_file_bigendian(tep, td->file.big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-	tep_set_long_size(tep, td->geo.commit_size ? (int)td->geo.commit_size : 8);
-	tep_set_page_size(tep, (int)td->geo.page_size);
-	register_helpers(tep);
 	atomic_store_explicit(&prog->at_ms, now_ms(), memory_order_release);
 	const char ready = READY;
 	if (write(out, &ready, 1) != 1)
@@ -176,10 +144,7 @@ static void child(struct td_check *td, size_t from, size_t end, struct tep_progr
 				pause();
 		if (TFK_HOOK(lim, parser_escape_at) && i + 1 == TFK_HOOK(lim, parser_escape_at))
 			syscall(SYS_socket, AF_INET, SOCK_STREAM, 0);
-		struct tep_event *event = NULL;
-		enum tep_errno rc = tep_parse_format(tep, &event, td->fmt_text + r->start, r->len, r->system);
-		/* libtraceevent keeps formats it half understood, flagged as failed. */
-		prog->answer[i - from] = rc == 0 && event && !(event->flags & TEP_EVENT_FL_FAILED) ? 'o' : 'e';
+		prog->answer[i - from] = td_tep_parses(tep, td, r) ? 'o' : 'e';
 		atomic_store_explicit(&prog->at_ms, now_ms(), memory_order_relaxed);
 		atomic_store_explicit(&prog->done, i - from + 1, memory_order_release);
 	}
@@ -228,7 +193,10 @@ static void report_rejected(struct td_check *td)
 
 void td_guarded_parse(struct td_check *td)
 {
-	parse_in_children(td);
+	if (TFK_HOOK(td->ctx->limits, parse_in_process))
+		td_parse_in_process(td);
+	else
+		parse_in_children(td);
 	report_rejected(td);
 }
 
@@ -274,7 +242,9 @@ static bool spawn(struct td_check *td, unsigned slot, size_t from, size_t end)
 void td_parse_ahead(struct td_check *td)
 {
 	const struct tfk_limits *lim = td->ctx->limits;
-	if (!lim->parser_timeout_ms || !td->nfmt_refs || td->tep[0].pid || td->tep[1].pid)
+	/* In process (the fuzz harnesses), the formats are parsed when td_guarded_parse asks. */
+	if (!lim->parser_timeout_ms || !td->nfmt_refs || td->tep[0].pid || td->tep[1].pid ||
+	    TFK_HOOK(lim, parse_in_process))
 		return;
 	/* A real kernel's thousands of formats are most of a check's time: with threads allowed,
 	 * half of them on each of two cores (the findings are collected in format order all the same). */
@@ -403,9 +373,8 @@ static void parse_in_children(struct td_check *td)
 		if (next >= td->nfmt_refs)
 			return;
 		if (!o.ready) {
-			/* libtraceevent did not start: no format is to blame, and none was parsed by it. */
 			td_parse_abandon(td);
-			tfk_limit_hit(td->ctx, td->fmt_refs[next].offset, "libtraceevent start-up (formats left to our grammar)", 1, 0);
+			td_tep_start_failed(td, next);
 			return;
 		}
 		if (next == end && !o.hung && WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0)
