@@ -5,7 +5,8 @@
  * compact or an extended variant; whole-byte integers, strings, a 32-bit aligned field, an
  * array; one event with a sequence a lane leaves to the plans) checks the same, finding for
  * finding and event for event, with lanes and with every fast path off, pristine, with each
- * fault a lane must stop in front of, and with a few hundred seeded byte changes.
+ * fault a lane must stop in front of, and with a few hundred seeded byte changes; with the
+ * kinds changing at nearly every event and in runs.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -126,10 +127,14 @@ static size_t event(uint8_t *p, uint64_t at, unsigned kind, uint64_t ts, unsigne
 	return n;
 }
 
+/* Events of a kind come in runs of this many (1: the kind changes at nearly every event). */
+static unsigned run_len = 1;
+
 /* The kind of the ith event of a stream. */
 static unsigned kind_of(unsigned i)
 {
-	return i % 11 == 10 ? 3 : i % 4 == 3 ? 2 : i % 3;
+	const unsigned j = i / run_len;
+	return j % 11 == 10 ? 3 : j % 4 == 3 ? 2 : j % 3;
 }
 
 /* npkt packets of events of every kind, timestamps rising through 32-bit wraps; the first MAX_EVENTS recorded. */
@@ -180,6 +185,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
+	run_len = 1;
 	char path[1024];
 	snprintf(path, sizeof(path), "%s/%s", dir, STREAM);
 	unlink(path);
@@ -376,6 +382,60 @@ static void test_mutations_agree(void **state)
 }
 
 /*
+ * Events in runs of one kind, as most traces have them: a lane takes an event's form and steps
+ * again while its tag and id are those of the event before it, so an event that changes either
+ * in the middle of a run must still be read by its own. Both ways agree, pristine, with an
+ * event of a run given another kind's id and tag, and with seeded byte changes.
+ */
+static void test_runs_agree(void **state)
+{
+	(void)state;
+	static uint8_t s[sizeof(pristine)];
+	run_len = 6;
+	make_stream(s, NPKT);
+	struct tfk_report r;
+	uint64_t lane;
+	agree(s, sizeof(s), &r, &lane);
+	assert_int_equal(r.stats.events, nevents);
+	assert_int_equal(r.by_severity[TFK_SEV_ERROR] + r.by_severity[TFK_SEV_WARNING], 0);
+	assert_int_equal(lane, laned());
+	tfk_report_free(&r);
+
+	/* the fourth of a run of compact kind-0 events in packet 2 (its three before it of its kind) */
+	unsigned e = 0;
+	for (unsigned i = 3; i < nevents && !e; i++)
+		if (event_at[i - 3] / PKT == 2 && kind_of(i) == 0 && kind_of(i - 3) == 0 && i % 7 != 3 && (i - 1) % 7 != 3)
+			e = i;
+	assert_true(e > 0);
+	const uint8_t keep[2] = { s[event_at[e]], s[event_at[e] + 1] };
+	put(s + event_at[e], 1, 2); /* read as kind 1: another layout */
+	agree(s, sizeof(s), &r, &lane);
+	assert_true(r.by_severity[TFK_SEV_ERROR] > 0);
+	assert_true(lane < laned());
+	tfk_report_free(&r);
+	put(s + event_at[e], 7, 2); /* an id no event has */
+	agree(s, sizeof(s), &r, &lane);
+	expect_one(&r, "ctf.event.unknown-id", event_at[e]);
+	tfk_report_free(&r);
+	s[event_at[e]] = keep[0];
+	s[event_at[e] + 1] = keep[1];
+
+	static uint8_t m[sizeof(pristine)];
+	uint64_t x = 0x2545f4914f6cdd1dull;
+	for (unsigned round = 0; round < 150; round++) {
+		memcpy(m, s, sizeof(m));
+		for (unsigned c = 0; c < 1 + round % 2; c++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			m[EV0 + x % (sizeof(m) - EV0)] = round % 3 == 0 ? 0 : (uint8_t)(x >> 32);
+		}
+		agree(m, sizeof(m), &r, &lane);
+		tfk_report_free(&r);
+	}
+}
+
+/*
  * A stream large enough to be shared among walkers ahead (ctf_ahead.c), whose lanes decode on
  * worker threads too: 1 and 2 threads with lanes and the careful walk agree, pristine and
  * with an event whose clock goes back and a string cut by its packet's content end.
@@ -422,6 +482,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pristine, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_faults_agree, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mutations_agree, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_runs_agree, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_threads_agree, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

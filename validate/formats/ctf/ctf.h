@@ -162,7 +162,21 @@ void ctf_flat_plan(struct ctf_meta *m);
 bool ctf_decode_plan(struct ctf_decoder *d, const struct ctf_plan *pl);
 /* The first range of an enum holding v (sign-extended when signed), or -1. */
 long ctf_enum_range(const struct ctf_type *t, uint64_t v);
-/* Move the stream's clock with a clock-mapped field of size bits (value v). */
+/*
+ * The stream's clock after a clock-mapped field of size bits (value v): a field narrower than
+ * 64 bits replaces the clock's low bits, and carries into the bits above when its value is
+ * below theirs (it wrapped round since the last one).
+ */
+static inline uint64_t ctf_clock_next(uint64_t clock, bool clock_set, uint64_t v, unsigned size)
+{
+	if (size >= 64 || !clock_set)
+		return v;
+	const uint64_t mask = (1ull << size) - 1;
+	if (v < (clock & mask))
+		clock += 1ull << size;
+	return (clock & ~mask) | v;
+}
+/* Move the decoder's clock with such a field (ctf_clock_next). */
 void ctf_update_clock(struct ctf_decoder *d, uint64_t v, unsigned size);
 /* Decode one scope's type at the decoder's position; values are remembered for later lookups. */
 enum ctf_dec_status ctf_decode_scope(struct ctf_decoder *d, enum ctf_scope scope, const struct ctf_type *t);

@@ -96,16 +96,8 @@ static bool order_be(const struct ctf_decoder *d, const struct ctf_type *t)
 
 void ctf_update_clock(struct ctf_decoder *d, uint64_t v, unsigned size)
 {
-	if (size >= 64 || !d->clock_set) {
-		d->clock = v;
-		d->clock_set = true;
-		return;
-	}
-	uint64_t mask = (1ull << size) - 1;
-	uint64_t low = d->clock & mask;
-	if (v < low)
-		d->clock += 1ull << size;
-	d->clock = (d->clock & ~mask) | v;
+	d->clock = ctf_clock_next(d->clock, d->clock_set, v, size);
+	d->clock_set = true;
 }
 
 long ctf_enum_range(const struct ctf_type *t, uint64_t v)

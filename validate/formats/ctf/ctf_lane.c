@@ -82,39 +82,65 @@ void ctf_lane_events(const struct ctf_lane *ln, struct ctf_decoder *d, struct ct
 	const uint8_t *base;
 	if (!tfk_cur_bytes_at(d->bits.c, 0, end, &base))
 		return;
-	uint64_t pos = d->bits.pos / 8, prev = ew->prev_ts, n = ew->n;
-	bool have_prev = ew->have_prev_ts;
-	const uint64_t a = ln->align;
+	/* The walk's state in locals, kept in registers across the events (stored once, at the end). */
+	uint64_t pos = d->bits.pos / 8, prev = ew->prev_ts, n = ew->n, clock = d->clock;
+	bool have_prev = ew->have_prev_ts, clock_set = d->clock_set;
+	const uint64_t a = ln->align, ts_lo = ew->ts_lo, ts_hi = ew->ts_hi, nids = ln->nids;
+	const struct ctf_lane_field tag = ln->tag;
+	const struct ctf_lane_seq *by_id = ln->by_id;
+	const struct ctf_lane_step *steps = ln->steps;
+	uint64_t last_tag = 0, last_id = 0;
+	const struct ctf_lane_form *last_fm = NULL;
+	const struct ctf_lane_seq *last_seq = NULL;
 	while (pos < end) {
 		uint64_t p = (pos + a - 1) & ~(a - 1);
 		if (p > end || ln->prefix_bytes > end - p)
 			break;
 		const uint8_t *h = base + p;
-		const struct ctf_lane_form *fm = ln->tag.bytes ? form_of(ln, load(h + ln->tag.at, ln->tag.bytes, ln->tag.big_endian))
-							       : ln->forms;
-		if (!fm || fm->bytes > end - p)
+		/*
+		 * The form and the steps of the event before are taken again when its tag and id come
+		 * again, as they mostly do: a predicted branch instead of a chain of table loads
+		 * between one event's end and the next one's.
+		 */
+		const uint64_t tv = tag.bytes ? load(h + tag.at, tag.bytes, tag.big_endian) : 0;
+		if (tv != last_tag || !last_fm) {
+			last_fm = tag.bytes ? form_of(ln, tv) : ln->forms;
+			last_tag = tv;
+			if (!last_fm)
+				break;
+		}
+		const struct ctf_lane_form *fm = last_fm;
+		if (fm->bytes > end - p)
 			break;
 		const uint64_t id = fm->id.bytes ? load(h + fm->id.at, fm->id.bytes, fm->id.big_endian) : 0;
-		p += fm->bytes;
-		if (id >= ln->nids || !ln->by_id[id].ok || !run(ln->steps + ln->by_id[id].first, ln->by_id[id].n, base, end, &p) ||
-		    p == pos)
-			break;
-		const uint64_t clock = d->clock;
-		const bool clock_set = d->clock_set;
-		if (fm->clock.bytes)
-			ctf_update_clock(d, load(h + fm->clock.at, fm->clock.bytes, fm->clock.big_endian), fm->clock.bits);
-		if (d->clock_set) {
-			if ((have_prev && d->clock < prev) || d->clock < ew->ts_lo || d->clock > ew->ts_hi) {
-				d->clock = clock; /* the careful walk reports it, from the clock the event began with */
-				d->clock_set = clock_set;
+		if (id != last_id || !last_seq) {
+			if (id >= nids || !by_id[id].ok)
 				break;
-			}
-			prev = d->clock;
+			last_seq = &by_id[id];
+			last_id = id;
+		}
+		p += fm->bytes;
+		if (!run(steps + last_seq->first, last_seq->n, base, end, &p) || p == pos)
+			break;
+		uint64_t c = clock;
+		bool c_set = clock_set;
+		if (fm->clock.bytes) {
+			c = ctf_clock_next(c, c_set, load(h + fm->clock.at, fm->clock.bytes, fm->clock.big_endian), fm->clock.bits);
+			c_set = true;
+		}
+		if (c_set) {
+			if ((have_prev && c < prev) || c < ts_lo || c > ts_hi)
+				break; /* the careful walk reports it, from the clock the event began with */
+			prev = c;
 			have_prev = true;
 		}
+		clock = c;
+		clock_set = c_set;
 		pos = p;
 		n++;
 	}
+	d->clock = clock;
+	d->clock_set = clock_set;
 	d->bits.pos = pos * 8;
 	ew->n = n;
 	ew->prev_ts = prev;
