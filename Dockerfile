@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # SPDX-License-Identifier: MIT
 # tracefsck in a container: built on Debian 12, run from an image that holds only the run-time
-# libraries (libzstd1, zlib1g, liblzma5, libtraceevent1), as a non-root user, tracefsck as the entry point.
+# libraries (libzstd1, zlib1g, liblzma5, libarchive13, libtraceevent1), as a non-root user, tracefsck as the entry point.
 #   docker build -t tracefsck .
 #   docker run --rm -v "$PWD:/data:ro" tracefsck check trace.dat
 # The working directory is /data; exit statuses are tracefsck's (0 clean, 4 faults, 8 incomplete).
@@ -9,7 +9,7 @@
 FROM debian:12 AS build
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      cmake make gcc libc6-dev libzstd-dev zlib1g-dev liblzma-dev libtraceevent-dev \
+      cmake make gcc libc6-dev libzstd-dev zlib1g-dev liblzma-dev libarchive-dev libtraceevent-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
@@ -21,7 +21,7 @@ RUN cmake --preset release -DTFK_BUILD_TESTS=OFF \
 
 FROM debian:12-slim
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libzstd1 zlib1g liblzma5 libtraceevent1 \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libzstd1 zlib1g liblzma5 libarchive13 libtraceevent1 \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 10001 tracefsck \
  && useradd --system --uid 10001 --gid 10001 --no-create-home --shell /usr/sbin/nologin tracefsck

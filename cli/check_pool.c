@@ -30,7 +30,7 @@
 #endif
 
 struct pool {
-	const char *const *files;
+	struct tfk_unit *units;
 	int n, next;
 	const struct tfk_limits *limits;
 	struct tfk_report *reports;
@@ -57,7 +57,7 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&p->mu);
 		if (i < 0)
 			return NULL;
-		check_pool_one(p->files[i], p->limits, NULL, &p->reports[i]);
+		tfk_check_unit(&p->units[i], p->limits, NULL, &p->reports[i]);
 		pthread_mutex_lock(&p->mu);
 		p->ready[i] = true;
 		pthread_cond_broadcast(&p->cv);
@@ -65,17 +65,17 @@ static void *worker(void *arg)
 	}
 }
 
-static void run_here(const char *const *files, int from, int n, const struct tfk_limits *limits,
+static void run_here(struct tfk_unit *units, int from, int n, const struct tfk_limits *limits,
 		     const struct tfk_observer *observer, check_pool_done done, void *user)
 {
 	for (int i = from; i < n; i++) {
 		struct tfk_report r;
-		check_pool_one(files[i], limits, observer, &r);
+		tfk_check_unit(&units[i], limits, observer, &r);
 		done(user, i, &r);
 	}
 }
 
-int check_pool_run(const char *const *files, int n, int jobs, const struct tfk_limits *limits,
+int check_pool_run(struct tfk_unit *units, int n, int jobs, const struct tfk_limits *limits,
 		   const struct tfk_observer *observer, check_pool_done done, void *user)
 {
 	if (jobs > n)
@@ -86,10 +86,10 @@ int check_pool_run(const char *const *files, int n, int jobs, const struct tfk_l
 	jobs = 1;
 #endif
 	if (jobs <= 1) {
-		run_here(files, 0, n, limits, observer, done, user);
+		run_here(units, 0, n, limits, observer, done, user);
 		return 0;
 	}
-	struct pool p = { .files = files, .n = n, .limits = limits };
+	struct pool p = { .units = units, .n = n, .limits = limits };
 	p.reports = calloc((size_t)n, sizeof(*p.reports));
 	p.ready = calloc((size_t)n, sizeof(*p.ready));
 	pthread_t tid[MAX_JOBS];
@@ -107,7 +107,7 @@ int check_pool_run(const char *const *files, int n, int jobs, const struct tfk_l
 	if (started == 0) {
 		free(p.reports);
 		free(p.ready);
-		run_here(files, 0, n, limits, NULL, done, user);
+		run_here(units, 0, n, limits, NULL, done, user);
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {

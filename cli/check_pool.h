@@ -5,6 +5,7 @@
 
 #include "tracefsck/check.h"
 #include "tracefsck/observer.h"
+#include "tracefsck/units.h"
 
 /*
  * Check one operand as every command does: "-" is standard input (a pipe, a file or a FIFO
@@ -20,11 +21,11 @@ void check_pool_one(const char *file, const struct tfk_limits *limits, const str
 typedef void (*check_pool_done)(void *user, int index, struct tfk_report *report);
 
 /*
- * Check files[0..n) with up to jobs threads (1: one after the other on this thread, with
+ * Check units[0..n) (units.h) with up to jobs threads (1: one after the other on this thread, with
  * observer, which may be NULL; more: without it). Returns 0, or -1 if threads could not start
  * (every file is then checked on this thread).
  */
-int check_pool_run(const char *const *files, int n, int jobs, const struct tfk_limits *limits,
+int check_pool_run(struct tfk_unit *units, int n, int jobs, const struct tfk_limits *limits,
 		   const struct tfk_observer *observer, check_pool_done done, void *user);
 
 #endif

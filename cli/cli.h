@@ -10,6 +10,7 @@ enum {
 	EXIT_FAULTS = 4,
 	EXIT_OPERATIONAL = 8,
 	EXIT_USAGE = 16,
+	EXIT_CANCELED = 32, /* interrupted (SIGINT), as fsck(8) */
 	EXIT_INTERNAL = 128,
 };
 
@@ -36,6 +37,13 @@ int cli_policy_disable(struct tfk_policy *policy, const char *pattern, const cha
 int cli_policy_severity(struct tfk_policy *policy, const char *rule, const char *where);
 int cli_policy_fail_on(const char *level, bool *fail_on_warning, const char *where);
 int cli_policy_load(const char *path, struct tfk_policy *policy, bool *fail_on_warning);
+
+/* The scratch directory of a check's archives, removed if a signal ends the run (scratch_guard.c). */
+#include <signal.h>
+void cli_scratch_handlers(void);
+void cli_scratch_guard(const char *path);
+void cli_signals_block(sigset_t *was);
+void cli_signals_restore(const sigset_t *was);
 
 int cmd_check(int argc, char **argv);
 int cmd_repair(int argc, char **argv);

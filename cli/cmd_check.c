@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* tracefsck check: run the library on each file, render, and combine exit statuses. */
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,14 +266,44 @@ int cmd_check(int argc, char **argv)
 	if (threads < 0)
 		threads = jobs > 1 ? 1 : online_cpus() < 8 ? online_cpus() : 8;
 	limits.threads = (uint32_t)threads;
+	/* Every operand's trace units (a folder's, an archive's), found before any is checked. */
+	struct tfk_units units;
+	tfk_units_init(&units);
+	cli_scratch_handlers();
+	for (int i = 0; i < nfiles; i++) {
+		sigset_t was;
+		cli_signals_block(&was); /* the scratch directory is guarded from the moment it exists */
+		int rc = tfk_units_add(&units, files[i], &limits);
+		cli_scratch_guard(units.scratch);
+		cli_signals_restore(&was);
+		if (rc != 0) {
+			fprintf(stderr, "tracefsck check: out of memory listing %s\n", files[i]);
+			tfk_units_free(&units);
+			free(files);
+			tfk_policy_free(policy);
+			return EXIT_OPERATIONAL;
+		}
+	}
+	int nunits = units.n > INT_MAX - 1 ? INT_MAX - 1 : (int)units.n;
+	const char **names = calloc((size_t)nunits + 1, sizeof(*names));
+	if (!names) {
+		tfk_units_free(&units);
+		free(files);
+		tfk_policy_free(policy);
+		return EXIT_OPERATIONAL;
+	}
+	for (int i = 0; i < nunits; i++)
+		names[i] = units.v[i].name;
 	struct run run = {
 		.opt = { .min_severity = quiet ? TFK_SEV_ERROR : TFK_SEV_NOTE },
 		.json = json, .sarif = sarif, .github = github, .hazards = hazards,
-		.files = files,
+		.files = names,
 	};
-	/* SARIF is one document over all files: keep the reports until the end. */
-	run.kept = sarif ? calloc((size_t)nfiles, sizeof(*run.kept)) : NULL;
+	/* SARIF is one document over all units: keep the reports until the end. */
+	run.kept = sarif ? calloc((size_t)nunits + 1, sizeof(*run.kept)) : NULL;
 	if (sarif && !run.kept) {
+		free(names);
+		tfk_units_free(&units);
 		free(files);
 		tfk_policy_free(policy);
 		return EXIT_OPERATIONAL;
@@ -280,31 +312,37 @@ int cmd_check(int argc, char **argv)
 	struct tfk_observer obs = { .user = &prog, .page = on_page };
 	run.prog = show_progress ? &prog : NULL;
 	if (show_progress) {
-		prog.name = files[0];
+		prog.name = nunits ? names[0] : "";
 		clock_gettime(CLOCK_MONOTONIC, &prog.last);
 	}
 	tfk_github_budget_init(&run.budget, 10);
-	check_pool_run(files, nfiles, jobs, &limits, show_progress ? &obs : NULL, on_report, &run);
+	check_pool_run(units.v, nunits, jobs, &limits, show_progress ? &obs : NULL, on_report, &run);
 	if (github && tfk_sink_github_close(&run.budget, cli_write_stdout, NULL) != 0)
 		run.status |= EXIT_OPERATIONAL;
 	if (sarif) {
-		const struct tfk_report **ptrs = calloc((size_t)nfiles, sizeof(*ptrs));
-		for (int i = 0; ptrs && i < nfiles; i++)
+		const struct tfk_report **ptrs = calloc((size_t)nunits + 1, sizeof(*ptrs));
+		for (int i = 0; ptrs && i < nunits; i++)
 			ptrs[i] = &run.kept[i];
 		/* The run's own record: its exit status, the working directory as %SRCROOT%, and
 		 * TRACEFSCK_HELP_URI, when set, as the base of the rules' help links. */
 		char cwd[4096];
 		struct tfk_sarif_options so = { .has_exit_code = true, .exit_code = run.status,
 						.srcroot = getcwd(cwd, sizeof(cwd)), .help_base = getenv("TRACEFSCK_HELP_URI") };
-		if (!ptrs || tfk_sink_sarif_run(ptrs, files, (size_t)nfiles, &so, cli_write_stdout, NULL) != 0)
+		if (!ptrs || tfk_sink_sarif_run(ptrs, names, (size_t)nunits, &so, cli_write_stdout, NULL) != 0)
 			run.status |= EXIT_OPERATIONAL;
 		free(ptrs);
-		for (int i = 0; i < nfiles; i++)
+		for (int i = 0; i < nunits; i++)
 			tfk_report_free(&run.kept[i]);
 		free(run.kept);
 	}
 	if (fflush(stdout) != 0)
 		run.status |= EXIT_OPERATIONAL;
+	sigset_t was;
+	cli_signals_block(&was);
+	tfk_units_free(&units); /* the scratch directory goes with the units */
+	cli_scratch_guard(NULL);
+	cli_signals_restore(&was);
+	free(names);
 	free(files);
 	tfk_policy_free(policy);
 	return run.status;

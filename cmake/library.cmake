@@ -15,7 +15,7 @@ target_link_options(tracefsck_shared PRIVATE -Wl,--version-script=${PROJECT_SOUR
 if(NOT TFK_SANITIZE AND NOT TFK_FUZZ)
   target_link_options(tracefsck_shared PRIVATE -Wl,--no-undefined)
 endif()
-target_link_libraries(tracefsck_shared PRIVATE ${ZSTD_LIBRARY} ZLIB::ZLIB ${LZMA_LIBRARY} ${TRACEEVENT_LIBRARY})
+target_link_libraries(tracefsck_shared PRIVATE ${ZSTD_LIBRARY} ZLIB::ZLIB ${LZMA_LIBRARY} ${ARCHIVE_LIBRARY} ${TRACEEVENT_LIBRARY})
 
 install(TARGETS tracefsck_shared tracefsck_static
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}

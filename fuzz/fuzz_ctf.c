@@ -27,10 +27,10 @@ static void place(const char *name, char *rel)
 		snprintf(rel, FZ_DIR_NAME + 1, "%s", name);
 }
 
-/* A missing index is named by the file that should be there. */
+/* A missing index or metadata is named by the file that should be there. */
 static bool names_absent(const struct tfk_finding *f)
 {
-	return strcmp(f->fault->id, "ctf.index.missing") == 0;
+	return strcmp(f->fault->id, "ctf.index.missing") == 0 || strcmp(f->fault->id, "ctf.metadata.missing") == 0;
 }
 
 static const struct fz_dir_rules rules = {

@@ -59,7 +59,8 @@ void tfk_check_buffer(const uint8_t *data, size_t size, const struct tfk_limits 
 /* mapped: data is a read-only file mapping of ours, whose walked pages may be released. */
 static void check_bytes(const uint8_t *data, size_t size, const struct tfk_limits *limits,
 			const struct tfk_observer *observer, struct tfk_report *report, bool mapped, int fd,
-			const struct tfk_mapped_source *sources, size_t nsources, const struct tfk_loaded *loaded)
+			const struct tfk_mapped_source *sources, size_t nsources, const struct tfk_loaded *loaded,
+			bool in_folder)
 {
 	struct tfk_limits defaults = tfk_limits_default();
 	struct tfk_ctx ctx;
@@ -83,6 +84,17 @@ static void check_bytes(const uint8_t *data, size_t size, const struct tfk_limit
 		tfk_load_report(&ctx, loaded);
 	struct tfk_cursor file = tfk_cur_make(data, size, 0, false);
 	const struct tfk_format *best = tfk_format_of(&file, NULL);
+	if (!best && in_folder) {
+		/* a file among others in a folder: listed once, and no failure of the gate */
+		struct tfk_finding *f = tfk_emit_nooffset(&ctx, TFK_CORE_INPUT_NOT_A_TRACE);
+		tfk_set_path(f, "folder entry");
+		tfk_set_expected(f, "a trace file, a trace directory or an archive");
+		if (size)
+			tfk_set_found(f, "a file of %zu bytes that no format recognises", size);
+		else
+			tfk_set_found(f, "an empty file");
+		return;
+	}
 	if (!best) {
 		struct tfk_finding *f = tfk_emit(&ctx, TFK_CORE_INPUT_UNRECOGNISED, 0, 0);
 		/* name every format the build knows, whatever the list holds */
@@ -108,30 +120,31 @@ static void check_bytes(const uint8_t *data, size_t size, const struct tfk_limit
 void tfk_check_buffer_observed(const uint8_t *data, size_t size, const struct tfk_limits *limits,
 			       const struct tfk_observer *observer, struct tfk_report *report)
 {
-	check_bytes(data, size, limits, observer, report, false, -1, NULL, 0, NULL);
+	check_bytes(data, size, limits, observer, report, false, -1, NULL, 0, NULL, false);
 }
 
 /* A file mapping; fd (or -1) is the file, which walks may read into a small buffer instead. */
 static void check_mapped(const uint8_t *data, size_t size, const struct tfk_limits *limits,
 			 const struct tfk_observer *observer, struct tfk_report *report, int fd,
-			 const struct tfk_mapped_source *sources, size_t nsources, const struct tfk_loaded *loaded)
+			 const struct tfk_mapped_source *sources, size_t nsources, const struct tfk_loaded *loaded,
+			 bool in_folder)
 {
 	if (data)
 		madvise((void *)data, size, MADV_SEQUENTIAL);
-	check_bytes(data, size, limits, observer, report, data != NULL, fd, sources, nsources, loaded);
+	check_bytes(data, size, limits, observer, report, data != NULL, fd, sources, nsources, loaded, in_folder);
 }
 
 void tfk_check_mapping(const uint8_t *data, size_t size, const struct tfk_limits *limits,
 		       const struct tfk_observer *observer, struct tfk_report *report)
 {
-	check_mapped(data, size, limits, observer, report, -1, NULL, 0, NULL);
+	check_mapped(data, size, limits, observer, report, -1, NULL, 0, NULL, false);
 }
 
 void tfk_check_mapping_sources(const uint8_t *data, size_t size, const struct tfk_mapped_source *sources,
 			       size_t nsources, const struct tfk_limits *limits,
 			       const struct tfk_observer *observer, struct tfk_report *report)
 {
-	check_mapped(data, size, limits, observer, report, -1, sources, nsources, NULL);
+	check_mapped(data, size, limits, observer, report, -1, sources, nsources, NULL, false);
 }
 
 static void io_error(struct tfk_report *report, const struct tfk_limits *limits, const char *what, int err)
@@ -210,7 +223,7 @@ void tfk_check_file(const char *path, const struct tfk_limits *limits, struct tf
 
 /* What fd holds, loaded (load.h) and checked; path names it for a directory, or is NULL. */
 static void check_loaded(int fd, const char *path, const struct tfk_limits *limits, const struct tfk_observer *observer,
-			 struct tfk_report *report)
+			 struct tfk_report *report, bool in_folder)
 {
 	struct tfk_limits defaults = tfk_limits_default();
 	if (!limits)
@@ -240,12 +253,18 @@ static void check_loaded(int fd, const char *path, const struct tfk_limits *limi
 	case TFK_LOAD_OK:
 		break;
 	}
-	check_mapped(l.data, l.size, limits, observer, report, l.fd, NULL, 0, &l);
+	check_mapped(l.data, l.size, limits, observer, report, l.fd, NULL, 0, &l, in_folder);
 	tfk_unload(&l);
 }
 
 void tfk_check_file_observed(const char *path, const struct tfk_limits *limits, const struct tfk_observer *observer,
 			     struct tfk_report *report)
+{
+	tfk_check_found(path, false, limits, observer, report);
+}
+
+void tfk_check_found(const char *path, bool in_folder, const struct tfk_limits *limits,
+		     const struct tfk_observer *observer, struct tfk_report *report)
 {
 	/* no blocking on a FIFO without a writer, no controlling terminal taken from a tty */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
@@ -254,14 +273,14 @@ void tfk_check_file_observed(const char *path, const struct tfk_limits *limits, 
 		io_error(report, limits ? limits : &defaults, "open", errno);
 		return;
 	}
-	check_loaded(fd, path, limits, observer, report);
+	check_loaded(fd, path, limits, observer, report, in_folder);
 	close(fd);
 }
 
 void tfk_check_fd(int fd, const struct tfk_limits *limits, const struct tfk_observer *observer,
 		  struct tfk_report *report)
 {
-	check_loaded(fd, NULL, limits, observer, report);
+	check_loaded(fd, NULL, limits, observer, report, false);
 }
 
 enum tfk_verdict tfk_report_verdict(const struct tfk_report *report)

@@ -88,4 +88,14 @@ struct tfk_ctx_place {
 struct tfk_ctx_place tfk_ctx_enter_member(struct tfk_ctx *ctx, const char *name, const struct tfk_member_map *map);
 void tfk_ctx_return(struct tfk_ctx *ctx, struct tfk_ctx_place before);
 
+/*
+ * Check a file or trace directory by path, as tfk_check_file_observed; in_folder: it was found
+ * by a search of a folder (units.h), so a file no format recognises is a note, not an error.
+ */
+struct tfk_report;
+struct tfk_limits;
+struct tfk_observer;
+void tfk_check_found(const char *path, bool in_folder, const struct tfk_limits *limits,
+		     const struct tfk_observer *observer, struct tfk_report *report);
+
 #endif

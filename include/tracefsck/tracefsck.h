@@ -14,6 +14,7 @@
 #include "tracefsck/policy.h"
 #include "tracefsck/repair.h"
 #include "tracefsck/sink.h"
+#include "tracefsck/units.h"
 
 /* The version these headers belong to; tfk_version() says which library a program runs with. */
 #define TRACEFSCK_VERSION "0.1.0"

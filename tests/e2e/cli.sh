@@ -84,7 +84,11 @@ expect 16 "--threads with a bad count" "$bin" check --threads many "$work/clean.
 set --
 expect 8 "missing file" "$bin" check "$work/no-such-file"
 has "core.input.io-error" "io error reported"
-expect 8 "directory" "$bin" check "$work"
+# A folder that is no trace itself: each trace in it is a unit of its own, named by its path.
+mkdir -p "$work/folder" && cp "$work/clean.dat" "$work/damaged.dat" "$work/folder/" || exit 1
+expect 4 "a folder of traces" "$bin" check "$work/folder"
+has "^$work/folder/clean.dat: clean: 0 errors" "a folder's clean trace is a unit"
+has "^$work/folder/damaged.dat: corrupt:" "a folder's damaged trace is a unit"
 printf 'hello, world\n' > "$work/text.txt"
 expect 8 "not a trace" "$bin" check "$work/text.txt"
 expect 12 "statuses OR over files" "$bin" check "$work/clean.dat" "$work/damaged.dat" "$work/no-such-file"
@@ -249,7 +253,8 @@ if grep -q "$dir/inside:" "$work/out"; then echo "FAIL: a link inside the direct
 rm -f "$dir/outside" "$dir/inside"
 mkdir -p "$work/not-a-trace" && echo hello > "$work/not-a-trace/readme"
 expect 8 "a directory no format claims" "$bin" check "$work/not-a-trace"
-grep -q "not a trace directory of a format this build knows" "$work/out" && echo "ok: says no format claims it" || { echo "FAIL: unclaimed directory message"; cat "$work/out"; fail=1; }
+has "^$work/not-a-trace: \[folder\]: warning core.input.no-trace" "says the folder holds no trace"
+has "^$work/not-a-trace/readme: \[folder entry\]: note core.input.not-a-trace" "lists the junk file once, as a note"
 
 # GitHub keeps 10 annotations of each kind per step: the cap is the run's, not each file's,
 # and the closing notice counts what the files beyond it held.

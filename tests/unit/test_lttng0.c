@@ -534,7 +534,9 @@ static void test_dir_ltf2(void **state)
 	tfk_check_file(d.path, NULL, &r);
 	raised_note(&r);
 	member_finding(&r, "lttng0.dir.no-metadata", "");
-	assert_int_equal(tfk_report_verdict(&r), TFK_VERDICT_CLEAN);
+	/* no event can be named without it: an error, the only one */
+	assert_int_equal(tfk_report_verdict(&r), TFK_VERDICT_CORRUPT);
+	assert_int_equal(r.by_severity[TFK_SEV_ERROR], 1);
 	tfk_report_free(&r);
 	dir_free(&d);
 }
@@ -603,7 +605,9 @@ static void test_compact_tracefile_time(void **state)
 		struct tfk_report r;
 		tfk_check_file(d.path, NULL, &r);
 		raised_note(&r);
-		assert_int_equal(tfk_report_verdict(&r), TFK_VERDICT_CLEAN);
+		/* the fixture has no metadata channel (lttng0.dir.no-metadata, an error): nothing else */
+		assert_int_equal(count(&r, "lttng0.dir.no-metadata"), 1);
+		assert_int_equal(r.by_severity[TFK_SEV_ERROR], 1);
 		assert_int_equal(r.stats.events, n);
 		assert_int_equal(count(&r, "lttng0.event.time-backwards"), 0);
 		tfk_report_free(&r);

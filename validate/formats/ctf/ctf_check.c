@@ -25,11 +25,98 @@ static bool is_metadata(const struct tfk_member *m)
 	return m->kind == TFK_MEMBER_FILE && strcmp(m->name + dir_len(m->name), "metadata") == 0;
 }
 
+/* Does the directory part of name (dlen bytes, '/' included) hold a metadata file? */
+static bool has_metadata(const struct tfk_input *in, const char *name, size_t dlen)
+{
+	char meta[TFK_MEMBER_NAME_MAX];
+	if (snprintf(meta, sizeof(meta), "%.*smetadata", (int)dlen, name) >= (int)sizeof(meta))
+		return false;
+	const struct tfk_member *m = tfk_input_find(in, meta);
+	return m && m->kind == TFK_MEMBER_FILE;
+}
+
+/* A short text file (a README beside the traces): its first bytes printable. */
+static bool text_file(const struct tfk_input *in, const struct tfk_member *m)
+{
+	struct tfk_member_map map;
+	if (m->size == 0)
+		return true;
+	if (tfk_member_open(in, m, &map) != 0)
+		return false;
+	bool text = true;
+	for (size_t i = 0; i < map.size && i < 512 && text; i++)
+		text = map.data[i] == '\n' || map.data[i] == '\t' || map.data[i] == '\r' || (map.data[i] >= 0x20 && map.data[i] < 0x7f);
+	tfk_member_close(&map);
+	return text;
+}
+
+static bool stream_magic(const struct tfk_input *in, const struct tfk_member *m);
+
+/*
+ * Is every file of the listing a CTF trace's (a metadata, a file beside one, an index of one,
+ * a data stream whose metadata is gone), but for text files at the top? Then the directory is
+ * one trace as babeltrace2 reads it: an LTTng session of kernel/ and ust/ traces, snapshots,
+ * rotated chunks. A folder that holds anything else beside its traces is not one: its traces
+ * are units of their own (units.h).
+ */
+static bool all_ctf(const struct tfk_input *in)
+{
+	unsigned probes = 0;
+	for (size_t i = 0; i < in->n; i++) {
+		const struct tfk_member *m = &in->members[i];
+		if (m->kind != TFK_MEMBER_FILE)
+			continue;
+		size_t dlen = dir_len(m->name);
+		if (has_metadata(in, m->name, dlen))
+			continue;
+		/* DIR/index/NAME.idx */
+		size_t n = strlen(m->name);
+		if (dlen >= 6 && strncmp(m->name + dlen - 6, "index/", 6) == 0 && (dlen == 6 || m->name[dlen - 7] == '/') &&
+		    n > 4 && strcmp(m->name + n - 4, ".idx") == 0)
+			continue;
+		if (!dlen && text_file(in, m))
+			continue;
+		if (probes++ < 16 && stream_magic(in, m))
+			continue;
+		return false;
+	}
+	return true;
+}
+
+/* Does a member begin with a CTF packet's magic (a data stream, whatever its name)? */
+static bool stream_magic(const struct tfk_input *in, const struct tfk_member *m)
+{
+	struct tfk_member_map map;
+	if (m->kind != TFK_MEMBER_FILE || tfk_member_open(in, m, &map) != 0)
+		return false;
+	struct tfk_cursor c = tfk_cur_make(map.data, map.size, 0, false);
+	uint32_t le = 0;
+	bool yes = tfk_cur_u32_at(&c, 0, &le) && (le == CTF_PKT_MAGIC || __builtin_bswap32(le) == CTF_PKT_MAGIC);
+	tfk_member_close(&map);
+	return yes;
+}
+
+/* A CTF trace directory (metadata at its top), or a tree of nothing but CTF traces (all_ctf). */
 static int ctf_sniff_dir(const struct tfk_input *in)
 {
 	int best = 0;
+	bool top_meta = false;
+	for (size_t i = 0; i < in->n && !top_meta; i++)
+		top_meta = !strchr(in->members[i].name, '/') && is_metadata(&in->members[i]);
+	bool session = !top_meta && all_ctf(in);
+	unsigned probed = 0;
+	bool streams = false;
 	for (size_t i = 0; i < in->n && best < 100; i++) {
 		const struct tfk_member *m = &in->members[i];
+		bool top = !strchr(m->name, '/');
+		if (!top && !session)
+			continue;
+		/* a few data streams are enough: a trace whose metadata went missing is still one */
+		if (!streams && probed < 8 && m->kind == TFK_MEMBER_FILE && !is_metadata(m) &&
+		    !strstr(m->name, "index/") && m->name[dir_len(m->name)] != '.') {
+			probed++;
+			streams = stream_magic(in, m);
+		}
 		if (!is_metadata(m))
 			continue;
 		if (best < 45)
@@ -50,6 +137,8 @@ static int ctf_sniff_dir(const struct tfk_input *in)
 			best = best < 70 ? 70 : best;
 		tfk_member_close(&map);
 	}
+	if (streams && best < 45)
+		best = 45; /* data streams without their metadata: a damaged trace (ctf.metadata.missing) */
 	return best;
 }
 
@@ -213,7 +302,32 @@ static void ctf_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 		check_trace(ctx, in, &in->members[i], &seen);
 	}
 	ctf_seen_free(&seen);
-	if (!any) {
+	/* Data streams in a directory without metadata (one of a session's traces lost its own):
+	 * nothing can decode them, and the readers skip or refuse the whole trace. */
+	bool reported = false;
+	for (size_t i = 0; i < in->n; i++) {
+		const struct tfk_member *m = &in->members[i];
+		size_t dlen = dir_len(m->name);
+		if (m->kind != TFK_MEMBER_FILE || is_metadata(m) || m->name[dlen] == '.' || strstr(m->name, "index/"))
+			continue;
+		char meta[TFK_MEMBER_NAME_MAX];
+		snprintf(meta, sizeof(meta), "%.*smetadata", (int)dlen, m->name);
+		const struct tfk_member *mm = tfk_input_find(in, meta);
+		if ((mm && mm->kind == TFK_MEMBER_FILE) || !stream_magic(in, m))
+			continue;
+		struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, meta, NULL);
+		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_CTF_METADATA_MISSING);
+		tfk_set_path(f, "metadata");
+		tfk_set_expected(f, "a metadata file beside the data streams (%s among them)", m->name + dlen);
+		tfk_set_found(f, "none");
+		tfk_ctx_return(ctx, was);
+		reported = true;
+		/* one finding per directory: skip its other members */
+		while (i + 1 < in->n && dir_len(in->members[i + 1].name) == dlen &&
+		       strncmp(in->members[i + 1].name, m->name, dlen) == 0)
+			i++;
+	}
+	if (!any && !reported) {
 		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_CTF_METADATA_MISSING);
 		tfk_set_path(f, "metadata");
 		tfk_set_expected(f, "a metadata file beside the data streams");

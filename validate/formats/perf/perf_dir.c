@@ -25,7 +25,14 @@ static int pf_sniff_dir(const struct tfk_input *in)
 {
 	const struct tfk_member *header = tfk_input_find(in, "data");
 	struct tfk_member_map map;
-	if (!header || tfk_member_open(in, header, &map) != 0)
+	if (!header) {
+		/* record streams without their header: a perf.data directory that lost "data" */
+		unsigned streams = 0;
+		for (size_t i = 0; i < in->n; i++)
+			streams += in->members[i].kind == TFK_MEMBER_FILE && stream_number(in->members[i].name) >= 0;
+		return streams ? TFK_SNIFF_DAMAGED : 0;
+	}
+	if (tfk_member_open(in, header, &map) != 0)
 		return 0;
 	struct tfk_cursor hc = tfk_cur_make(map.data, map.size, 0, false);
 	int score = tfk_format_perf.sniff(&hc);
@@ -49,7 +56,18 @@ static void pf_check_dir_input(struct tfk_ctx *ctx, const struct tfk_input *in)
 {
 	const struct tfk_member *hm = tfk_input_find(in, "data");
 	struct tfk_member_map header;
-	if (!hm || tfk_member_open(in, hm, &header) != 0) {
+	if (!hm) {
+		struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, "data", NULL);
+		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_CORE_INPUT_MEMBER_MISSING);
+		tfk_set_path(f, "perf.data directory header");
+		tfk_set_expected(f, "the header, attributes and features the record streams data.N belong to");
+		tfk_set_found(f, "none");
+		tfk_ctx_return(ctx, was);
+		ctx->report->stats.format = "perf.data directory";
+		ctx->report->incomplete = true; /* the streams cannot be read without their attributes */
+		return;
+	}
+	if (tfk_member_open(in, hm, &header) != 0) {
 		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_CORE_INPUT_IO_ERROR);
 		tfk_set_path(f, "perf.data directory header");
 		tfk_set_found(f, "data: %s", strerror(hm ? errno : ENOENT));

@@ -615,6 +615,30 @@ static void kernel_first(struct tfk_ctx *ctx, struct uf_state *st, const struct 
 		uf_kernel_no_header(ctx, st);
 }
 
+/*
+ * The tasks' data: a task that called no traced function writes no <tid>.dat, and uftrace
+ * replays the others, so one missing file proves nothing; none at all for a recording that
+ * lists tasks is a copy that lost them (uftrace replay: "cannot open record data").
+ */
+static void missing_task_data(struct tfk_ctx *ctx, const struct uf_state *st, const struct tfk_input *in)
+{
+	for (size_t i = 0; i < in->n; i++)
+		if (in->members[i].kind == TFK_MEMBER_FILE && dat_tid(in->members[i].name) >= 0)
+			return;
+	const int64_t *tids = st->n_info_tids ? st->info_tids : st->task_tids;
+	size_t n = st->n_info_tids ? st->n_info_tids : st->n_task_tids;
+	for (size_t i = 0; i < n && i < 8; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "%lld.dat", (long long)tids[i]);
+		struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, name, NULL);
+		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_CORE_INPUT_MEMBER_MISSING);
+		tfk_set_path(f, "task data");
+		tfk_set_expected(f, "the data of task %lld (%zu tasks listed, no task data file present)", (long long)tids[i], n);
+		tfk_set_found(f, "none");
+		tfk_ctx_return(ctx, was);
+	}
+}
+
 static void uf_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 {
 	struct uf_state st = { 0 };
@@ -740,6 +764,7 @@ static void uf_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 			tfk_set_found(f, "none");
 			tfk_ctx_return(ctx, w);
 		}
+		missing_task_data(ctx, &st, in);
 	}
 	if (info && info->kind == TFK_MEMBER_FILE)
 		send_member(ctx, info, info_errors, info_warnings);
