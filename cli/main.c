@@ -16,7 +16,8 @@ void usage_to(FILE *out)
 {
 	fputs("usage: tracefsck check [--json|--sarif|--github|--hazards] [--quiet] [--fail-on=error|warning]\n"
 	      "                       [--disable CODE] [--severity CODE=LEVEL] [--policy FILE]\n"
-	      "                       [--no-libtraceevent] [-j N] [--threads N] [--idle-timeout S] FILE...\n"
+	      "                       [--no-libtraceevent] [-j N] [--threads N] [--idle-timeout S]\n"
+	      "                       [--timeout S] [--max-memory SIZE] FILE...\n"
 	      "         (FILE may be a directory, - for standard input, a FIFO, or compressed: xz, gzip, zstd)\n"
 	      "       tracefsck repair [-q] [--json] [--force] [--svg FILE] IN (-o OUT | --in-place | --dry-run)\n"
 	      "       tracefsck describe [--json] FILE... | --svg|--html FILE\n"
