@@ -21,7 +21,7 @@ void usage_to(FILE *out)
 	      "         (FILE may be a directory, - for standard input, a FIFO, or compressed: xz, gzip, zstd)\n"
 	      "       tracefsck repair [-q] [--json] [--force] [--svg FILE] IN (-o OUT | --in-place | --dry-run)\n"
 	      "       tracefsck describe [--json] FILE... | --svg|--html FILE\n"
-	      "       tracefsck problems [--json|--man]\n"
+	      "       tracefsck problems [--json|--man|--markdown]\n"
 	      "       tracefsck explain CODE\n"
 	      "       tracefsck completion bash|zsh\n"
 	      "       tracefsck --version\n"
@@ -81,8 +81,11 @@ static int run(const char *cmd, int n, char **args)
 	if (strcmp(cmd, "completion") == 0)
 		return cmd_completion(n, args);
 	if (strcmp(cmd, "--version") == 0) {
-		printf("tracefsck %s\n", TRACEFSCK_VERSION);
-		return EXIT_CLEAN;
+		/* the library's version (it may differ from the headers'), then what the build reads with */
+		char features[1024];
+		tfk_build_features(features, sizeof(features));
+		printf("tracefsck %s\n%s", tfk_version(NULL), features);
+		return fflush(stdout) == 0 ? EXIT_CLEAN : EXIT_OPERATIONAL;
 	}
 	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
 		usage_to(stdout);

@@ -62,7 +62,8 @@ enum cli_value {
 	X(describe, "--svg", NULL, CLI_NONE, "a picture of one file's bytes, findings and timelines (SVG)") \
 	X(describe, "--html", NULL, CLI_NONE, "the same picture in a self-contained HTML page")            \
 	X(problems, "--json", NULL, CLI_NONE, "the catalog as JSON Lines")                                 \
-	X(problems, "--man", NULL, CLI_NONE, "the catalog as a manual page")
+	X(problems, "--man", NULL, CLI_NONE, "the catalog as a manual page")                               \
+	X(problems, "--markdown", NULL, CLI_NONE, "the catalog as Markdown, an anchor per code (docs/faults.md)")
 
 /* tracefsck completion bash|zsh: print the completion script generated from the tables. */
 int cmd_completion(int argc, char **argv);
