@@ -10,6 +10,7 @@ enum {
 	EXIT_FAULTS = 4,
 	EXIT_OPERATIONAL = 8,
 	EXIT_USAGE = 16,
+	EXIT_CANCELED = 32, /* interrupted (SIGINT): "checking canceled by user request" */
 	EXIT_INTERNAL = 128,
 };
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "options.h"
@@ -34,8 +36,33 @@ void usage_to(FILE *out)
 
 static int run(const char *cmd, int n, char **args);
 
+/*
+ * Ctrl-C ends the run as fsck(8) does, with 32, not the shell's 130: a script tells an
+ * interrupted check from a finished one by the same status bits as everything else. Nothing
+ * needs undoing: inputs are only read, a copy held in memory goes with the process, and a
+ * repair's unfinished output has no name (or repair_output.c removes it first).
+ */
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	_exit(EXIT_CANCELED);
+}
+
+/* Unless SIGINT is ignored (a background job of a shell): then it stays ignored. */
+static void catch_interrupt(void)
+{
+	struct sigaction old, sa;
+	if (sigaction(SIGINT, NULL, &old) != 0 || old.sa_handler == SIG_IGN)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_interrupt;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+}
+
 int main(int argc, char **argv)
 {
+	catch_interrupt();
 	if (argc < 2) {
 		usage();
 		return EXIT_USAGE;
