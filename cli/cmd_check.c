@@ -283,7 +283,16 @@ int cmd_check(int argc, char **argv)
 	if (!max_memory)
 		max_memory = limits.max_memory;
 	int at_once = jobs < nfiles ? jobs : nfiles;
-	tfk_limits_set_memory(&limits, max_memory / (uint64_t)(at_once > 1 ? at_once : 1));
+	if (at_once < 1)
+		at_once = 1;
+	if (max_memory / (uint64_t)at_once < (1u << 20)) {
+		/* below 1 MiB a file could not hold its header sections: refuse rather than overspend */
+		fprintf(stderr, "tracefsck check: --max-memory shared by %d files at once leaves each less than 1M\n", at_once);
+		free(files);
+		tfk_policy_free(policy);
+		return EXIT_USAGE;
+	}
+	tfk_limits_set_memory(&limits, max_memory / (uint64_t)at_once);
 	if (no_tep)
 		limits.parser_timeout_ms = 0;
 	if (idle_s >= 0)

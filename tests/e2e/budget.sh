@@ -82,6 +82,10 @@ for v in 12X 512K 0 -1 M "" 99999999999999999999G; do
 	rc=$?
 	[ $rc = 16 ] && ok "--max-memory '$v' is a usage error" || bad "--max-memory '$v': exit $rc"
 done
+# each file checked at once needs 1M of its own
+$wrap "$bin" check -j 4 --max-memory 2M "$work/v6.dat" "$work/v6.dat" "$work/v6.dat" > /dev/null 2>&1
+rc=$?
+[ $rc = 16 ] && ok "--max-memory 2M over -j 4 of 3 files is a usage error" || bad "--max-memory 2M -j 4: exit $rc"
 for v in -1 1.5 86401 x; do
 	$wrap "$bin" check --timeout "$v" "$work/v6.dat" > /dev/null 2>&1
 	rc=$?
