@@ -19,6 +19,7 @@
 #include <zstd.h>
 #include <cmocka.h>
 
+#include "codec/codec.h"
 #include "load.h"
 #include "raised.h"
 #include "tracedat_helpers.h"
@@ -367,6 +368,47 @@ static void test_pipe_deadline(void **state)
 	close(p[1]);
 }
 
+/* n zero bytes as one zstd frame of unknown size asking for a window of 2^window_log. */
+static size_t zero_frame(uint8_t *out, size_t cap, size_t n, int window_log)
+{
+	ZSTD_CCtx *c = ZSTD_createCCtx();
+	assert_non_null(c);
+	ZSTD_CCtx_setParameter(c, ZSTD_c_windowLog, window_log);
+	uint8_t *zeros = calloc(1, n);
+	assert_non_null(zeros);
+	ZSTD_inBuffer in = { zeros, n, 0 };
+	ZSTD_outBuffer o = { out, cap, 0 };
+	/* fed before it is ended, the frame's size is unknown: its header names the window */
+	assert_false(ZSTD_isError(ZSTD_compressStream2(c, &o, &in, ZSTD_e_continue)));
+	size_t left;
+	do {
+		left = ZSTD_compressStream2(c, &o, &in, ZSTD_e_end);
+		assert_false(ZSTD_isError(left));
+	} while (left);
+	free(zeros);
+	ZSTD_freeCCtx(c);
+	return o.pos;
+}
+
+/*
+ * A compressed block's zstd window is bounded by what the block decodes to (and so by the
+ * budget's max_decoded): 64 KiB asking for a 64 MiB window is refused, 8 MiB always allowed.
+ */
+static void test_codec_window_follows_block_size(void **state)
+{
+	(void)state;
+	static uint8_t z[1 << 16], out[1 << 16];
+	size_t got, size;
+	size_t n = zero_frame(z, sizeof(z), sizeof(out), 26);
+	assert_int_equal(tfk_decode(TFK_CODEC_ZSTD, z, n, out, sizeof(out), &got), TFK_DECODE_CORRUPT);
+	assert_int_equal(tfk_decoded_size(TFK_CODEC_ZSTD, z, n, sizeof(out), &size), TFK_DECODE_CORRUPT);
+	n = zero_frame(z, sizeof(z), sizeof(out), 23);
+	assert_int_equal(tfk_decode(TFK_CODEC_ZSTD, z, n, out, sizeof(out), &got), TFK_DECODE_OK);
+	assert_int_equal(got, sizeof(out));
+	assert_int_equal(tfk_decoded_size(TFK_CODEC_ZSTD, z, n, sizeof(out), &size), TFK_DECODE_OK);
+	assert_int_equal(size, sizeof(out));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -377,6 +419,7 @@ int main(void)
 		cmocka_unit_test(test_budget_sets_caps),
 		cmocka_unit_test(test_bomb_stops_at_budget),
 		cmocka_unit_test(test_pipe_deadline),
+		cmocka_unit_test(test_codec_window_follows_block_size),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
