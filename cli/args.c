@@ -5,6 +5,7 @@
  * commands' own parsers then see one option per word; what a short option is and whether it
  * takes a value comes from the option tables (options.h), so there is one list of options.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,29 @@ char **cli_expand_args(const char *cmd, int argc, char **argv, int *out_argc)
 	return out;
 }
 
+int cli_parse_size(const char *v, uint64_t *bytes, const char *what)
+{
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(v, &end, 10);
+	unsigned shift = 0;
+	switch (*end) {
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
+	case 't': case 'T': shift = 40; end++; break;
+	default: break;
+	}
+	/* a budget under 1 MiB could not hold a trace's header sections; above 1 PiB is a typo */
+	if (*v < '0' || *v > '9' || *end != '\0' || errno || n > (1ull << 50) >> shift || (n << shift) < (1ull << 20)) {
+		fprintf(stderr, "tracefsck: %s takes a size from 1M to 1024T (bytes, or with K, M, G or T), not '%s'\n", what,
+			v);
+		return -1;
+	}
+	*bytes = (uint64_t)n << shift;
+	return 0;
+}
+
 /* Does the command line ask for help (before any "--")? */
 bool cli_wants_help(int argc, char **argv)
 {
@@ -97,7 +121,7 @@ bool cli_wants_help(int argc, char **argv)
 
 static void print_value(FILE *out, enum cli_value v)
 {
-	static const char *const names[] = { "", " FILE", " N", " error|warning", " CODE", " CODE=LEVEL", " bash|zsh" };
+	static const char *const names[] = { "", " FILE", " N", " error|warning", " CODE", " CODE=LEVEL", " bash|zsh", " SIZE" };
 	fputs(names[v], out);
 }
 
@@ -120,7 +144,7 @@ int cli_command_help(const char *cmd, FILE *out)
 #define X(command, name, alias, value, help)                                                       \
 	if (strcmp(#command, cmd) == 0) {                                                          \
 		int w_ = fprintf(out, "  %s%s%s", (alias) ? (const char *)(alias) : "", (alias) ? ", " : "", name); \
-		const char *v_[] = { "", " FILE", " N", "=error|warning", " CODE", " CODE=LEVEL", " bash|zsh" }; \
+		const char *v_[] = { "", " FILE", " N", "=error|warning", " CODE", " CODE=LEVEL", " bash|zsh", " SIZE" }; \
 		w_ += fprintf(out, "%s", v_[value]);                                                \
 		fprintf(out, "%*s%s\n", w_ < 30 ? 30 - w_ : 1, "", help);                           \
 	}

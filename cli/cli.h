@@ -10,7 +10,7 @@ enum {
 	EXIT_FAULTS = 4,
 	EXIT_OPERATIONAL = 8,
 	EXIT_USAGE = 16,
-	EXIT_CANCELED = 32, /* interrupted (SIGINT), as fsck(8) */
+	EXIT_CANCELED = 32, /* interrupted (SIGINT): "checking canceled by user request" */
 	EXIT_INTERNAL = 128,
 };
 
@@ -60,6 +60,9 @@ void usage_to(FILE *out);
 char **cli_expand_args(const char *cmd, int argc, char **argv, int *out_argc);
 /* Does argv (argv[0] the command) ask for --help or -h before any "--"? */
 bool cli_wants_help(int argc, char **argv);
+/* A size as people type it: bytes, or with a K, M, G or T suffix (powers of 1024); at least
+ * 1 MiB. -1, said on stderr naming the option what, when it is not one. */
+int cli_parse_size(const char *v, uint64_t *bytes, const char *what);
 /* The help of one command from the option tables, to out; -1 when cmd is no command. */
 int cli_command_help(const char *cmd, FILE *out);
 

@@ -178,12 +178,26 @@ static int parse_seconds(const char *v, long *s)
 	return 0;
 }
 
+/* --timeout SECONDS: 0 (no deadline) to a day. */
+static int parse_timeout(const char *v, long *s)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+	if (*v == '\0' || *end != '\0' || n < 0 || n > 86400) {
+		fprintf(stderr, "tracefsck check: --timeout takes seconds from 0 (no deadline) to 86400, not '%s'\n", v);
+		return -1;
+	}
+	*s = n;
+	return 0;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	bool json = false, quiet = false, fail_on_warning = false, files_only = false, no_tep = false;
 	bool sarif = false, github = false, hazards = false;
 	int nfiles = 0, jobs = 1, threads = -1;
-	long idle_s = -1;
+	long idle_s = -1, timeout_s = -1;
+	uint64_t max_memory = 0;
 	const char **files = calloc((size_t)argc, sizeof(*files));
 	struct tfk_policy *policy = tfk_policy_new();
 	if (!files || !policy) {
@@ -220,6 +234,10 @@ int cmd_check(int argc, char **argv)
 			bad = parse_count(v, &jobs, "-j");
 		else if ((v = option_value("--idle-timeout", argc, argv, &i, &missing)))
 			bad = parse_seconds(v, &idle_s);
+		else if ((v = option_value("--timeout", argc, argv, &i, &missing)))
+			bad = parse_timeout(v, &timeout_s);
+		else if ((v = option_value("--max-memory", argc, argv, &i, &missing)))
+			bad = cli_parse_size(v, &max_memory, "--max-memory");
 		else if ((v = option_value("--threads", argc, argv, &i, &missing)))
 			bad = parse_count(v, &threads, "--threads");
 		else if ((v = option_value("--fail-on", argc, argv, &i, &missing)))
@@ -255,6 +273,28 @@ int cmd_check(int argc, char **argv)
 	/* Progress only for a person watching: stderr a terminal, not quiet, one file at a time. */
 	bool show_progress = !quiet && jobs == 1 && isatty(STDERR_FILENO);
 	struct tfk_limits limits = tfk_limits_default();
+	/* the run's deadline counts from here, across every file, whatever -j does */
+	limits.start_ms = tfk_now_ms();
+	if (timeout_s >= 0)
+		limits.timeout_ms = (uint32_t)(timeout_s * 1000);
+	/*
+	 * One budget for the run: the files checked at once share it equally, so each file's
+	 * report is the same whichever finishes first (a shared account would make one file's
+	 * limit depend on what the others held at that moment).
+	 */
+	if (!max_memory)
+		max_memory = limits.max_memory;
+	int at_once = jobs < nfiles ? jobs : nfiles;
+	if (at_once < 1)
+		at_once = 1;
+	if (max_memory / (uint64_t)at_once < (1u << 20)) {
+		/* below 1 MiB a file could not hold its header sections: refuse rather than overspend */
+		fprintf(stderr, "tracefsck check: --max-memory shared by %d files at once leaves each less than 1M\n", at_once);
+		free(files);
+		tfk_policy_free(policy);
+		return EXIT_USAGE;
+	}
+	tfk_limits_set_memory(&limits, max_memory / (uint64_t)at_once);
 	if (no_tep)
 		limits.parser_timeout_ms = 0;
 	if (idle_s >= 0)

@@ -261,6 +261,8 @@ static const char *zsh_message(enum cli_value v)
 		return "file";
 	case CLI_COUNT:
 		return "count";
+	case CLI_SIZE:
+		return "size";
 	case CLI_GATE:
 		return "severity";
 	case CLI_CODE:

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "options.h"
@@ -16,11 +18,12 @@ void usage_to(FILE *out)
 {
 	fputs("usage: tracefsck check [--json|--sarif|--github|--hazards] [--quiet] [--fail-on=error|warning]\n"
 	      "                       [--disable CODE] [--severity CODE=LEVEL] [--policy FILE]\n"
-	      "                       [--no-libtraceevent] [-j N] [--threads N] [--idle-timeout S] FILE...\n"
+	      "                       [--no-libtraceevent] [-j N] [--threads N] [--idle-timeout S]\n"
+	      "                       [--timeout S] [--max-memory SIZE] FILE...\n"
 	      "         (FILE may be a directory, - for standard input, a FIFO, or compressed: xz, gzip, zstd)\n"
 	      "       tracefsck repair [-q] [--json] [--force] [--svg FILE] IN (-o OUT | --in-place | --dry-run)\n"
 	      "       tracefsck describe [--json] FILE... | --svg|--html FILE\n"
-	      "       tracefsck problems [--json|--man]\n"
+	      "       tracefsck problems [--json|--man|--markdown]\n"
 	      "       tracefsck explain CODE\n"
 	      "       tracefsck completion bash|zsh\n"
 	      "       tracefsck --version\n"
@@ -33,8 +36,33 @@ void usage_to(FILE *out)
 
 static int run(const char *cmd, int n, char **args);
 
+/*
+ * Ctrl-C ends the run as fsck(8) does, with 32, not the shell's 130: a script tells an
+ * interrupted check from a finished one by the same status bits as everything else. Nothing
+ * needs undoing: inputs are only read, a copy held in memory goes with the process, and a
+ * repair's unfinished output has no name (or repair_output.c removes it first).
+ */
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	_exit(EXIT_CANCELED);
+}
+
+/* Unless SIGINT is ignored (a background job of a shell): then it stays ignored. */
+static void catch_interrupt(void)
+{
+	struct sigaction old, sa;
+	if (sigaction(SIGINT, NULL, &old) != 0 || old.sa_handler == SIG_IGN)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_interrupt;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+}
+
 int main(int argc, char **argv)
 {
+	catch_interrupt();
 	if (argc < 2) {
 		usage();
 		return EXIT_USAGE;
@@ -80,8 +108,11 @@ static int run(const char *cmd, int n, char **args)
 	if (strcmp(cmd, "completion") == 0)
 		return cmd_completion(n, args);
 	if (strcmp(cmd, "--version") == 0) {
-		printf("tracefsck %s\n", TRACEFSCK_VERSION);
-		return EXIT_CLEAN;
+		/* the library's version (it may differ from the headers'), then what the build reads with */
+		char features[1024];
+		tfk_build_features(features, sizeof(features));
+		printf("tracefsck %s\n%s", tfk_version(NULL), features);
+		return fflush(stdout) == 0 ? EXIT_CLEAN : EXIT_OPERATIONAL;
 	}
 	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
 		usage_to(stdout);

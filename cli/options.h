@@ -22,6 +22,7 @@ enum cli_value {
 	CLI_CODE,       /* a fault code, or a family of them (tracedat.page.*) */
 	CLI_CODE_LEVEL, /* CODE=LEVEL, LEVEL one of note, warning, error */
 	CLI_SHELL,      /* a shell completion is printed for: bash or zsh */
+	CLI_SIZE,       /* a size in bytes, with K, M, G or T */
 };
 
 #define CLI_COMMANDS(X)                                                                     \
@@ -48,6 +49,8 @@ enum cli_value {
 	X(check, "--jobs", "-j", CLI_COUNT, "check N files at a time (0: one per CPU)")                    \
 	X(check, "--threads", NULL, CLI_COUNT, "walk the CPUs of a buffer on N threads (0: one per CPU)") \
 	X(check, "--idle-timeout", NULL, CLI_COUNT, "end a pipe silent this many seconds (default 60; 0 waits)") \
+	X(check, "--timeout", NULL, CLI_COUNT, "stop reading inputs this many seconds into the run (default 600; 0: never)") \
+	X(check, "--max-memory", NULL, CLI_SIZE, "memory budget of the run, shared by -j (default 1G)")   \
 	X(repair, "-o", NULL, CLI_FILE, "write the repaired copy to this file")                            \
 	X(repair, "--in-place", NULL, CLI_NONE, "replace the input (through a temporary file)")            \
 	X(repair, "--force", NULL, CLI_NONE, "replace OUT when it exists")                                 \
@@ -59,7 +62,8 @@ enum cli_value {
 	X(describe, "--svg", NULL, CLI_NONE, "a picture of one file's bytes, findings and timelines (SVG)") \
 	X(describe, "--html", NULL, CLI_NONE, "the same picture in a self-contained HTML page")            \
 	X(problems, "--json", NULL, CLI_NONE, "the catalog as JSON Lines")                                 \
-	X(problems, "--man", NULL, CLI_NONE, "the catalog as a manual page")
+	X(problems, "--man", NULL, CLI_NONE, "the catalog as a manual page")                               \
+	X(problems, "--markdown", NULL, CLI_NONE, "the catalog as Markdown, an anchor per code (docs/faults.md)")
 
 /* tracefsck completion bash|zsh: print the completion script generated from the tables. */
 int cmd_completion(int argc, char **argv);

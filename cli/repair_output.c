@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "repair_output.h"
 
 /*
@@ -29,6 +30,8 @@ static void on_signal(int sig)
 {
 	if (pending_set)
 		unlink(pending);
+	if (sig == SIGINT)
+		_exit(EXIT_CANCELED); /* as main.c's handler: fsck(8)'s "canceled by user request" */
 	signal(sig, SIG_DFL);
 	raise(sig);
 }

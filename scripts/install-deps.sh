@@ -3,7 +3,7 @@
 # Installs what building and testing tracefsck needs, from Debian 12 packages, if missing.
 # Runs as root (or through sudo when available). Safe to run again.
 set -eu
-pkgs="cmake make gcc clang libclang-rt-14-dev libcmocka-dev libzstd-dev zlib1g-dev liblzma-dev libarchive-dev bzip2 zip libtraceevent-dev valgrind xz-utils zstd python3 python3-yaml python3-jsonschema ca-certificates trace-cmd pkgconf linux-perf uftrace babeltrace2"
+pkgs="cmake make gcc clang libclang-rt-14-dev libcmocka-dev libzstd-dev zlib1g-dev liblzma-dev libarchive-dev bzip2 zip libtraceevent-dev valgrind xz-utils zstd time python3 python3-yaml python3-jsonschema ca-certificates trace-cmd pkgconf linux-perf uftrace babeltrace2"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -21,6 +21,34 @@
 #define XZ_MEMLIMIT (512ull << 20)
 /* zstd's window: 2 GiB covers `zstd --long=31`; a frame asking more is refused. */
 #define ZSTD_WINDOW_LOG_MAX 31
+/* zstd's smallest window: every frame may ask this much (ZSTD_WINDOWLOG_ABSOLUTEMIN is 10). */
+#define ZSTD_WINDOW_LOG_MIN 10
+
+/*
+ * A decoder's work space comes out of the check's memory budget beside the copy it writes
+ * (half the budget, limits.c): a quarter is left for it, so the two together stay within.
+ */
+static uint64_t decoder_budget(const struct tfk_limits *lim)
+{
+	return lim->max_memory / 4;
+}
+
+/* The largest zstd window log whose window fits the decoder's share of the budget. */
+static int zstd_window_log(const struct tfk_limits *lim)
+{
+	int log = ZSTD_WINDOW_LOG_MIN;
+	while (log < ZSTD_WINDOW_LOG_MAX && (2ull << log) <= decoder_budget(lim))
+		log++;
+	return log;
+}
+
+/* When reading stops however the bytes come: timeout_ms after start_ms (or now); 0 = never. */
+static uint64_t deadline_of(const struct tfk_limits *lim)
+{
+	if (!lim->timeout_ms)
+		return 0;
+	return (lim->start_ms ? lim->start_ms : tfk_now_ms()) + lim->timeout_ms;
+}
 
 enum tfk_packing tfk_packing_of(const uint8_t *d, size_t n)
 {
@@ -48,14 +76,16 @@ const char *tfk_packing_name(enum tfk_packing p)
 struct sink {
 	int fd;
 	uint64_t size, cap;
-	bool capped;
+	uint64_t deadline;    /* tfk_now_ms() past which nothing more is taken, or 0 */
+	bool capped, late;
 	int err;
 };
 
-static bool sink_open(struct sink *s, uint64_t cap)
+static bool sink_open(struct sink *s, const struct tfk_limits *lim)
 {
 	memset(s, 0, sizeof(*s));
-	s->cap = cap;
+	s->cap = lim->max_input_bytes;
+	s->deadline = deadline_of(lim);
 	s->fd = memfd_create("tracefsck-input", MFD_CLOEXEC);
 	if (s->fd < 0)
 		s->err = errno;
@@ -65,6 +95,11 @@ static bool sink_open(struct sink *s, uint64_t cap)
 /* Append n bytes, up to the cap; false when no more should be written. */
 static bool sink_put(struct sink *s, const uint8_t *p, size_t n)
 {
+	/* a decoder spinning out a bomb, or a pipe trickling, stops at the deadline too */
+	if (s->deadline && tfk_now_ms() >= s->deadline) {
+		s->late = true;
+		return false;
+	}
 	if (s->cap - s->size < n) {
 		n = (size_t)(s->cap - s->size);
 		s->capped = true;
@@ -114,7 +149,7 @@ static enum tfk_load_result read_stream(int fd, const struct tfk_limits *lim, st
 					int *err)
 {
 	struct sink s;
-	if (!sink_open(&s, lim->max_input_bytes)) {
+	if (!sink_open(&s, lim)) {
 		*what = "memfd_create";
 		*err = s.err;
 		return TFK_LOAD_ERROR;
@@ -127,8 +162,18 @@ static enum tfk_load_result read_stream(int fd, const struct tfk_limits *lim, st
 		return TFK_LOAD_ERROR;
 	}
 	l->streamed = true;
-	int timeout = lim->input_idle_ms ? (lim->input_idle_ms > INT32_MAX ? INT32_MAX : (int)lim->input_idle_ms) : -1;
 	for (;;) {
+		/* wait for the next byte as long as the idle timeout allows, and never past the deadline */
+		int timeout = lim->input_idle_ms ? (lim->input_idle_ms > INT32_MAX ? INT32_MAX : (int)lim->input_idle_ms) : -1;
+		if (s.deadline) {
+			uint64_t now = tfk_now_ms();
+			if (now >= s.deadline) {
+				s.late = true;
+				break;
+			}
+			if (timeout < 0 || s.deadline - now < (uint64_t)timeout)
+				timeout = (int)(s.deadline - now);
+		}
 		/*
 		 * Poll before each read: a FIFO opened without a writer reads as ended, but polls
 		 * as waiting until a writer comes (and then as hung up when the last one goes).
@@ -145,7 +190,10 @@ static enum tfk_load_result read_stream(int fd, const struct tfk_limits *lim, st
 			return TFK_LOAD_ERROR;
 		}
 		if (r == 0) {
-			l->stream_idle = true;
+			if (s.deadline && tfk_now_ms() >= s.deadline)
+				s.late = true;
+			else
+				l->stream_idle = true;
 			break;
 		}
 		ssize_t n = read(fd, buf, CHUNK);
@@ -163,6 +211,7 @@ static enum tfk_load_result read_stream(int fd, const struct tfk_limits *lim, st
 	}
 	free(buf);
 	l->stream_capped = s.capped;
+	l->timed_out = s.late;
 	return sink_map(&s, l, what, err);
 }
 
@@ -221,10 +270,13 @@ static void unpack_gzip(const uint8_t *in, size_t n, struct sink *s, uint8_t *bu
 	inflateEnd(&z);
 }
 
-static void unpack_xz(const uint8_t *in, size_t n, struct sink *s, uint8_t *buf, struct tfk_loaded *l)
+static void unpack_xz(const uint8_t *in, size_t n, struct sink *s, uint8_t *buf, struct tfk_loaded *l,
+		      const struct tfk_limits *lim)
 {
 	lzma_stream x = LZMA_STREAM_INIT;
-	if (lzma_stream_decoder(&x, XZ_MEMLIMIT, LZMA_CONCATENATED) != LZMA_OK) {
+	uint64_t memlimit = decoder_budget(lim) < XZ_MEMLIMIT ? decoder_budget(lim) : XZ_MEMLIMIT;
+	l->unpack_work_cap = memlimit;
+	if (lzma_stream_decoder(&x, memlimit, LZMA_CONCATENATED) != LZMA_OK) {
 		l->unpack_error = "no memory for the xz decoder";
 		l->unpack_broken = true;
 		return;
@@ -240,19 +292,24 @@ static void unpack_xz(const uint8_t *in, size_t n, struct sink *s, uint8_t *buf,
 			break;
 		if (rc == LZMA_STREAM_END)
 			break;
+		if (rc == LZMA_MEMLIMIT_ERROR) {
+			/* a dictionary the budget cannot pay for: not damage, a limit */
+			l->unpack_over_budget = true;
+			l->unpack_work = lzma_memusage(&x);
+			break;
+		}
 		if (rc != LZMA_OK) {
 			l->unpack_broken = true;
 			l->unpack_error_at = n - x.avail_in;
-			l->unpack_error = rc == LZMA_MEMLIMIT_ERROR	 ? "the xz data asks for a dictionary over 512 MiB"
-					  : rc == LZMA_BUF_ERROR ? "the xz data ends before its stream does"
-								 : "the xz data is damaged";
+			l->unpack_error = rc == LZMA_BUF_ERROR ? "the xz data ends before its stream does" : "the xz data is damaged";
 			break;
 		}
 	}
 	lzma_end(&x);
 }
 
-static void unpack_zstd(const uint8_t *in, size_t n, struct sink *s, uint8_t *buf, struct tfk_loaded *l)
+static void unpack_zstd(const uint8_t *in, size_t n, struct sink *s, uint8_t *buf, struct tfk_loaded *l,
+			const struct tfk_limits *lim)
 {
 	ZSTD_DCtx *d = ZSTD_createDCtx();
 	if (!d) {
@@ -260,19 +317,24 @@ static void unpack_zstd(const uint8_t *in, size_t n, struct sink *s, uint8_t *bu
 		l->unpack_broken = true;
 		return;
 	}
-	ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, ZSTD_WINDOW_LOG_MAX);
+	int window_log = zstd_window_log(lim);
+	l->unpack_work_cap = 1ull << window_log;
+	ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, window_log);
 	ZSTD_inBuffer ib = { in, n, 0 };
 	size_t left = 1; /* ZSTD_decompressStream: 0 once a frame is whole */
 	for (;;) {
 		ZSTD_outBuffer ob = { buf, CHUNK, 0 };
 		size_t before = ib.pos;
 		left = ZSTD_decompressStream(d, &ob, &ib);
+		if (ZSTD_isError(left) && ZSTD_getErrorCode(left) == ZSTD_error_frameParameter_windowTooLarge) {
+			/* a window the budget cannot pay for: not damage, a limit */
+			l->unpack_over_budget = true;
+			break;
+		}
 		if (ZSTD_isError(left)) {
 			l->unpack_broken = true;
 			l->unpack_error_at = ib.pos;
-			l->unpack_error = ZSTD_getErrorCode(left) == ZSTD_error_frameParameter_windowTooLarge
-						  ? "the zstd data asks for a window over 2 GiB"
-						  : "the zstd data is damaged";
+			l->unpack_error = "the zstd data is damaged";
 			break;
 		}
 		if (ob.pos && !sink_put(s, buf, ob.pos))
@@ -295,7 +357,7 @@ static void unpack_zstd(const uint8_t *in, size_t n, struct sink *s, uint8_t *bu
 static enum tfk_load_result unpack(struct tfk_loaded *l, const struct tfk_limits *lim, const char **what, int *err)
 {
 	struct sink s;
-	if (!sink_open(&s, lim->max_input_bytes)) {
+	if (!sink_open(&s, lim)) {
 		*what = "memfd_create";
 		*err = s.err;
 		return TFK_LOAD_ERROR;
@@ -311,12 +373,13 @@ static enum tfk_load_result unpack(struct tfk_loaded *l, const struct tfk_limits
 	l->packed_size = l->size;
 	switch (l->packing) {
 	case TFK_PACKING_GZIP: unpack_gzip(packed.data, packed.size, &s, buf, l); break;
-	case TFK_PACKING_XZ: unpack_xz(packed.data, packed.size, &s, buf, l); break;
-	case TFK_PACKING_ZSTD: unpack_zstd(packed.data, packed.size, &s, buf, l); break;
+	case TFK_PACKING_XZ: unpack_xz(packed.data, packed.size, &s, buf, l, lim); break;
+	case TFK_PACKING_ZSTD: unpack_zstd(packed.data, packed.size, &s, buf, l, lim); break;
 	case TFK_PACKING_NONE: break;
 	}
 	free(buf);
 	l->unpack_capped = s.capped;
+	l->timed_out = s.late;
 	/* the compressed bytes are done with: the check reads the decompressed ones */
 	tfk_unload(&packed);
 	l->data = NULL;
@@ -347,6 +410,7 @@ enum tfk_load_result tfk_load_fd(int fd, const struct tfk_limits *lim, struct tf
 	}
 	if (S_ISDIR(st.st_mode))
 		return TFK_LOAD_DIRECTORY;
+	l->started_ms = lim->start_ms ? lim->start_ms : tfk_now_ms();
 	enum tfk_load_result r = TFK_LOAD_OK;
 	if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
 		r = read_stream(fd, lim, l, what, err);
@@ -381,6 +445,18 @@ void tfk_unload(struct tfk_loaded *l)
 	l->owns_fd = false;
 }
 
+/* A cap the memory budget sets (tfk_limits_set_memory): the finding says which share it is. */
+static void budget_hit(struct tfk_ctx *ctx, uint64_t offset, const char *what, uint64_t value, uint64_t cap,
+		       const char *share)
+{
+	struct tfk_finding *f = tfk_emit(ctx, TFK_CORE_LIMIT_REACHED, offset, 0);
+	tfk_set_path(f, "%s", what);
+	tfk_set_expected(f, "at most %llu (%s of %llu)", (unsigned long long)cap, share,
+			 (unsigned long long)ctx->limits->max_memory);
+	tfk_set_found(f, "%llu", (unsigned long long)value);
+	tfk_mark_incomplete(ctx);
+}
+
 void tfk_load_report(struct tfk_ctx *ctx, const struct tfk_loaded *l)
 {
 	if (l->packing != TFK_PACKING_NONE) {
@@ -399,9 +475,23 @@ void tfk_load_report(struct tfk_ctx *ctx, const struct tfk_loaded *l)
 			      (unsigned long long)l->packed_size, (unsigned long long)l->size);
 	}
 	if (l->unpack_capped)
-		tfk_limit_hit(ctx, l->size, "bytes of a decompressed input", (uint64_t)l->size + 1, ctx->limits->max_input_bytes);
+		budget_hit(ctx, l->size, "bytes of a decompressed input", (uint64_t)l->size + 1, ctx->limits->max_input_bytes,
+			   "half the memory budget");
 	if (l->stream_capped)
-		tfk_limit_hit(ctx, l->size, "bytes read from a pipe", (uint64_t)l->size + 1, ctx->limits->max_input_bytes);
+		budget_hit(ctx, l->size, "bytes read from a pipe", (uint64_t)l->size + 1, ctx->limits->max_input_bytes,
+			   "half the memory budget");
+	if (l->unpack_over_budget)
+		budget_hit(ctx, l->size, l->packing == TFK_PACKING_XZ ? "bytes of the xz decoder's dictionary" : "bytes of the zstd window",
+			   l->unpack_work > l->unpack_work_cap ? l->unpack_work : l->unpack_work_cap + 1, l->unpack_work_cap,
+			   "a quarter of the memory budget");
+	if (l->timed_out) {
+		struct tfk_finding *f = tfk_emit(ctx, TFK_CORE_LIMIT_REACHED, l->size, 0);
+		tfk_set_path(f, "milliseconds spent reading the input");
+		tfk_set_expected(f, "at most %u (the timeout of the run)", ctx->limits->timeout_ms);
+		tfk_set_found(f, "%llu; the %llu bytes read by then were checked", (unsigned long long)(tfk_now_ms() - l->started_ms),
+			      (unsigned long long)l->size);
+		tfk_mark_incomplete(ctx);
+	}
 	if (l->stream_idle) {
 		struct tfk_finding *f = tfk_emit(ctx, TFK_CORE_INPUT_STREAM_STALLED, l->size, 0);
 		tfk_set_path(f, "pipe");

@@ -41,6 +41,11 @@ struct tfk_loaded {
 	bool unpack_broken;   /* the compressed data is damaged or cut: size bytes came out whole */
 	const char *unpack_error;
 	uint64_t unpack_error_at; /* offset in the compressed input where decoding stopped */
+	bool unpack_over_budget;  /* the decoder needs more work space than the memory budget leaves */
+	uint64_t unpack_work, unpack_work_cap; /* what it asked for (0: unknown), what it was allowed */
+	/* either way */
+	bool timed_out;           /* limits.timeout_ms passed: what followed was not read */
+	uint64_t started_ms;      /* tfk_now_ms() the timeout counts from */
 };
 
 /*

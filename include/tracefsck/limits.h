@@ -24,6 +24,13 @@ struct tfk_limits {
 	uint32_t max_per_place;     /* findings of one code in one CPU before the rest are summarised */
 	uint64_t max_input_bytes;   /* bytes read from a pipe, or decompressed from a compressed input */
 	uint32_t input_idle_ms;     /* a pipe silent this long is taken as ended (reported); 0 = wait */
+	uint64_t max_memory;        /* bytes one check may hold in buffers of its own: the copy of a pipe or
+	                               of a decompressed input, the decoders' windows, decoded blocks.
+	                               Set it with tfk_limits_set_memory, which fits the caps above into it */
+	uint32_t timeout_ms;        /* reading an input (a pipe, a decompression) stops this long after
+	                               start_ms, however the bytes trickle in (reported); 0 = no deadline */
+	uint64_t start_ms;          /* CLOCK_MONOTONIC milliseconds timeout_ms counts from: the start of
+	                               a run of several checks; 0 = the start of each check */
 	uint32_t max_members;       /* members (files, directories, links) listed in a trace directory */
 	uint32_t parser_timeout_ms; /* event formats go to libtraceevent in a child process; one format
 	                               taking longer than this is a hang. 0 = do not run libtraceevent */
@@ -34,8 +41,20 @@ struct tfk_limits {
 	const struct tfk_test_hooks *test_hooks; /* NULL (tfk_limits_default); set by tracefsck's own tests only */
 };
 
-/* Defaults sized for real traces with generous headroom. */
+/* Defaults sized for real traces with generous headroom; a memory budget of 1 GiB per check. */
 struct tfk_limits tfk_limits_default(void);
+
+/*
+ * Give one check a memory budget of bytes (at least 1 MiB is used), and set the caps whose
+ * buffers it pays for from it: half for the input's copy (max_input_bytes), a thirty-second
+ * (at most 256 MiB) for a decoded block (max_decoded: a format may hold several, and perf
+ * keeps a stream's output up to sixteen), the rest for the decoders' windows and the
+ * findings. Lower either cap afterwards to be stricter.
+ */
+void tfk_limits_set_memory(struct tfk_limits *limits, uint64_t bytes);
+
+/* CLOCK_MONOTONIC now, in milliseconds: what start_ms is set from. */
+uint64_t tfk_now_ms(void);
 
 #ifdef __cplusplus
 }

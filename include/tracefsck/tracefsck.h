@@ -29,6 +29,12 @@ extern "C" {
 #endif
 /* The library's version string ("0.1.0"); *number (if not NULL) gets its TRACEFSCK_VERSION_NUMBER. */
 const char *tfk_version(unsigned *number);
+/*
+ * What the build reads with, one line each: libtraceevent's version, the codecs' (as linked),
+ * the compressions and the formats it checks. Written to buf as snprintf does (always
+ * terminated when n > 0); returns the length the whole text needs.
+ */
+size_t tfk_build_features(char *buf, size_t n);
 #ifdef __cplusplus
 }
 #endif

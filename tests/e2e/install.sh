@@ -37,7 +37,7 @@ nm -D --defined-only "$libdir/libtracefsck.so" | awk '$2 == "T" { sub(/@.*/, "",
 diff "$work/api" "$work/exported" > "$work/api.diff" || { bad "exports differ from the headers (< headers, > library)"; cat "$work/api.diff"; }
 
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
-version=$("$prefix/bin/tracefsck" --version | awk '{ print $2 }')
+version=$("$prefix/bin/tracefsck" --version | awk 'NR == 1 { print $2 }')
 [ "$(pkg-config --modversion tracefsck)" = "$version" ] || bad "pkg-config version $(pkg-config --modversion tracefsck), binary $version"
 cc=${CC:-cc}
 src=$(dirname "$0")/../install/embed.c

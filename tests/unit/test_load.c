@@ -19,6 +19,7 @@
 #include <zstd.h>
 #include <cmocka.h>
 
+#include "codec/codec.h"
 #include "load.h"
 #include "raised.h"
 #include "tracedat_helpers.h"
@@ -240,6 +241,174 @@ static void test_devices_are_not_read(void **state)
 	tfk_report_free(&r);
 }
 
+/* The finding of code with that path, or NULL. */
+static const struct tfk_finding *find_finding(const struct tfk_report *r, const char *id, const char *path)
+{
+	for (size_t i = 0; i < r->count; i++)
+		if (strcmp(code(&r->findings[i]), id) == 0 && strcmp(r->findings[i].path, path) == 0)
+			return &r->findings[i];
+	return NULL;
+}
+
+/* The budget sets the caps: half of it for the input's copy, a 32nd for a decoded block. */
+static void test_budget_sets_caps(void **state)
+{
+	(void)state;
+	struct tfk_limits l = tfk_limits_default();
+	assert_int_equal(l.max_memory, 1ull << 30);
+	assert_int_equal(l.max_input_bytes, 512ull << 20);
+	assert_int_equal(l.max_decoded, 32ull << 20);
+	tfk_limits_set_memory(&l, 64ull << 20);
+	assert_int_equal(l.max_input_bytes, 32ull << 20);
+	assert_int_equal(l.max_decoded, 2ull << 20);
+	tfk_limits_set_memory(&l, 64ull << 30); /* raised again: the caps follow, a block stays at 256 MiB */
+	assert_int_equal(l.max_input_bytes, 32ull << 30);
+	assert_int_equal(l.max_decoded, 256ull << 20);
+	tfk_limits_set_memory(&l, 1000);
+	assert_int_equal(l.max_memory, 1ull << 20);
+}
+
+/* A zstd stream of zeros, n bytes decompressed, as a file; window_log 0: zstd's own choice. */
+static void zero_bomb(const char *path, size_t n, int window_log)
+{
+	ZSTD_CCtx *c = ZSTD_createCCtx();
+	assert_non_null(c);
+	ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, 1);
+	if (window_log)
+		ZSTD_CCtx_setParameter(c, ZSTD_c_windowLog, window_log);
+	static uint8_t zeros[1 << 16];
+	size_t cap = ZSTD_CStreamOutSize();
+	uint8_t *out = malloc(cap);
+	assert_non_null(out);
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	for (size_t done = 0; done < n;) {
+		size_t k = n - done < sizeof(zeros) ? n - done : sizeof(zeros);
+		done += k;
+		ZSTD_inBuffer in = { zeros, k, 0 };
+		ZSTD_EndDirective end = done == n ? ZSTD_e_end : ZSTD_e_continue;
+		size_t left;
+		do {
+			ZSTD_outBuffer o = { out, cap, 0 };
+			left = ZSTD_compressStream2(c, &o, &in, end);
+			assert_false(ZSTD_isError(left));
+			assert_int_equal(fwrite(out, 1, o.pos, f), o.pos);
+		} while (end == ZSTD_e_end ? left != 0 : in.pos < in.size);
+	}
+	fclose(f);
+	free(out);
+	ZSTD_freeCCtx(c);
+}
+
+/* 8 MiB of zeros under a 1 MiB budget: half a MiB decompressed, then a limit, never the rest. */
+static void test_bomb_stops_at_budget(void **state)
+{
+	(void)state;
+	char path[512];
+	temp_path(path, sizeof(path), "bomb.zst");
+	zero_bomb(path, 8u << 20, 17);
+	struct tfk_limits l = quick();
+	tfk_limits_set_memory(&l, 1u << 20);
+	struct tfk_report r;
+	tfk_check_file(path, &l, &r);
+	raised_note(&r);
+	assert_int_equal(r.stats.file_size, 512u << 10);
+	const struct tfk_finding *f = find_finding(&r, "core.limit.reached", "bytes of a decompressed input");
+	assert_non_null(f);
+	assert_int_equal(f->offset, 512u << 10);
+	assert_non_null(strstr(f->expected, "half the memory budget of 1048576"));
+	assert_true(r.incomplete);
+	tfk_report_free(&r);
+
+	/* a window (16 MiB) over the decoder's quarter of the budget: a limit, not damage */
+	zero_bomb(path, 20u << 20, 24);
+	tfk_check_file(path, &l, &r);
+	raised_note(&r);
+	f = find_finding(&r, "core.limit.reached", "bytes of the zstd window");
+	assert_non_null(f);
+	assert_non_null(strstr(f->expected, "at most 262144 (a quarter of the memory budget"));
+	assert_null(find_finding(&r, "core.input.compression-damaged", "zstd data"));
+	assert_int_equal(r.stats.file_size, 0);
+	assert_int_equal(tfk_report_verdict(&r), TFK_VERDICT_INCOMPLETE);
+	tfk_report_free(&r);
+	unlink(path);
+}
+
+/* A pipe that keeps sending nothing, idle timeout off: the run's deadline ends the wait. */
+static void test_pipe_deadline(void **state)
+{
+	(void)state;
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(write(p[1], "\x17\x08\x44tracing", 10), 10);
+	struct tfk_limits l = quick();
+	l.input_idle_ms = 0;
+	l.timeout_ms = 300;
+	uint64_t t0 = tfk_now_ms();
+	struct tfk_report r;
+	tfk_check_fd(p[0], &l, NULL, &r);
+	raised_note(&r);
+	uint64_t took = tfk_now_ms() - t0;
+	const struct tfk_finding *f = find_finding(&r, "core.limit.reached", "milliseconds spent reading the input");
+	assert_non_null(f);
+	assert_int_equal(f->offset, 10);
+	assert_null(find_finding(&r, "core.input.stream-stalled", "pipe"));
+	assert_true(took >= 300 && took < 5000);
+	assert_true(r.incomplete);
+	tfk_report_free(&r);
+
+	/* the deadline counts from the run's start: one already past reads nothing more */
+	l.start_ms = tfk_now_ms() - 1000;
+	tfk_check_fd(p[0], &l, NULL, &r);
+	raised_note(&r);
+	assert_non_null(find_finding(&r, "core.limit.reached", "milliseconds spent reading the input"));
+	assert_int_equal(r.stats.file_size, 0);
+	tfk_report_free(&r);
+	close(p[0]);
+	close(p[1]);
+}
+
+/* n zero bytes as one zstd frame of unknown size asking for a window of 2^window_log. */
+static size_t zero_frame(uint8_t *out, size_t cap, size_t n, int window_log)
+{
+	ZSTD_CCtx *c = ZSTD_createCCtx();
+	assert_non_null(c);
+	ZSTD_CCtx_setParameter(c, ZSTD_c_windowLog, window_log);
+	uint8_t *zeros = calloc(1, n);
+	assert_non_null(zeros);
+	ZSTD_inBuffer in = { zeros, n, 0 };
+	ZSTD_outBuffer o = { out, cap, 0 };
+	/* fed before it is ended, the frame's size is unknown: its header names the window */
+	assert_false(ZSTD_isError(ZSTD_compressStream2(c, &o, &in, ZSTD_e_continue)));
+	size_t left;
+	do {
+		left = ZSTD_compressStream2(c, &o, &in, ZSTD_e_end);
+		assert_false(ZSTD_isError(left));
+	} while (left);
+	free(zeros);
+	ZSTD_freeCCtx(c);
+	return o.pos;
+}
+
+/*
+ * A compressed block's zstd window is bounded by what the block decodes to (and so by the
+ * budget's max_decoded): 64 KiB asking for a 64 MiB window is refused, 8 MiB always allowed.
+ */
+static void test_codec_window_follows_block_size(void **state)
+{
+	(void)state;
+	static uint8_t z[1 << 16], out[1 << 16];
+	size_t got, size;
+	size_t n = zero_frame(z, sizeof(z), sizeof(out), 26);
+	assert_int_equal(tfk_decode(TFK_CODEC_ZSTD, z, n, out, sizeof(out), &got), TFK_DECODE_CORRUPT);
+	assert_int_equal(tfk_decoded_size(TFK_CODEC_ZSTD, z, n, sizeof(out), &size), TFK_DECODE_CORRUPT);
+	n = zero_frame(z, sizeof(z), sizeof(out), 23);
+	assert_int_equal(tfk_decode(TFK_CODEC_ZSTD, z, n, out, sizeof(out), &got), TFK_DECODE_OK);
+	assert_int_equal(got, sizeof(out));
+	assert_int_equal(tfk_decoded_size(TFK_CODEC_ZSTD, z, n, sizeof(out), &size), TFK_DECODE_OK);
+	assert_int_equal(size, sizeof(out));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -247,6 +416,10 @@ int main(void)
 		cmocka_unit_test(test_pipes),
 		cmocka_unit_test(test_silent_pipe),
 		cmocka_unit_test(test_devices_are_not_read),
+		cmocka_unit_test(test_budget_sets_caps),
+		cmocka_unit_test(test_bomb_stops_at_budget),
+		cmocka_unit_test(test_pipe_deadline),
+		cmocka_unit_test(test_codec_window_follows_block_size),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,14 +27,29 @@ const char *tfk_codec_name(enum tfk_codec codec)
 	}
 }
 
+/*
+ * The largest window a frame may ask to decode into n bytes. The streaming decoder allocates
+ * the window a frame asks for, and what the output may hold bounds what it needs: twice the
+ * output, but never below 8 MiB (the window zstd's format asks every decoder to support, which
+ * streaming compressors use whatever the size) nor above 128 MiB. The output itself is bounded
+ * by limits.max_decoded, a share of the memory budget, so the window follows the budget too.
+ */
+static int zstd_window_log(size_t n)
+{
+	int log = 23;
+	while (log < 27 && ((size_t)1 << log) / 2 < n)
+		log++;
+	return log;
+}
+
 static enum tfk_decode_status decode_zstd(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
 					 size_t *out_len)
 {
 	ZSTD_DCtx *dctx = ZSTD_createDCtx();
 	if (!dctx)
 		return TFK_DECODE_CORRUPT;
-	/* Refuse frames that ask for a huge window: the chunks trace-cmd writes are small. */
-	ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, 27);
+	/* Refuse frames that ask for a window the block's size does not need. */
+	ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, zstd_window_log(dst_len));
 	ZSTD_inBuffer in = { src, src_len, 0 };
 	ZSTD_outBuffer out = { dst, dst_len, 0 };
 	enum tfk_decode_status st = TFK_DECODE_OK;
@@ -181,7 +196,7 @@ enum tfk_decode_status tfk_decoded_size(enum tfk_codec codec, const uint8_t *src
 	if (codec == TFK_CODEC_ZSTD) {
 		ZSTD_DCtx *dctx = ZSTD_createDCtx();
 		if (dctx) {
-			ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, 27);
+			ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, zstd_window_log(limit));
 			ZSTD_inBuffer in = { src, src_len, 0 };
 			for (;;) {
 				ZSTD_outBuffer out = { scratch, SCRATCH, 0 };

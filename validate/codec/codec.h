@@ -26,7 +26,8 @@ const char *tfk_codec_name(enum tfk_codec codec);
 /*
  * Decode src into exactly dst_len bytes of dst. *out_len receives what was produced
  * (up to dst_len). Never writes past dst_len, never allocates more than the codec's
- * own bounded work space.
+ * own bounded work space (a zstd window of at most twice dst_len, 8 MiB at least, 128 MiB
+ * at most: a frame asking more is corrupt).
  */
 enum tfk_decode_status tfk_decode(enum tfk_codec codec, const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
 				size_t *out_len);

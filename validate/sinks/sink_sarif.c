@@ -160,6 +160,53 @@ static const char *security_severity(const struct tfk_fault *fault, const struct
 	return crash ? "8.0" : hang ? "7.0" : NULL;
 }
 
+struct by_name {
+	const char *name;
+	size_t index;
+};
+
+static int cmp_by_name(const void *a, const void *b)
+{
+	const struct by_name *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : x->index < y->index ? -1 : x->index > y->index;
+}
+
+/*
+ * Each file's entry in "artifacts": a name given twice is one artifact (SARIF wants each
+ * artifact listed once), numbered in the order names first appear; first[f] is whether file f
+ * lists it. Sorting by name keeps this n log n however many files a run has. NULL: no memory.
+ */
+static size_t *artifact_indices(const char *const *names, size_t n, bool **first)
+{
+	struct by_name *v = calloc(n ? n : 1, sizeof(*v));
+	size_t *rep = calloc(n ? n : 1, sizeof(*rep)), *num = calloc(n ? n : 1, sizeof(*num));
+	*first = calloc(n ? n : 1, sizeof(**first));
+	if (!v || !rep || !num || !*first) {
+		free(v);
+		free(rep);
+		free(num);
+		free(*first);
+		*first = NULL;
+		return NULL;
+	}
+	for (size_t f = 0; f < n; f++)
+		v[f] = (struct by_name){ names[f], f };
+	qsort(v, n, sizeof(*v), cmp_by_name);
+	for (size_t i = 0; i < n; i++)
+		rep[v[i].index] = i && strcmp(v[i - 1].name, v[i].name) == 0 ? rep[v[i - 1].index] : v[i].index;
+	size_t next = 0;
+	for (size_t f = 0; f < n; f++) {
+		(*first)[f] = rep[f] == f;
+		if ((*first)[f])
+			num[f] = next++;
+		num[f] = num[rep[f]];
+	}
+	free(v);
+	free(rep);
+	return num;
+}
+
 int tfk_sink_sarif(const struct tfk_report *const *reports, const char *const *names, size_t n,
 		   tfk_write_fn write, void *user)
 {
@@ -168,7 +215,7 @@ int tfk_sink_sarif(const struct tfk_report *const *reports, const char *const *n
 
 /* The run's invocation: its exit code, whether it ran, and the inputs it could not read. */
 static int invocation(struct tfk_line *l, const struct tfk_report *const *reports, const char *const *names, size_t n,
-		      const struct tfk_sarif_options *opt, tfk_write_fn write, void *user)
+		      const size_t *art, const struct tfk_sarif_options *opt, tfk_write_fn write, void *user)
 {
 	bool failed = false;
 	for (size_t f = 0; f < n; f++)
@@ -197,7 +244,7 @@ static int invocation(struct tfk_line *l, const struct tfk_report *const *report
 			str(l, msg);
 			tfk_line_printf(l, "},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{");
 			location(l, names[f], opt ? opt->srcroot : NULL);
-			tfk_line_printf(l, ",\"index\":%zu}}}]}", f);
+			tfk_line_printf(l, ",\"index\":%zu}}}]}", art[f]);
 			if (flush(l, write, user))
 				return -1;
 		}
@@ -205,8 +252,8 @@ static int invocation(struct tfk_line *l, const struct tfk_report *const *report
 	return 0;
 }
 
-int tfk_sink_sarif_run(const struct tfk_report *const *reports, const char *const *names, size_t n,
-		       const struct tfk_sarif_options *opt, tfk_write_fn write, void *user)
+static int sarif_run(const struct tfk_report *const *reports, const char *const *names, size_t n, const size_t *art,
+		     const bool *first_name, const struct tfk_sarif_options *opt, tfk_write_fn write, void *user)
 {
 	TFK_LINE(l);
 	const char *srcroot = opt && opt->srcroot && opt->srcroot[0] == '/' ? opt->srcroot : NULL;
@@ -269,7 +316,9 @@ int tfk_sink_sarif_run(const struct tfk_report *const *reports, const char *cons
 	}
 	tfk_line_printf(&l, "\"artifacts\":[");
 	for (size_t f = 0; f < n; f++) {
-		tfk_line_printf(&l, "%s{\"location\":{", f ? "," : "");
+		if (!first_name[f])
+			continue;
+		tfk_line_printf(&l, "%s{\"location\":{", art[f] ? "," : "");
 		location(&l, names[f], srcroot);
 		tfk_line_printf(&l, "},\"length\":%" PRIu64 "}", reports[f]->stats.file_size);
 		if (flush(&l, write, user))
@@ -308,7 +357,7 @@ int tfk_sink_sarif_run(const struct tfk_report *const *reports, const char *cons
 				tfk_line_printf(&l, "},\"region\":{\"startLine\":1");
 			} else {
 				location(&l, names[f], srcroot);
-				tfk_line_printf(&l, ",\"index\":%zu},\"region\":{\"startLine\":1", f);
+				tfk_line_printf(&l, ",\"index\":%zu},\"region\":{\"startLine\":1", art[f]);
 			}
 			if (fd->has_offset)
 				tfk_line_printf(&l, ",\"byteOffset\":%" PRIu64 ",\"byteLength\":%" PRIu64, fd->offset, fd->length);
@@ -341,8 +390,21 @@ int tfk_sink_sarif_run(const struct tfk_report *const *reports, const char *cons
 				return -1;
 		}
 	}
-	if (invocation(&l, reports, names, n, opt, write, user) != 0)
+	if (invocation(&l, reports, names, n, art, opt, write, user) != 0)
 		return -1;
 	tfk_line_printf(&l, "}]}\n");
 	return flush(&l, write, user);
+}
+
+int tfk_sink_sarif_run(const struct tfk_report *const *reports, const char *const *names, size_t n,
+		       const struct tfk_sarif_options *opt, tfk_write_fn write, void *user)
+{
+	bool *first;
+	size_t *art = artifact_indices(names, n, &first);
+	if (!art)
+		return -1;
+	int rc = sarif_run(reports, names, n, art, first, opt, write, user);
+	free(art);
+	free(first);
+	return rc;
 }
