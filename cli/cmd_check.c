@@ -46,6 +46,9 @@ static void step_summary(const struct tfk_report *r, const char *name)
 	const char *path = getenv("GITHUB_STEP_SUMMARY");
 	if (!path || !*path)
 		return;
+	/* a section only where there is something to read: a folder's clean units stay out of it */
+	if (r->count == 0 && tfk_report_verdict(r) == TFK_VERDICT_CLEAN)
+		return;
 	FILE *f = fopen(path, "a");
 	if (!f)
 		return;
@@ -194,7 +197,7 @@ static int parse_timeout(const char *v, long *s)
 int cmd_check(int argc, char **argv)
 {
 	bool json = false, quiet = false, fail_on_warning = false, files_only = false, no_tep = false;
-	bool sarif = false, github = false, hazards = false;
+	bool sarif = false, github = false, hazards = false, whole_traces = false;
 	int nfiles = 0, jobs = 1, threads = -1;
 	long idle_s = -1, timeout_s = -1;
 	uint64_t max_memory = 0;
@@ -225,6 +228,8 @@ int cmd_check(int argc, char **argv)
 			hazards = true;
 		else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
 			quiet = true;
+		else if (strcmp(a, "--whole-traces") == 0)
+			whole_traces = true;
 		else if (strcmp(a, "--no-libtraceevent") == 0)
 			no_tep = true;
 		else if (a[1] == 'j' && a[2] >= '0' && a[2] <= '9')
@@ -313,7 +318,7 @@ int cmd_check(int argc, char **argv)
 	for (int i = 0; i < nfiles; i++) {
 		sigset_t was;
 		cli_signals_block(&was); /* the scratch directory is guarded from the moment it exists */
-		int rc = tfk_units_add(&units, files[i], &limits);
+		int rc = whole_traces ? tfk_units_add_member(&units, files[i], &limits) : tfk_units_add(&units, files[i], &limits);
 		cli_scratch_guard(units.scratch);
 		cli_signals_restore(&was);
 		if (rc != 0) {

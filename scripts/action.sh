@@ -11,8 +11,10 @@
 # Inputs, one environment variable each (action.yml maps every input to one):
 #   TFK_PATHS        globs relative to the workspace, separated by newlines or spaces; bash globs
 #                    with ** across directories; a glob that starts with ! leaves out the files
-#                    it matches (there * matches across directories too). A directory is checked
-#                    only when it holds a perf.data directory's "data" file.
+#                    it matches (there * matches across directories too). A directory is
+#                    searched for the trace units in it (trace files, trace directories of
+#                    every format, archives), each checked and reported on its own; a path
+#                    inside a directory also matched is left to that directory.
 #   TFK_POLICY       a policy file (check --policy)
 #   TFK_FAIL_ON      error (default: a corrupt or incomplete file fails the step), warning
 #                    (warnings fail it too), none (report only: only a usage or internal error fails)
@@ -65,8 +67,8 @@ install() {
 	local src build pkgs missing="" p
 	src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 	build=${RUNNER_TEMP:-${TMPDIR:-/tmp}}/tracefsck-build
-	# What the README's Install section installs: the build tools and the three libraries.
-	pkgs="cmake make gcc libc6-dev libzstd-dev zlib1g-dev libtraceevent-dev"
+	# What the README's Install section installs: the build tools and the libraries.
+	pkgs="cmake make gcc libc6-dev libzstd-dev zlib1g-dev liblzma-dev libarchive-dev libtraceevent-dev"
 	if command -v dpkg-query > /dev/null; then
 		for p in $pkgs; do
 			dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -110,8 +112,7 @@ collect() {
 		for f in "${matches[@]}"; do
 			f=${f%/}
 			[[ $f == -* ]] && f=./$f # never taken for an option
-			if [[ -d $f ]]; then [[ -f $f/data ]] || continue
-			elif [[ ! -f $f ]]; then continue; fi
+			[[ -d $f || -f $f ]] || continue
 			for x in "${excluded[@]}"; do
 				# shellcheck disable=SC2053 # x is a pattern
 				[[ $f == $x || $f == ./$x ]] && continue 2
@@ -126,6 +127,18 @@ collect() {
 	for word in "${nomatch[@]}"; do
 		printf '::warning title=tracefsck::paths: %s matched no trace file\n' "$(escape_data "$word")"
 	done
+	# A path inside a directory also given is that directory's to find (as part of a trace
+	# directory, or as a unit of a folder): checking it again alone would judge a member twice.
+	local -a kept=()
+	local d inside
+	for f in "${files[@]}"; do
+		inside=
+		for d in "${files[@]}"; do
+			[[ $d != "$f" && -d $d && $f == "$d"/* ]] && { inside=1; break; }
+		done
+		[[ -z $inside ]] && kept+=("$f")
+	done
+	files=("${kept[@]}")
 }
 
 check() {
@@ -169,51 +182,53 @@ check() {
 		die "tracefsck check: usage error: $(head -1 "$tmp/stderr")"
 	fi
 	awk '/^\{"type":"summary"/ {
+		name = "?"; if (match($0, /"file":".*","verdict":"/)) name = substr($0, RSTART + 8, RLENGTH - 21)
 		v = "?"; if (match($0, /"verdict":"[a-z]*"/)) v = substr($0, RSTART + 11, RLENGTH - 12)
 		fmt = "-"; if (match($0, /"format":"[^"]*"/)) fmt = substr($0, RSTART + 10, RLENGTH - 11)
-		out = v "\t" fmt
+		out = name "\t" v "\t" fmt
 		n = split("errors warnings notes listed events", keys, " ")
 		for (i = 1; i <= n; i++) { x = 0; if (match($0, "\"" keys[i] "\":[0-9]+")) x = substr($0, RSTART + length(keys[i]) + 3, RLENGTH - length(keys[i]) - 3); out = out "\t" x }
 		print out
 	}' "$tmp/report.jsonl" > "$tmp/verdicts.tsv"
-	local -a verdict format errors warnings notes listed events
-	local v fm e w nt l ev i=0
-	while IFS=$'\t' read -r v fm e w nt l ev; do
-		verdict[i]=$v format[i]=$fm errors[i]=$e warnings[i]=$w notes[i]=$nt listed[i]=$l events[i]=$ev
+	# One line per trace unit (a folder or an archive holds several), named as check names it.
+	local -a units verdict format errors warnings notes listed events
+	local u v fm e w nt l ev i=0
+	while IFS=$'\t' read -r u v fm e w nt l ev; do
+		units[i]=$u verdict[i]=$v format[i]=$fm errors[i]=$e warnings[i]=$w notes[i]=$nt listed[i]=$l events[i]=$ev
 		i=$((i + 1))
 	done < "$tmp/verdicts.tsv"
-	if [[ $i != "${#files[@]}" ]]; then
+	if [[ $i = 0 ]]; then
 		cat "$tmp/stderr" >&2
-		die "tracefsck check reported on $i of ${#files[@]} files (exit $status)"
+		die "tracefsck check reported on no trace unit of ${#files[@]} paths (exit $status)"
 	fi
-	local n=${#files[@]} clean=0 corrupt=0 incomplete=0 failed=0
+	local n=$i clean=0 corrupt=0 incomplete=0 failed=0
 	for ((i = 0; i < n; i++)); do
 		case ${verdict[i]} in
 		clean) clean=$((clean + 1)) ;; corrupt) corrupt=$((corrupt + 1)) ;;
 		incomplete) incomplete=$((incomplete + 1)) ;; failed) failed=$((failed + 1)) ;;
 		esac
-		printf 'tracefsck: %s: %s (%s errors, %s warnings, %s notes)\n' "$(log_name "${files[i]}")" "${verdict[i]}" \
+		printf 'tracefsck: %s: %s (%s errors, %s warnings, %s notes)\n' "$(log_name "${units[i]}")" "${verdict[i]}" \
 			"${errors[i]}" "${warnings[i]}" "${notes[i]}"
 	done
-	local totals="$n files checked: $clean clean, $corrupt corrupt, $incomplete incomplete"
+	local totals="$n trace units checked: $clean clean, $corrupt corrupt, $incomplete incomplete"
 	((failed)) && totals="$totals, $failed failed (warnings fail this gate)"
 
 	# The step summary: totals and a table of every file, then check --github's own section for
 	# each file with findings (at most 50), written by tracefsck itself.
-	local -a noisy=()
-	summary "## tracefsck: $totals" "" "| file | verdict | errors | warnings | notes | format | events |" "|---|---|---|---|---|---|---|"
+	local noisy=0
+	summary "## tracefsck: $totals" "" "| trace unit | verdict | errors | warnings | notes | format | events |" "|---|---|---|---|---|---|---|"
 	for ((i = 0; i < n; i++)); do
 		if ((i < 500)); then
-			summary "| \`$(md_name "${files[i]}")\` | ${verdict[i]} | ${errors[i]} | ${warnings[i]} | ${notes[i]} | ${format[i]} | ${events[i]} |"
+			summary "| \`$(md_name "${units[i]}")\` | ${verdict[i]} | ${errors[i]} | ${warnings[i]} | ${notes[i]} | ${format[i]} | ${events[i]} |"
 		fi
-		[[ ${listed[i]} != 0 || ${verdict[i]} != clean ]] && noisy+=("${files[i]}")
+		[[ ${listed[i]} != 0 || ${verdict[i]} != clean ]] && noisy=$((noisy + 1))
 	done
-	((n > 500)) && summary "" "... and $((n - 500)) more files (the outputs and the SARIF count them all)."
+	((n > 500)) && summary "" "... and $((n - 500)) more trace units (the outputs and the SARIF count them all)."
 	summary ""
-	# Annotations on the files with findings: workflow commands on stdout, for GitHub to show.
-	if ((${#noisy[@]})); then
-		((${#noisy[@]} > 50)) && summary "Findings of the first 50 files with any are listed below; the SARIF report has them all." ""
-		"$bin" check --github "${args[@]}" -- "${noisy[@]:0:50}" 2> "$tmp/github.stderr"
+	# Annotations on the units with findings: workflow commands on stdout, for GitHub to show
+	# (check --github keeps within GitHub's limits per step and writes its own summary sections).
+	if ((noisy)); then
+		"$bin" check --github "${args[@]}" -- "${files[@]}" 2> "$tmp/github.stderr"
 		local gh=$?
 		((gh & (16 | 128))) && { cat "$tmp/github.stderr" >&2; die "tracefsck check --github failed (exit $gh)"; }
 	fi
@@ -231,32 +246,37 @@ check() {
 
 	local repaired=0
 	if [[ $repair = true ]] && ((corrupt)); then
-		summary "### tracefsck repair" "" "| file | result | repaired copy |" "|---|---|---|"
-		local rel out rc what token
+		summary "### tracefsck repair" "" "| trace unit | result | repaired copy |" "|---|---|---|"
+		local rel out rc what token unit
 		for ((i = 0; i < n; i++)); do
 			[[ ${verdict[i]} = corrupt ]] || continue
-			rel=${files[i]#/}
+			if [[ ! -e ${units[i]} ]]; then # a trace inside an archive: repair the unpacked copy by hand
+				summary "| \`$(md_name "${units[i]}")\` | not repaired: inside an archive | |"
+				continue
+			fi
+			unit=${units[i]}
+			rel=${unit#/}
 			rel=${rel#./}
-			[[ /$rel/ == */../* ]] && rel=$(basename -- "${files[i]}")
+			[[ /$rel/ == */../* ]] && rel=$(basename -- "$unit")
 			out=$repair_dir/$rel
 			mkdir -p -- "$(dirname -- "$out")" || die "cannot create the folder of $out"
 			# Repair's report starts its lines with the file's name: commands stay off meanwhile.
-			echo "::group::tracefsck repair $(escape_data "${files[i]}")"
+			echo "::group::tracefsck repair $(escape_data "$unit")"
 			token=tracefsck-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
 			echo "::stop-commands::$token"
-			"$bin" repair -q "${files[i]}" -o "$out" 2>&1
+			"$bin" repair -q "$unit" -o "$out" 2>&1
 			rc=$?
 			echo "::$token::"
 			echo "::endgroup::"
 			case $rc in
 			1) what="repaired"; repaired=$((repaired + 1)) ;;
 			0) what="nothing to repair" ;;
-			4) what="nothing to salvage"; printf '::warning file=%s,title=tracefsck repair::nothing in this file could be salvaged\n' "$(escape_property "${files[i]}")" ;;
-			128) what="internal error"; printf '::error file=%s,title=tracefsck repair::the repaired copy did not re-check clean (a tracefsck bug: please report it)\n' "$(escape_property "${files[i]}")" ;;
-			*) what="failed (exit $rc)"; printf '::warning file=%s,title=tracefsck repair::repair failed (exit %s)\n' "$(escape_property "${files[i]}")" "$rc" ;;
+			4) what="nothing to salvage"; printf '::warning file=%s,title=tracefsck repair::nothing in this file could be salvaged\n' "$(escape_property "$unit")" ;;
+			128) what="internal error"; printf '::error file=%s,title=tracefsck repair::the repaired copy did not re-check clean (a tracefsck bug: please report it)\n' "$(escape_property "$unit")" ;;
+			*) what="failed (exit $rc)"; printf '::warning file=%s,title=tracefsck repair::repair failed (exit %s)\n' "$(escape_property "$unit")" "$rc" ;;
 			esac
 			[[ $rc = 1 ]] || rm -f -- "$out"
-			summary "| \`$(md_name "${files[i]}")\` | $what | $([[ $rc = 1 ]] && printf '`%s`' "$(md_name "$out")") |"
+			summary "| \`$(md_name "$unit")\` | $what | $([[ $rc = 1 ]] && printf '`%s`' "$(md_name "$out")") |"
 		done
 		summary ""
 	fi

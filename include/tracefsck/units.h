@@ -58,6 +58,15 @@ void tfk_units_init(struct tfk_units *units);
  */
 int tfk_units_add(struct tfk_units *units, const char *operand, const struct tfk_limits *limits);
 
+/*
+ * tfk_units_add for a path that may be a member of a trace directory (a file a pre-commit hook
+ * or a glob names): a regular file inside a directory a format claims whole, among path's own
+ * leading components, stands for that directory, added once however many of its members are
+ * given. Another regular file is a unit found among others: one no format recognises is a
+ * note (core.input.not-a-trace), not an error. Anything else is added as tfk_units_add adds it.
+ */
+int tfk_units_add_member(struct tfk_units *units, const char *path, const struct tfk_limits *limits);
+
 /* Check one unit into report (a container's report is handed over, and its unit keeps none). */
 void tfk_check_unit(struct tfk_unit *unit, const struct tfk_limits *limits, const struct tfk_observer *observer,
 		    struct tfk_report *report);

@@ -94,14 +94,14 @@ has all check.stdout '::error file=traces/damaged.dat,title=tracedat.cpu.count-m
 has all check.stdout '::error file=traces/odd name.dat,title=tracedat.file.truncated::' "a name with a space annotated"
 has all check.stdout '::warning file=traces/pipe|name.dat,title=tracedat.option.unknown::' "warning annotation"
 has all check.stdout '::error file=traces/junk.dat,title=core.input.unrecognised::' "not-a-trace annotated"
-has all check.stdout '::error title=tracefsck::7 files checked: 4 clean, 2 corrupt, 1 incomplete' "the failing step says why"
+has all check.stdout '::error title=tracefsck::7 trace units checked: 4 clean, 2 corrupt, 1 incomplete' "the failing step says why"
 hasnt all check.stdout 'file=traces/clean.dat' "no annotation on a clean file"
 hasnt all check.stdout 'traces/skip/' "the ! glob left traces/skip/ out"
 hasnt all check.stdout 'readme.txt' "files the globs do not match are not checked"
 [ "$(grep -c '^::error file=traces/damaged.dat,' "$work/all/check.stdout")" = 4 ] && ok "all: four error annotations on damaged.dat" ||
 	bad "all: $(grep -c '^::error file=traces/damaged.dat,' "$work/all/check.stdout") error annotations on damaged.dat, expected 4"
 # the step summary: totals, a table of every file, then tracefsck's own section per file with findings
-has all check.md '## tracefsck: 7 files checked: 4 clean, 2 corrupt, 1 incomplete' "summary headline"
+has all check.md '## tracefsck: 7 trace units checked: 4 clean, 2 corrupt, 1 incomplete' "summary headline"
 has all check.md '| `traces/damaged.dat` | corrupt | 4 | 0 | 0 | trace.dat v6 | 600 |' "summary row of the damaged trace"
 has all check.md '| `traces/clean.dat` | clean | 0 | 0 | 0 | trace.dat v6 | 720 |' "summary row of the clean trace"
 has all check.md '| `traces/sub/deep/perf.data` | clean | 0 | 0 | 0 | perf.data | 12 |' "summary row of perf.data"
@@ -155,6 +155,38 @@ assert bc["level"] == "error" and bc["locations"][0]["physicalLocation"]["region
 PY
 
 [ "$mode" = --build ] && { [ $fail = 0 ] && echo "ok: the action built tracefsck and checked the workspace"; exit $fail; }
+
+# 1b. A folder of uploads of every format, pristine and damaged (a uftrace directory that lost its
+# task data, a CTF session that lost its metadata), and the same folder as an archive: one entry
+# per trace unit, members never checked alone, the damage annotated.
+samples=$src/../shared/samples
+if [ -d "$samples" ]; then
+	u=$ws/uploads/a/b
+	mkdir -p "$u" && cp "$ws/traces/damaged.dat" "$ws/traces/clean.dat" "$ws/traces/sub/deep/perf.data" "$u/" &&
+		cp -r "$samples/uftrace/fib-args.uftrace.data" "$samples/ctf/tracef-2000.lttng" "$u/" &&
+		cp -r "$samples/uftrace/fib-args.uftrace.data" "$u/lost-task.uftrace.data" &&
+		cp -r "$samples/ctf/tracef-2000.lttng" "$u/lost-metadata.lttng" || exit 1
+	rm "$u/lost-task.uftrace.data/18985.dat"
+	find "$u/lost-metadata.lttng" -name metadata -delete
+	(cd "$ws" && tar czf uploads.tgz uploads) || exit 1
+	run folder 'paths=uploads uploads.tgz uploads/**/*.dat' sarif=folder.sarif || exit 1
+	# 7 units in the folder; the archive's own report and its 7: 15, of which 6 corrupt
+	expect folder '(r["failed"], r["outputs"]["files-checked"], r["outputs"]["clean"], r["outputs"]["corrupt"], r["outputs"]["incomplete"])' \
+		"(True, '15', '9', '6', '0')" "every unit judged"
+	for x in uploads/a/b/fib-args.uftrace.data uploads/a/b/tracef-2000.lttng uploads.tgz/uploads/a/b/tracef-2000.lttng; do
+		has folder check.md "| \`$x\` | clean |" "a summary row for $x"
+	done
+	has folder check.md '| `uploads/a/b/lost-task.uftrace.data` | corrupt | 1 |' "the uftrace directory that lost its task data fails"
+	has folder check.md '| `uploads/a/b/lost-metadata.lttng` | corrupt | 1 |' "the session that lost its metadata fails"
+	has folder check.stdout 'title=core.input.member-missing::' "the missing task data is annotated"
+	has folder check.stdout 'title=ctf.metadata.missing::' "the missing metadata is annotated"
+	hasnt folder check.md '18985.dat` |' "a member is never a unit of its own"
+	"$py" - "$ws/folder.sarif" <<'PY' && ok "folder: SARIF names each artifact once" || fail=1
+import json, sys
+uris = [a["location"]["uri"] for a in json.load(open(sys.argv[1]))["runs"][0]["artifacts"]]
+assert len(uris) == len(set(uris)), uris
+PY
+fi
 
 # 2. fail-on none: the same report, and the step passes.
 run report "paths=$paths" fail-on=none

@@ -76,9 +76,13 @@ h = hooks[ids.index("tracefsck-check")]
 root = os.path.dirname(os.path.abspath(sys.argv[1]))
 assert os.access(os.path.join(root, h["entry"].split()[0]), os.X_OK), "the script entry is not executable"
 r = re.compile(h["files"])
-for yes in ["trace.dat", "a/b/trace.v7.dat", "perf.data", "x/perf.data.old", "x/perf.data/data", "perf.data.2/data.13"]:
+for yes in ["trace.dat", "a/b/trace.v7.dat", "perf.data", "x/perf.data.old", "x/perf.data/data", "perf.data.2/data.13",
+            "uftrace.data/info", "uftrace.data/task.txt", "uftrace.data/sid-1.map", "uftrace.data/a.out.sym",
+            "s.lttng/ust/uid/0/64-bit/metadata", "s.lttng/ust/uid/0/64-bit/channel0_1",
+            "s.lttng/ust/uid/0/64-bit/index/channel0_1.idx", "t/cpu_0", "t/control/facilities_0",
+            "up.tar.gz", "up.zip", "trace.dat.bz2"]:
     assert r.search(yes), "does not match " + yes
-for no in ["notes.txt", "data", "x/data.0", "trace.dat.txt", "perf.database/x.c", "src/perf_data.c"]:
+for no in ["notes.txt", "data", "trace.dat.txt", "perf.database/x.c", "src/perf_data.c", "src/main.c", "README.md"]:
     assert not r.search(no), "matches " + no
 PY
 
@@ -148,5 +152,30 @@ git -C "$repo" reset -q traces/w.dat
 echo y >> "$repo/docs/notes.txt" && git -C "$repo" add docs/notes.txt
 run_hook nothing
 expect_status nothing skipped
+# Every format's trace directories staged, pristine and with a member deleted, and an archive of
+# them: each directory checked once, whole, however many of its members are staged.
+samples=$src/../shared/samples
+if [ -d "$samples" ]; then
+	up=$repo/uploads
+	mkdir -p "$up/run" && cp -r "$samples/uftrace/fib-args.uftrace.data" "$samples/ctf/tracef-2000.lttng" "$up/run/" &&
+		cp -r "$samples/uftrace/fib-args.uftrace.data" "$up/run/lost-task.uftrace.data" &&
+		cp -r "$samples/ctf/tracef-2000.lttng" "$up/run/lost-metadata.lttng" || exit 1
+	rm "$up/run/lost-task.uftrace.data/18985.dat"
+	find "$up/run/lost-metadata.lttng" -name metadata -delete
+	(cd "$up/run" && tar czf ../bundle.tgz fib-args.uftrace.data tracef-2000.lttng) || exit 1
+	git -C "$repo" add uploads
+	run_hook formats
+	expect_status formats 4
+	for u in run/fib-args.uftrace.data run/tracef-2000.lttng bundle.tgz/fib-args.uftrace.data bundle.tgz/tracef-2000.lttng; do
+		[ "$(grep -c "^uploads/$u: clean:" "$work/formats.out")" = 1 ] && ok "formats: uploads/$u checked once, clean" ||
+			bad "formats: uploads/$u: $(grep -c "^uploads/$u: clean:" "$work/formats.out") clean summaries"
+	done
+	has formats "uploads/run/lost-task.uftrace.data/18985.dat: [task data]: error core.input.member-missing" "the uftrace directory's lost task data is named"
+	has formats "uploads/run/lost-task.uftrace.data: corrupt" "and fails the directory"
+	has formats "error ctf.metadata.missing" "the CTF trace's lost metadata is named"
+	has formats "uploads/run/lost-metadata.lttng: corrupt" "and fails the session"
+	hasnt formats "core.input.unrecognised" "no member is checked on its own"
+	git -C "$repo" commit -q -m formats || exit 1
+fi
 [ $fail = 0 ] && echo "ok: the pre-commit hook checks exactly the staged trace files"
 exit $fail

@@ -454,6 +454,57 @@ int tfk_units_add(struct tfk_units *units, const char *operand, const struct tfk
 	return s.oom ? -1 : 0;
 }
 
+/*
+ * The outermost directory among path's own leading components (a relative path stays below
+ * where it is relative to) that a directory format claims, or NULL.
+ */
+static char *enclosing_trace(const struct search *s, const char *path)
+{
+	char *copy = strdup(path);
+	if (!copy)
+		return NULL;
+	size_t start = copy[0] == '/' ? 1 : 0;
+	for (char *slash = strchr(copy + start, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		int fd = open(copy, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		bool yes = fd >= 0 && is_trace_dir(s, fd);
+		if (yes)
+			return copy;
+		*slash = '/';
+	}
+	free(copy);
+	return NULL;
+}
+
+int tfk_units_add_member(struct tfk_units *units, const char *path, const struct tfk_limits *limits)
+{
+	struct tfk_limits defaults = tfk_limits_default();
+	struct search s = { .units = units, .limits = limits ? limits : &defaults };
+	struct stat st;
+	if (strcmp(path, "-") == 0 || lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return tfk_units_add(units, path, limits);
+	char *dir = enclosing_trace(&s, path);
+	if (!dir) {
+		/* a file named among others (staged, globbed): junk is a note, as in a folder */
+		int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		if (fd < 0)
+			return tfk_units_add(units, path, limits);
+		clock_gettime(CLOCK_MONOTONIC, &s.deadline);
+		s.deadline.tv_sec += TFK_UNITS_DEADLINE_MS / 1000;
+		found_file(&s, fd, path, path, 0, true);
+		close(fd);
+		return s.oom ? -1 : 0;
+	}
+	for (size_t i = 0; i < units->n; i++)
+		if (units->v[i].kind == TFK_UNIT_TRACE && units->v[i].path && strcmp(units->v[i].path, dir) == 0) {
+			free(dir); /* that directory is a unit already: checked once */
+			return 0;
+		}
+	push(&s, TFK_UNIT_TRACE, dir, dir);
+	free(dir);
+	return s.oom ? -1 : 0;
+}
+
 void tfk_units_free(struct tfk_units *units)
 {
 	for (size_t i = 0; i < units->n; i++) {
