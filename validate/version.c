@@ -6,7 +6,9 @@
 #include <lzma.h>
 #include <stdarg.h>
 #include <stdio.h>
+#ifdef TFK_HAVE_ARCHIVES
 #include <archive.h>
+#endif
 #include <zlib.h>
 #include <zstd.h>
 
@@ -45,9 +47,17 @@ size_t tfk_build_features(char *buf, size_t n)
 	/* the codecs' own versions, as linked: a distribution may update them under the build */
 	add(buf, n, &len, "codecs: zstd %s, zlib %s, xz (liblzma) %s\n", ZSTD_versionString(), zlibVersion(),
 	    lzma_version_string());
+#ifdef TFK_HAVE_ARCHIVES
 	add(buf, n, &len, "trace.dat v7 compression: none, zstd, zlib; inputs compressed whole: xz, gzip, zstd, bzip2\n");
+#else
+	add(buf, n, &len, "trace.dat v7 compression: none, zstd, zlib; inputs compressed whole: xz, gzip, zstd\n");
+#endif
+#ifdef TFK_HAVE_ARCHIVES
 	add(buf, n, &len, "archives read as folders (%s): tar, tar.gz, tar.xz, tar.zst, tar.bz2, zip\n",
 	    archive_version_string());
+#else
+	add(buf, n, &len, "archives: not read (built without libarchive)\n");
+#endif
 	size_t nf;
 	const struct tfk_format *const *f = tfk_formats(&nf);
 	add(buf, n, &len, "formats:");

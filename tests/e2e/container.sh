@@ -25,7 +25,7 @@ readme=$(awk '/^## Install/ { s = 1; next } s && /^## / { exit } s && /apt-get i
 [ -n "$readme" ] || bad "no apt-get line in README's Install section"
 [ "$(stage_pkgs 1)" = "$readme" ] && ok "the build stage installs exactly the README's build packages" ||
 	bad "build stage installs [$(stage_pkgs 1 | tr '\n' ' ')], README [$(echo "$readme" | tr '\n' ' ')]"
-[ "$(stage_pkgs 2 | tr '\n' ' ')" = "liblzma5 libtraceevent1 libzstd1 zlib1g " ] && ok "the run stage installs only libzstd1, zlib1g, liblzma5, libtraceevent1" ||
+[ "$(stage_pkgs 2 | tr '\n' ' ')" = "libarchive13 liblzma5 libtraceevent1 libzstd1 zlib1g " ] && ok "the run stage installs only libzstd1, zlib1g, liblzma5, libarchive13, libtraceevent1" ||
 	bad "run stage installs [$(stage_pkgs 2 | tr '\n' ' ')]"
 [ "$(grep -c '^FROM ' "$df")" = 2 ] && grep -q '^FROM debian:12 AS build' "$df" && grep -q '^FROM debian:12' "$df" &&
 	ok "two stages on Debian 12" || bad "not a two-stage Debian 12 build"
