@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../tracedat/tracedat_bundle.h"
+#include "shared/ftrace/ftrace_bundle.h"
 #include "perf.h"
 #include "tracefsck/sink.h"
 

@@ -9,7 +9,7 @@
 
 #include "tracedat.h"
 #include "codec/codec.h"
-#include "tracedat_observe.h"
+#include "shared/ftrace/ftrace_observe.h"
 
 #define SECTION_HEADER 16
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "tracedat.h"
-#include "tracedat_observe.h"
+#include "shared/ftrace/ftrace_observe.h"
 #include "tracedat_tokens.h"
 
 /*

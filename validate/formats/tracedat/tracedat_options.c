@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "tracedat.h"
-#include "tracedat_observe.h"
+#include "shared/ftrace/ftrace_observe.h"
 #include "tracedat_tokens.h"
 
 #define TEXT_MAX 4096 /* option strings parsed here are short; longer ones are only bounds-checked */

@@ -366,3 +366,9 @@ void td_prewalk_finish(struct td_check *td)
 	free(p);
 	td->prewalk = NULL;
 }
+
+void td_walk_range(struct td_check *td, const struct td_walk_range *r)
+{
+	if (!td_prewalk_take(td, r))
+		td_walk_range_here(td, r);
+}

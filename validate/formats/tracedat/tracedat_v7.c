@@ -9,7 +9,7 @@
 
 #include "tracedat.h"
 #include "codec/codec.h"
-#include "tracedat_observe.h"
+#include "shared/ftrace/ftrace_observe.h"
 #include "tracedat_tokens.h"
 
 /* A section carries the id of the option that points at it; OPTIONS sections are id 0. */

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tracedat.h"
+#include "ftrace.h"
 
 static bool hex_run(const uint8_t *p, size_t len, size_t *i, size_t min, size_t max)
 {
