@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "shared/ftrace/ftrace_bundle.h"
-#include "perf.h"
+#include "perfrec_state.h"
 
 #define MAX_DEPTH 1 /* COMPRESSED inside COMPRESSED is not a thing perf writes */
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "shared/ftrace/ftrace_bundle.h"
-#include "perf.h"
+#include "perfrec_state.h"
 #include "tracefsck/sink.h"
 
 static const char *const feature_names[] = {
