@@ -17,6 +17,7 @@
 #include "common.h"
 #include "dir_output.h"
 #include "format.h"
+#include "formats/formats.h"
 #include "input.h"
 #include "sinks/sink_common.h"
 #include "tracefsck/formats/lttng0.h"
@@ -52,7 +53,7 @@ static bool grow(void **arr, size_t *cap, size_t n, size_t size)
 static void on_model(void *user, const char *format, uint32_t kind, const void *data, size_t size)
 {
 	struct l0_model *m = user;
-	if (strcmp(format, rp_format_lttng0.checks) != 0)
+	if (format != tfk_format_lttng0.name)
 		return;
 	if (kind == TFK_LTTNG0_MODEL_MEMBER && size == sizeof(struct tfk_lttng0_member)) {
 		if (!grow((void **)&m->members, &m->capm, m->nm, sizeof(*m->members))) {
@@ -407,7 +408,7 @@ static int l0_salvage_text(const struct tfk_repair_report *rep, const char *safe
 }
 
 const struct rp_format rp_format_lttng0 = {
-	.checks = "LTTng 0.x",
+	.format = &tfk_format_lttng0,
 	.model_size = sizeof(struct l0_model),
 	.observer = l0_observer,
 	.model_free = l0_model_free,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "formats/formats.h"
 #include "sinks/sink_common.h"
 #include "uftrace_repair.h"
 
@@ -64,7 +65,7 @@ static void ur_event_totals(const struct tfk_repair_report *rep, uint64_t *kept,
 }
 
 const struct rp_format rp_format_uftrace = {
-	.checks = "uftrace data",
+	.format = &tfk_format_uftrace,
 	.model_size = sizeof(struct ur_model),
 	.observer = ur_observer,
 	.model_free = ur_model_free,
