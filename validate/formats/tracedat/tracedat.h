@@ -9,6 +9,71 @@
 
 #include "shared/ftrace/ftrace.h"
 
+/* A v6 instance announced by a BUFFER option. */
+struct td_instance {
+	uint64_t offset;      /* of its flyrecord/latency tag */
+	uint64_t opt_offset;  /* of the option that announced it */
+	char name[64];        /* sanitised */
+};
+
+/* A v7 section header, as walked or as found at an option's target. */
+struct td_section {
+	uint64_t offset;       /* of the 16-byte header */
+	uint64_t size;         /* body size as declared */
+	uint64_t avail;        /* body bytes present in the file */
+	uint16_t id, flags;
+	int32_t desc;
+	bool reached;          /* an option (or the DONE chain) points at it */
+	bool checked;          /* its content was checked */
+};
+
+/* A v7 BUFFER or BUFFER_TEXT option, kept until the options chain has been read. */
+struct td_buffer_opt {
+	uint16_t id;
+	uint64_t opt_offset;
+	struct tfk_cursor payload;
+};
+
+/*
+ * trace.dat's own part of a check (td_check.dat): what its header, options, sections and
+ * tables say, apart from the ftrace state the shared readers and walker use.
+ */
+struct td_file {
+	/* CPU counts */
+	bool have_hdr_cpus;
+	uint32_t hdr_cpus;
+	uint64_t hdr_cpus_offset;
+	bool have_cpucount;
+	uint32_t cpucount;          /* last CPUCOUNT option wins, as in libtracecmd */
+	uint64_t cpucount_offset;
+	bool have_traceclock;
+	char clock[32];             /* the clock the data was recorded with, for the observer */
+	uint32_t top_cpustats;      /* CPUSTAT options before the first "Buffer:" separator */
+	uint64_t first_cpustat;     /* offset of the first one */
+	bool cpustat_instances;     /* a "Buffer:" separator was seen */
+
+	struct td_instance *instances;
+	size_t ninstances, instances_cap;
+
+	uint64_t meta_end;          /* end of the metadata before the first flyrecord block */
+	uint64_t top_tag_offset;    /* of the top flyrecord/latency tag, or UINT64_MAX */
+
+	/* v7 */
+	int codec;                  /* enum tfk_codec */
+	struct td_section *sections;
+	size_t nsections, sections_cap;
+	struct td_buffer_opt *buffer_opts;
+	size_t nbuffer_opts, buffer_opts_cap;
+	uint64_t strings_len;       /* bytes of all STRINGS sections, decoded */
+	bool walk_complete;         /* the section walk ended exactly at the end of the file */
+	size_t derailed_from;       /* sections walked before an implausible header (0: none met) */
+	bool unsupported_reported;
+	struct td_prewalk *prewalk; /* CPUs being walked ahead, or NULL */
+};
+
+/* Free what a check of trace.dat allocated in f. */
+void td_file_release(struct td_file *f);
+
 /* Passes, in file order. Each reports what it finds and leaves the rest to the next. */
 int td_sniff(const struct tfk_cursor *file);
 /* Initial header; returns false when the file cannot be walked further. */

@@ -138,6 +138,10 @@ static void td_check(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 {
 	struct td_check td;
 	td_check_init(&td, ctx, file);
+	struct td_file dat;
+	memset(&dat, 0, sizeof(dat));
+	dat.top_tag_offset = UINT64_MAX;
+	td.dat = &dat;
 	td.walk_chunks = td_walk_chunks_here; /* v7 compressed CPU data */
 
 	uint64_t pos;
@@ -161,6 +165,14 @@ static void td_check(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 	td_guarded_parse(&td);
 out:
 	td_check_release(&td);
+	td_file_release(&dat);
+}
+
+void td_file_release(struct td_file *f)
+{
+	free(f->instances);
+	free(f->sections);
+	free(f->buffer_opts);
 }
 
 const struct tfk_format tfk_format_tracedat = {

@@ -18,10 +18,10 @@ bool td_check_v6_metadata(struct td_check *td, uint64_t *pos)
 	    !td_check_text_blob(td, src, pos, 4, "printk formats", TFK_META_PRINTK) ||
 	    !td_check_text_blob(td, src, pos, 8, "saved cmdlines", TFK_META_CMDLINES))
 		return false;
-	td->hdr_cpus_offset = *pos;
-	if (!td_read_u32(td, src, pos, &td->hdr_cpus, "CPU count"))
+	td->dat->hdr_cpus_offset = *pos;
+	if (!td_read_u32(td, src, pos, &td->dat->hdr_cpus, "CPU count"))
 		return false;
-	td->have_hdr_cpus = true;
+	td->dat->have_hdr_cpus = true;
 	return true;
 }
 
@@ -83,9 +83,9 @@ static uint64_t resync(struct td_check *td, uint64_t from)
 	if (best < 0)
 		return UINT64_MAX;
 	uint64_t at = (uint64_t)best;
-	if (!td->have_hdr_cpus && at >= 4 && tfk_cur_u32_at(&td->file, at - 4, &td->hdr_cpus)) {
-		td->have_hdr_cpus = true;
-		td->hdr_cpus_offset = at - 4;
+	if (!td->dat->have_hdr_cpus && at >= 4 && tfk_cur_u32_at(&td->file, at - 4, &td->dat->hdr_cpus)) {
+		td->dat->have_hdr_cpus = true;
+		td->dat->hdr_cpus_offset = at - 4;
 	}
 	return at;
 }
@@ -127,16 +127,16 @@ static void check_latency(struct td_check *td, uint64_t text_start, const char *
 static void check_instances(struct td_check *td)
 {
 	uint32_t cap = td->ctx->limits->max_buffers;
-	for (size_t i = 0; i < td->ninstances; i++) {
-		struct td_instance *in = &td->instances[i];
+	for (size_t i = 0; i < td->dat->ninstances; i++) {
+		struct td_instance *in = &td->dat->instances[i];
 		char what[96];
 		if (i >= cap) {
-			tfk_limit_hit(td->ctx, in->opt_offset, "buffer instances", td->ninstances, cap);
+			tfk_limit_hit(td->ctx, in->opt_offset, "buffer instances", td->dat->ninstances, cap);
 			return;
 		}
 		snprintf(what, sizeof(what), "buffer %s tag", in->name);
 		const uint8_t *tag;
-		if (in->offset == td->top_tag_offset) {
+		if (in->offset == td->dat->top_tag_offset) {
 			struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_OPTION_BAD_PAYLOAD, in->opt_offset, 0);
 			tfk_set_path(f, "option BUFFER %s", in->name);
 			tfk_set_expected(f, "the offset of the instance's own flyrecord block");
@@ -177,7 +177,7 @@ void td_check_v6_tail(struct td_check *td, uint64_t pos)
 			goto done;
 		td_settle_geometry(td);
 	}
-	td->meta_end = pos;
+	td->dat->meta_end = pos;
 	bool options_seen = false, continue_options = false;
 	for (uint32_t guard = 0; guard < 64; guard++) {
 		const uint8_t *tag;
@@ -211,10 +211,10 @@ void td_check_v6_tail(struct td_check *td, uint64_t pos)
 				if (pos == UINT64_MAX)
 					goto done;
 			}
-			td->meta_end = pos;
+			td->dat->meta_end = pos;
 			continue;
 		}
-		td->top_tag_offset = pos;
+		td->dat->top_tag_offset = pos;
 		if (kind == tag_flyrecord) {
 			td_check_flyrecord(td, pos + TD_TAG_LEN, "");
 		} else {

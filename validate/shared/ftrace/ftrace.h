@@ -18,36 +18,11 @@
 
 /* A byte range some structure claims, for overlap and coverage checks. */
 
-/* A v6 instance announced by a BUFFER option. */
-struct td_instance {
-	uint64_t offset;      /* of its flyrecord/latency tag */
-	uint64_t opt_offset;  /* of the option that announced it */
-	char name[64];        /* sanitised */
-};
-
 /* Ring page geometry, from header_page (or the fallbacks). */
 struct td_geometry {
 	uint32_t page_size;    /* bytes per ring page */
 	uint32_t commit_size;  /* 4 or 8 */
 	uint32_t data_offset;  /* D: where events start in a page */
-};
-
-/* A v7 section header, as walked or as found at an option's target. */
-struct td_section {
-	uint64_t offset;       /* of the 16-byte header */
-	uint64_t size;         /* body size as declared */
-	uint64_t avail;        /* body bytes present in the file */
-	uint16_t id, flags;
-	int32_t desc;
-	bool reached;          /* an option (or the DONE chain) points at it */
-	bool checked;          /* its content was checked */
-};
-
-/* A v7 BUFFER or BUFFER_TEXT option, kept until the options chain has been read. */
-struct td_buffer_opt {
-	uint16_t id;
-	uint64_t opt_offset;
-	struct tfk_cursor payload;
 };
 
 #define TD_MAX_DYN 8
@@ -80,6 +55,7 @@ struct td_event_fmt {
 };
 
 struct td_walk_range;
+struct td_file;
 
 /*
  * The ftrace checker: what the metadata readers, the event-format grammar and the ring page
@@ -103,39 +79,14 @@ struct td_check {
 
 	struct td_geometry geo;     /* what the page walker uses */
 
-	/* CPU counts */
-	bool have_hdr_cpus;
-	uint32_t hdr_cpus;
-	uint64_t hdr_cpus_offset;
-	bool have_cpucount;
-	uint32_t cpucount;          /* last CPUCOUNT option wins, as in libtracecmd */
-	uint64_t cpucount_offset;
-	bool have_traceclock;
-	char clock[32];             /* the clock the data was recorded with, for the observer */
-	uint32_t top_cpustats;      /* CPUSTAT options before the first "Buffer:" separator */
-	uint64_t first_cpustat;     /* offset of the first one */
-	bool cpustat_instances;     /* a "Buffer:" separator was seen */
-
-	struct td_instance *instances;
-	size_t ninstances, instances_cap;
+	/* trace.dat's own part (formats/tracedat/tracedat.h): NULL for the other formats */
+	struct td_file *dat;
 
 	struct tfk_claims claims;    /* what every structure read occupies (claims.h) */
-	uint64_t meta_end;          /* end of the metadata before the first flyrecord block */
-	uint64_t top_tag_offset;    /* of the top flyrecord/latency tag, or UINT64_MAX */
 	uint64_t lost_at;           /* where the sequential walk was last lost, to resume after */
 
-	/* v7 */
-	int codec;                  /* enum tfk_codec */
-	struct td_section *sections;
-	size_t nsections, sections_cap;
-	struct td_buffer_opt *buffer_opts;
-	size_t nbuffer_opts, buffer_opts_cap;
-	uint64_t strings_len;       /* bytes of all STRINGS sections, decoded */
-	bool walk_complete;         /* the section walk ended exactly at the end of the file */
-	size_t derailed_from;       /* sections walked before an implausible header (0: none met) */
-	bool unsupported_reported;
+	/* compressed CPU data (walk_chunks): each walk's own buffer and decoder */
 	uint8_t *chunk_buf;         /* reused for every decoded CPU chunk */
-	struct td_prewalk *prewalk; /* CPUs being walked ahead, or NULL */
 	uint64_t walked;            /* bytes of CPU data the tables had walked (td_walk_allowed) */
 	bool walk_capped;           /* and a range was skipped for it */
 	void *decode_state;         /* the codec context reused for every chunk */

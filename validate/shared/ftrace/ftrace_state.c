@@ -91,16 +91,12 @@ void td_check_init(struct td_check *td, struct tfk_ctx *ctx, const struct tfk_cu
 	td->ctx = ctx;
 	td->file = *file;
 	td->size = file->len;
-	td->top_tag_offset = UINT64_MAX;
 }
 
 void td_check_release(struct td_check *td)
 {
 	td_parse_abandon(td);
-	free(td->instances);
 	tfk_claims_free(&td->claims);
-	free(td->sections);
-	free(td->buffer_opts);
 	free(td->chunk_buf);
 	tfk_decode_state_free(td->decode_state);
 	free(td->event_index);
