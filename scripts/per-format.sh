@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # Each format of validate/formats/formats.list built alone (-DTFK_FORMATS=<fmt>, debug, in
 # build/format-<fmt>/): the tool, the libraries, repair, the harnesses and the tests of that
-# format, which then run (ctest -L format_<fmt>: its unit tests, its end-to-end scripts, its
-# corpus replays). A format that needs another's folder fails to build here.
+# format, which then run (ctest -L format_<fmt>: its unit tests, its end-to-end scripts but
+# those labelled long, its corpus replays). A format that needs another's folder fails to
+# build here.
 # usage: per-format.sh [FORMAT...]   (default: every format of the list)
 set -u
 cd "$(dirname "$0")/.."
@@ -16,7 +17,7 @@ for f in $formats; do
 	echo "=== $f"
 	if cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=gcc -DTFK_WERROR=ON "-DTFK_FORMATS=$f" >/dev/null &&
 		cmake --build "$dir" -j"$jobs" >"$dir.log" 2>&1 &&
-		(cd "$dir" && ctest -L "format_$f" -LE "slow|recording" -j"$jobs" --output-on-failure); then
+		(cd "$dir" && ctest -L "format_$f" -LE "slow|recording|long" -j"$jobs" --output-on-failure); then
 		echo "=== $f: ok ($(($(date +%s) - t)) s)"
 	else
 		[ -f "$dir.log" ] && tail -20 "$dir.log"
