@@ -20,13 +20,13 @@ static void totals(const struct tfk_repair_report *rep, uint64_t *streams, uint6
 	*unknown = false;
 	for (size_t i = 0; i < rep->nmembers; i++) {
 		const struct tfk_salvage_member *s = &rep->members[i];
-		if (strcmp(s->unit, "events") != 0)
+		if (!rp_unit_is(s, RP_UNIT_EVENTS))
 			continue;
 		(*streams)++;
 		*kept += s->kept;
 		*lost += s->lost;
 		*unknown |= s->lost_unknown;
-		*touched += strcmp(s->action, "copied") != 0;
+		*touched += !rp_action_is(s, RP_ACTION_COPIED);
 	}
 }
 
