@@ -5,6 +5,10 @@
 #include "perfrec.h"
 #include "perfrec_state.h"
 
+/* The interface's bits are the walker's (and perf_event_attr's). */
+_Static_assert(PERFREC_SAMPLE_TID == PF_S_TID && PERFREC_SAMPLE_TIME == PF_S_TIME, "sample_type bits");
+_Static_assert(PERFREC_FLAG_SAMPLE_ID_ALL == PF_FLAG_SAMPLE_ID_ALL, "attr flag bits");
+
 struct perfrec {
 	struct pf_check pc;
 };
