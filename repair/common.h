@@ -9,6 +9,8 @@
 
 #include "tracefsck/observer.h"
 
+struct tfk_salvage_member;
+
 struct rp_blob {
 	uint8_t *data;
 	size_t len;
@@ -30,5 +32,17 @@ static inline void rp_put_num(uint8_t *p, uint64_t v, unsigned width, bool be)
  * malformed, into out (whose old contents are freed). False when out of memory.
  */
 bool rp_good_lines(enum tfk_meta_kind kind, const uint8_t *p, uint64_t n, struct rp_blob *out);
+
+/*
+ * What a directory salvage did with a member, and the units it counts in: the words the
+ * report shows (tfk_salvage_member's action and unit) are rendered here alone.
+ */
+enum rp_action { RP_ACTION_COPIED, RP_ACTION_TRUNCATED, RP_ACTION_REWRITTEN, RP_ACTION_REBUILT, RP_ACTION_LEFT_OUT };
+enum rp_unit { RP_UNIT_EVENTS, RP_UNIT_RECORDS, RP_UNIT_LINES };
+const char *rp_action_name(enum rp_action a);
+/* Did the salvage do a with m (an action NULL is none)? */
+bool rp_action_is(const struct tfk_salvage_member *m, enum rp_action a);
+void rp_set_unit(struct tfk_salvage_member *m, enum rp_unit u);
+bool rp_unit_is(const struct tfk_salvage_member *m, enum rp_unit u);
 
 #endif

@@ -2,8 +2,9 @@
 /*
  * The repair registry: one plug-in per format that can be repaired, each in its own folder
  * repair/<fmt>/ (a format of validate/formats/formats.list with such a folder) defining
- * `const struct rp_format rp_format_<fmt>`. The driver (repair.c) knows no format: it picks
- * the plug-in of the format the check picks, has its observer build the model while the
+ * `const struct rp_format rp_format_<fmt>`, which points at the check's descriptor of its
+ * format. The driver (repair.c) knows no format: it picks the plug-in whose descriptor is the
+ * one the check picks, has its observer build the model while the
  * input is checked, has it lay the output out as segments (struct rp_out), stores or views
  * them, re-checks, and lets the plug-in say what the salvage kept.
  */
@@ -20,11 +21,15 @@
 #include "tracefsck/sink.h"
 
 struct rp_dir;
+struct tfk_format;
 struct tfk_input;
 
 struct rp_format {
-	/* The check format it repairs: its name in the check's registry (tfk_format.name). */
-	const char *checks;
+	/*
+	 * The check format it repairs: that format's descriptor in the check's registry
+	 * (formats/formats.h), which joins its sniff, check and dictionary to this plug-in.
+	 */
+	const struct tfk_format *format;
 	/* Bytes of the plug-in's model, which the driver allocates zeroed. */
 	size_t model_size;
 	/*
@@ -75,9 +80,9 @@ struct rp_format {
 #include "rp_format_list.inc"
 #undef RP_FORMAT
 
-/* The plug-in repairing check format `name` (tfk_format.name), or NULL. */
-const struct rp_format *rp_format_for(const char *name);
-/* The plug-in whose format a check report names ("trace.dat v7 (zstd)": trace.dat's), or NULL. */
+/* The plug-in repairing check format f (the descriptor itself, not its name), or NULL. */
+const struct rp_format *rp_format_for(const struct tfk_format *f);
+/* The plug-in of the format a check report came from (tfk_format_of_report), or NULL. */
 const struct rp_format *rp_format_of_report(const struct tfk_report *report);
 
 #endif

@@ -27,23 +27,17 @@ static const struct rp_format *const registry[] = {
 	NULL,
 };
 
-const struct rp_format *rp_format_for(const char *name)
+const struct rp_format *rp_format_for(const struct tfk_format *f)
 {
-	for (size_t i = 0; name && registry[i]; i++)
-		if (strcmp(registry[i]->checks, name) == 0)
+	for (size_t i = 0; f && registry[i]; i++)
+		if (registry[i]->format == f)
 			return registry[i];
 	return NULL;
 }
 
 const struct rp_format *rp_format_of_report(const struct tfk_report *report)
 {
-	const char *f = report->stats.format;
-	for (size_t i = 0; f && registry[i]; i++) {
-		size_t n = strlen(registry[i]->checks);
-		if (strncmp(f, registry[i]->checks, n) == 0 && (f[n] == '\0' || f[n] == ' '))
-			return registry[i];
-	}
-	return NULL;
+	return rp_format_for(tfk_format_of_report(report));
 }
 
 /* The plug-in for the format the check will pick (the best sniff, as the check sniffs), or NULL. */
@@ -51,7 +45,7 @@ static const struct rp_format *pick(const uint8_t *in, size_t size)
 {
 	struct tfk_cursor file = tfk_cur_make(in, size, 0, false);
 	const struct tfk_format *best = tfk_format_of(&file, NULL);
-	return best ? rp_format_for(best->name) : NULL;
+	return rp_format_for(best);
 }
 
 /* One repair: the plug-in, the model the input's check built, and the output laid out from it. */

@@ -33,7 +33,7 @@ static int list_dir(const char *path, const struct tfk_limits *limits, struct tf
 static const struct rp_format *pick_dir(const struct tfk_input *in)
 {
 	const struct tfk_format *best = tfk_format_of(NULL, in);
-	const struct rp_format *fmt = best ? rp_format_for(best->name) : NULL;
+	const struct rp_format *fmt = rp_format_for(best);
 	return fmt && fmt->write_dir ? fmt : NULL;
 }
 

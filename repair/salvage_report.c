@@ -75,7 +75,8 @@ static int member_jsonl(const struct tfk_salvage_member *m, const char *name, tf
 	tfk_line_printf(&l, ",\"member\":");
 	tfk_line_json_str(&l, m->member, strnlen(m->member, sizeof(m->member)));
 	tfk_line_printf(&l, ",\"action\":");
-	tfk_line_json_str(&l, m->action ? m->action : "copied", strlen(m->action ? m->action : "copied"));
+	tfk_line_json_str(&l, m->action ? m->action : rp_action_name(RP_ACTION_COPIED),
+			  strlen(m->action ? m->action : rp_action_name(RP_ACTION_COPIED)));
 	tfk_line_printf(&l, ",\"unit\":");
 	tfk_line_json_str(&l, m->unit, strnlen(m->unit, sizeof(m->unit)));
 	tfk_line_printf(&l,
@@ -102,7 +103,7 @@ static int member_text(const struct tfk_salvage_member *m, const char *safe, tfk
 	tfk_sanitize(note, sizeof(note), m->note, strnlen(m->note, sizeof(m->note)));
 	TFK_LINE(l);
 	tfk_line_reset(&l);
-	tfk_line_printf(&l, "%s/%s: %s", safe, member, m->action ? m->action : "copied");
+	tfk_line_printf(&l, "%s/%s: %s", safe, member, m->action ? m->action : rp_action_name(RP_ACTION_COPIED));
 	if (m->unit[0]) {
 		tfk_line_printf(&l, "; kept %" PRIu64 " %s", m->kept, m->unit);
 		if (m->lost_unknown && !m->lost)
@@ -205,7 +206,7 @@ int tfk_repair_report_text(const struct tfk_repair_report *rep, const char *name
 	/* Members copied whole go without a line (the JSON Lines list every member). */
 	for (size_t i = 0; rc == 0 && i < rep->nmembers; i++) {
 		const struct tfk_salvage_member *m = &rep->members[i];
-		if ((!m->action || strcmp(m->action, "copied") == 0) && !m->lost && !m->lost_unknown)
+		if ((!m->action || rp_action_is(m, RP_ACTION_COPIED)) && !m->lost && !m->lost_unknown)
 			continue;
 		if (member_text(m, safe, write, user) != 0)
 			rc = -1;

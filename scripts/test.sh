@@ -3,7 +3,8 @@
 # Installs what is missing, then builds and runs the whole test suite:
 #   gcc debug build + ctest, clang and release builds (warnings are errors), ASan+UBSan build + ctest,
 #   Valgrind memcheck over the unit and end-to-end tests, ThreadSanitizer over the threaded CPU
-#   walks, a short libFuzzer run per harness.
+#   walks, a short libFuzzer run per harness, the plug-in boundary (no format includes another's
+#   folder) and each format built and tested alone.
 set -u
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh || exit 1
@@ -17,6 +18,7 @@ step() { # step NAME COMMAND...: its outcome and how long it took, so a slow ste
 	echo "=== $name: $r ($(($(date +%s) - t)) s)"
 }
 build() { cmake --preset "$1" >/dev/null && cmake --build --preset "$1" -j2; }
+step "plug-in boundary" ./scripts/check-boundary.sh
 step "build debug (gcc)" build debug
 step "tests (gcc)" ctest --preset debug
 step "build clang" build clang
@@ -26,6 +28,7 @@ step "tests (ASan + UBSan)" ctest --preset asan
 step "valgrind memcheck" ./scripts/valgrind.sh build/debug
 step "ThreadSanitizer (CPUs walked on worker threads)" ./scripts/tsan.sh
 step "fuzz smoke (libFuzzer, 5000 inputs per harness)" ./fuzz/scripts/ci-smoke.sh 120 5000
+step "each format alone (-DTFK_FORMATS=<format>)" ./scripts/per-format.sh
 echo
 echo "all steps: $(($(date +%s) - start)) s"
 echo "steps: $passed passed, $failed failed"

@@ -45,6 +45,17 @@ const struct tfk_format *tfk_format_of(const struct tfk_cursor *file, const stru
 	return best_score >= TFK_SNIFF_DAMAGED ? best : NULL;
 }
 
+const struct tfk_format *tfk_format_of_report(const struct tfk_report *report)
+{
+	const char *f = report->stats.format;
+	for (size_t i = 0; f && i < sizeof(all_formats) / sizeof(all_formats[0]); i++) {
+		size_t n = strlen(all_formats[i]->name);
+		if (strncmp(f, all_formats[i]->name, n) == 0 && (f[n] == '\0' || f[n] == ' '))
+			return all_formats[i];
+	}
+	return NULL;
+}
+
 static void report_reset(struct tfk_report *report, uint64_t size)
 {
 	memset(report, 0, sizeof(*report));

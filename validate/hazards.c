@@ -48,7 +48,9 @@ static size_t code_of(const struct tfk_fault *fault)
 
 const struct tfk_hazard *tfk_fault_hazards(const struct tfk_fault *fault, size_t *count)
 {
-	size_t code = code_of(fault), lo = 0, hi = NHAZARDS;
+	/* A variable, not the constant: a build whose formats have no hazards has 0 of them. */
+	const size_t n = NHAZARDS;
+	size_t code = code_of(fault), lo = 0, hi = n;
 
 	*count = 0;
 	if (code == SIZE_MAX)
@@ -62,7 +64,7 @@ const struct tfk_hazard *tfk_fault_hazards(const struct tfk_fault *fault, size_t
 			hi = mid;
 	}
 	size_t end = lo;
-	while (end < NHAZARDS && (size_t)hazard_code[end] == code)
+	while (end < n && (size_t)hazard_code[end] == code)
 		end++;
 	*count = end - lo;
 	return *count ? &hazards[lo] : NULL;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ctf_repair.h"
+#include "formats/formats.h"
 
 bool cr_grow(void **p, size_t *cap, size_t n, size_t size)
 {
@@ -106,7 +107,7 @@ static void add_packet(struct cr_model *m, const struct tfk_ctf_packet *p)
 static void on_model(void *user, const char *format, uint32_t kind, const void *data, size_t size)
 {
 	struct cr_model *m = user;
-	if (strcmp(format, "CTF 1.8 (LTTng 2.x)") != 0)
+	if (format != tfk_format_ctf.name)
 		return;
 	if (kind == TFK_CTF_MODEL_METADATA && size == sizeof(struct tfk_ctf_metadata)) {
 		if (!cr_grow((void **)&m->metas, &m->cap_metas, m->nmetas + 1, sizeof(*m->metas)))

@@ -9,6 +9,7 @@
 
 #include "ctf_repair.h"
 #include "format.h"
+#include "formats/formats.h"
 #include "sinks/sink_common.h"
 
 /* Events kept and lost over the data streams (the members counted in events). */
@@ -19,13 +20,13 @@ static void totals(const struct tfk_repair_report *rep, uint64_t *streams, uint6
 	*unknown = false;
 	for (size_t i = 0; i < rep->nmembers; i++) {
 		const struct tfk_salvage_member *s = &rep->members[i];
-		if (strcmp(s->unit, "events") != 0)
+		if (!rp_unit_is(s, RP_UNIT_EVENTS))
 			continue;
 		(*streams)++;
 		*kept += s->kept;
 		*lost += s->lost;
 		*unknown |= s->lost_unknown;
-		*touched += strcmp(s->action, "copied") != 0;
+		*touched += !rp_action_is(s, RP_ACTION_COPIED);
 	}
 }
 
@@ -60,7 +61,7 @@ static void cr_event_totals(const struct tfk_repair_report *rep, uint64_t *kept,
 }
 
 const struct rp_format rp_format_ctf = {
-	.checks = "CTF 1.8 (LTTng 2.x)",
+	.format = &tfk_format_ctf,
 	.model_size = sizeof(struct cr_model),
 	.observer = cr_observer,
 	.model_free = cr_model_free,

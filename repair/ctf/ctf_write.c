@@ -30,7 +30,7 @@ static struct tfk_salvage_member *salvage(struct tfk_repair_report *rep, size_t 
 	struct tfk_salvage_member *s = &rep->members[rep->nmembers++];
 	memset(s, 0, sizeof(*s));
 	snprintf(s->member, sizeof(s->member), "%s", name);
-	s->action = "copied";
+	s->action = rp_action_name(RP_ACTION_COPIED);
 	return s;
 }
 
@@ -121,14 +121,14 @@ static int write_stream(const struct cr_model *m, const struct cr_stream *cs, co
 	const uint64_t end = cs->s.good_end < map->size ? cs->s.good_end : map->size;
 	const bool tail = end < map->size;
 	const bool zero_tail = tail && all_zero(map->data + end, map->size - end);
-	snprintf(s->unit, sizeof(s->unit), "events");
+	rp_set_unit(s, RP_UNIT_EVENTS);
 	s->lost = events_lost;
 	s->lost_unknown = cs->s.skipped > 0 || (tail && !zero_tail) || dropped > 0;
 	s->bytes_out = o.len;
 	s->bytes_dropped = map->size - o.len;
-	s->action = o.len == map->size ? "copied" : "truncated";
+	s->action = o.len == map->size ? rp_action_name(RP_ACTION_COPIED) : rp_action_name(RP_ACTION_TRUNCATED);
 	if (cs->s.skipped || dropped)
-		s->action = "rewritten";
+		s->action = rp_action_name(RP_ACTION_REWRITTEN);
 	char why[120] = "";
 	if (tail)
 		snprintf(why, sizeof(why), "; %s after offset %" PRIu64 " dropped",
@@ -186,12 +186,12 @@ static int write_metadata(const struct tfk_ctf_metadata *md, const struct tfk_me
 	    cr_metadata_text_whole(map->data, map->size, at + packet / 8, md->big_endian)) {
 		rp_out_keep(&o, map->data, (size_t)(at + content / 8));
 		rp_out_zeros_to(&o, at + packet / 8);
-		s->action = "rewritten";
+		s->action = rp_action_name(RP_ACTION_REWRITTEN);
 		snprintf(s->note, sizeof(s->note), "cut in the zero padding of its last packet: the padding put back");
 	} else if (at > 0 && text_error >= at && cr_metadata_text_whole(map->data, map->size, at, md->big_endian) &&
 		   !cr_metadata_cut_holds_more(map->data, map->size, at, md->big_endian)) {
 		rp_out_keep(&o, map->data, (size_t)at);
-		s->action = "truncated";
+		s->action = rp_action_name(RP_ACTION_TRUNCATED);
 		rep->metadata_lost = true;
 		snprintf(s->note, sizeof(s->note), "cut at its last whole packet (%" PRIu64 "); the partial one dropped",
 			 md->packets);
@@ -201,7 +201,7 @@ static int write_metadata(const struct tfk_ctf_metadata *md, const struct tfk_me
 		 * the declarations the check parsed (every packet's text to the last whole one) as
 		 * plain-text metadata, which babeltrace2 and LTTng's readers take as well.
 		 */
-		s->action = "rewritten";
+		s->action = rp_action_name(RP_ACTION_REWRITTEN);
 		rep->metadata_lost = true;
 		snprintf(s->note, sizeof(s->note),
 			 "cut inside packet %" PRIu64 ": its declarations up to the cut kept as plain-text metadata",
@@ -245,7 +245,7 @@ static int write_member(const struct cr_model *m, const struct tfk_input *in, co
 		memset(&o, 0, sizeof(o));
 		rp_out_keep(&o, map.data, (size_t)md->text_whole_end);
 		rp_out_put(&o, "\n", 1);
-		s->action = "truncated";
+		s->action = rp_action_name(RP_ACTION_TRUNCATED);
 		s->bytes_out = o.len;
 		s->bytes_dropped = map.size - md->text_whole_end;
 		rep->metadata_lost = true;
@@ -259,8 +259,8 @@ static int write_member(const struct cr_model *m, const struct tfk_input *in, co
 		cr_index_build(m, ixs, cr_index_minor(map.data, map.size), &o);
 		s->bytes_out = o.len;
 		s->bytes_dropped = map.size > o.len ? map.size - o.len : 0;
-		s->action = o.len == map.size && (!o.len || memcmp(o.made.data, map.data, map.size) == 0) ? "copied" : "rebuilt";
-		if (strcmp(s->action, "rebuilt") == 0)
+		s->action = o.len == map.size && (!o.len || memcmp(o.made.data, map.data, map.size) == 0) ? rp_action_name(RP_ACTION_COPIED) : rp_action_name(RP_ACTION_REBUILT);
+		if (rp_action_is(s, RP_ACTION_REBUILT))
 			snprintf(s->note, sizeof(s->note), "regenerated from the packets kept");
 		rc = put_member(dir, s->member, &o);
 	} else {
@@ -294,7 +294,7 @@ static int missing_indexes(const struct cr_model *m, const struct tfk_input *in,
 		struct rp_out o;
 		memset(&o, 0, sizeof(o));
 		cr_index_build(m, cs, 1, &o);
-		s->action = "rebuilt";
+		s->action = rp_action_name(RP_ACTION_REBUILT);
 		s->bytes_out = o.len;
 		snprintf(s->note, sizeof(s->note), "missing: made from the packets kept");
 		if (put_member(dir, idx, &o) != 0)
@@ -356,7 +356,7 @@ int cr_write_dir(const void *model, const struct tfk_input *in, struct rp_dir *d
 			return -1;
 		}
 		if (mem->kind != TFK_MEMBER_FILE) {
-			s->action = "left out";
+			s->action = rp_action_name(RP_ACTION_LEFT_OUT);
 			snprintf(s->note, sizeof(s->note), "%s",
 				 mem->kind == TFK_MEMBER_LINK ? "a symbolic link (never followed)" : "not a regular file");
 			continue;

@@ -17,6 +17,7 @@
 #include "common.h"
 #include "dir_output.h"
 #include "format.h"
+#include "formats/formats.h"
 #include "input.h"
 #include "sinks/sink_common.h"
 #include "tracefsck/formats/lttng0.h"
@@ -52,7 +53,7 @@ static bool grow(void **arr, size_t *cap, size_t n, size_t size)
 static void on_model(void *user, const char *format, uint32_t kind, const void *data, size_t size)
 {
 	struct l0_model *m = user;
-	if (strcmp(format, rp_format_lttng0.checks) != 0)
+	if (format != tfk_format_lttng0.name)
 		return;
 	if (kind == TFK_LTTNG0_MODEL_MEMBER && size == sizeof(struct tfk_lttng0_member)) {
 		if (!grow((void **)&m->members, &m->capm, m->nm, sizeof(*m->members))) {
@@ -237,7 +238,7 @@ static int write_member(const struct l0_model *m, const struct tfk_input *in, co
 	struct tfk_salvage_cpu c = { 0 };
 	if (mm) {
 		salvage(m->blocks + mm->first, mm->n, &c);
-		snprintf(s->unit, sizeof(s->unit), "events");
+		rp_set_unit(s, RP_UNIT_EVENTS);
 		s->kept = c.events_kept;
 		s->lost = c.events_lost;
 		s->lost_unknown = c.pages_clipped || c.bytes_missing || c.pages_dropped;
@@ -246,12 +247,12 @@ static int write_member(const struct l0_model *m, const struct tfk_input *in, co
 	if (!mm || whole(m, mm)) {
 		rp_out_keep(&o, map.data, map.size);
 	} else if (lay_blocks(m->blocks + mm->first, mm->n, map.data, map.size, &o) == 0) {
-		s->action = "left out";
+		s->action = rp_action_name(RP_ACTION_LEFT_OUT);
 		s->bytes_dropped = map.size;
 		snprintf(s->note, sizeof(s->note), "no block whose header can be trusted");
 		goto out;
 	} else {
-		s->action = "rewritten";
+		s->action = rp_action_name(RP_ACTION_REWRITTEN);
 		snprintf(s->note, sizeof(s->note), "%" PRIu64 " block%s kept whole, %" PRIu64 " clipped to the last whole event, %" PRIu64 " dropped",
 			 c.pages_kept, c.pages_kept == 1 ? "" : "s", c.pages_clipped, c.pages_dropped);
 	}
@@ -351,10 +352,10 @@ static int l0_write_dir(const void *model, const struct tfk_input *in, struct rp
 			continue; /* made as its members are written */
 		struct tfk_salvage_member *s = &rep->members[rep->nmembers++];
 		snprintf(s->member, sizeof(s->member), "%s", mem->name);
-		s->action = "copied";
+		s->action = rp_action_name(RP_ACTION_COPIED);
 		s->bytes_in = mem->size;
 		if (mem->kind != TFK_MEMBER_FILE) {
-			s->action = "left out";
+			s->action = rp_action_name(RP_ACTION_LEFT_OUT);
 			snprintf(s->note, sizeof(s->note), "not a regular file");
 			continue;
 		}
@@ -407,7 +408,7 @@ static int l0_salvage_text(const struct tfk_repair_report *rep, const char *safe
 }
 
 const struct rp_format rp_format_lttng0 = {
-	.checks = "LTTng 0.x",
+	.format = &tfk_format_lttng0,
 	.model_size = sizeof(struct l0_model),
 	.observer = l0_observer,
 	.model_free = l0_model_free,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "formats/formats.h"
 #include "perf_repair.h"
 #include "sinks/sink_common.h"
 
@@ -20,7 +21,7 @@ struct pf_model {
 static void on_model(void *user, const char *format, uint32_t kind, const void *data, size_t size)
 {
 	struct pf_model *m = user;
-	if (strcmp(format, rp_format_perf.checks) != 0 || kind != TFK_PERF_MODEL_LAYOUT || size != sizeof m->L)
+	if (format != tfk_format_perf.name || kind != TFK_PERF_MODEL_LAYOUT || size != sizeof m->L)
 		return;
 	memcpy(&m->L, data, sizeof m->L);
 	m->have = true;
@@ -153,7 +154,7 @@ static int pf_salvage_text(const struct tfk_repair_report *rep, const char *safe
 }
 
 const struct rp_format rp_format_perf = {
-	.checks = "perf.data",
+	.format = &tfk_format_perf,
 	.model_size = sizeof(struct pf_model),
 	.observer = pf_observer,
 	.model_free = pf_model_free,

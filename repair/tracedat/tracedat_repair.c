@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "formats/formats.h"
 #include "model.h"
 
 static struct tfk_observer td_observer(void *model, const uint8_t *in, size_t size, unsigned pass)
@@ -128,7 +129,7 @@ static bool td_kept_any(const void *model, struct tfk_repair_report *rep)
 }
 
 const struct rp_format rp_format_tracedat = {
-	.checks = "trace.dat",
+	.format = &tfk_format_tracedat,
 	.model_size = sizeof(struct rp_model),
 	.observer = td_observer,
 	.check_again = td_check_again,

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/formats.h"
 #include "uftrace_repair.h"
 
 bool ur_grow(void **p, size_t *cap, size_t n, size_t size)
@@ -108,7 +109,7 @@ static void add_task_line(struct ur_model *m, const struct tfk_uftrace_task_line
 static void on_model(void *user, const char *format, uint32_t kind, const void *data, size_t size)
 {
 	struct ur_model *m = user;
-	if (strcmp(format, "uftrace data") != 0)
+	if (format != tfk_format_uftrace.name)
 		return;
 	switch (kind) {
 	case TFK_UFTRACE_MODEL_INFO:

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "formats/formats.h"
 #include "sinks/sink_common.h"
 #include "uftrace_repair.h"
 
@@ -19,15 +20,15 @@ static void totals(const struct tfk_repair_report *rep, uint64_t *tasks, uint64_
 	*unknown = *rebuilt = false;
 	for (size_t i = 0; i < rep->nmembers; i++) {
 		const struct tfk_salvage_member *s = &rep->members[i];
-		const bool task = strcmp(s->unit, "records") == 0 && strncmp(s->member, "perf-cpu", 8) != 0;
+		const bool task = rp_unit_is(s, RP_UNIT_RECORDS) && strncmp(s->member, "perf-cpu", 8) != 0;
 		if (task) {
 			(*tasks)++;
-			*kept += strcmp(s->action, "left out") == 0 ? 0 : s->kept;
-			*lost += s->lost + (strcmp(s->action, "left out") == 0 ? s->kept : 0);
+			*kept += rp_action_is(s, RP_ACTION_LEFT_OUT) ? 0 : s->kept;
+			*lost += s->lost + (rp_action_is(s, RP_ACTION_LEFT_OUT) ? s->kept : 0);
 			*unknown |= s->lost_unknown;
 		}
-		*left_out += strcmp(s->action, "left out") == 0;
-		*rebuilt |= strcmp(s->member, "info") == 0 && strcmp(s->action, "rebuilt") == 0;
+		*left_out += rp_action_is(s, RP_ACTION_LEFT_OUT);
+		*rebuilt |= strcmp(s->member, "info") == 0 && rp_action_is(s, RP_ACTION_REBUILT);
 	}
 }
 
@@ -64,7 +65,7 @@ static void ur_event_totals(const struct tfk_repair_report *rep, uint64_t *kept,
 }
 
 const struct rp_format rp_format_uftrace = {
-	.checks = "uftrace data",
+	.format = &tfk_format_uftrace,
 	.model_size = sizeof(struct ur_model),
 	.observer = ur_observer,
 	.model_free = ur_model_free,

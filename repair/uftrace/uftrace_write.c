@@ -51,7 +51,7 @@ static struct tfk_salvage_member *salvage(struct tfk_repair_report *rep, size_t 
 	struct tfk_salvage_member *s = &rep->members[rep->nmembers++];
 	memset(s, 0, sizeof(*s));
 	snprintf(s->member, sizeof(s->member), "%s", name);
-	s->action = "copied";
+	s->action = rp_action_name(RP_ACTION_COPIED);
 	return s;
 }
 
@@ -218,7 +218,7 @@ static int write_task_txt(const struct plan *p, struct rp_dir *dir, struct tfk_s
 			     t / 1000000000u, t % 1000000000u, p->tids[i], p->tids[0]);
 		rp_out_put(&o, line, n > 0 && (size_t)n < sizeof(line) ? (size_t)n : 0);
 	}
-	s->action = "rebuilt";
+	s->action = rp_action_name(RP_ACTION_REBUILT);
 	s->bytes_out = o.len;
 	snprintf(s->note, sizeof(s->note),
 		 "no SESS line left: made from info's executable, the one session map and %zu task%s", p->ntids,
@@ -300,12 +300,12 @@ static int write_text(const struct plan *p, struct rp_dir *dir, const char *name
 		}
 		pos += len + (nl ? 1 : 0);
 	}
-	snprintf(s->unit, sizeof(s->unit), "lines");
+	rp_set_unit(s, RP_UNIT_LINES);
 	s->kept = kept;
 	s->lost = dropped;
 	s->bytes_out = o.len;
 	s->bytes_dropped = map->size > o.len ? map->size - o.len : 0;
-	s->action = "rewritten";
+	s->action = rp_action_name(RP_ACTION_REWRITTEN);
 	snprintf(s->note, sizeof(s->note), "%s%s", dropped ? "malformed lines dropped" : "",
 		 rewrite_count ? (dropped ? "; symbol count rewritten first" : "symbol count rewritten first") : "");
 	int rc = o.oom ? (errno = ENOMEM, -1) : rp_dir_member(dir, name, &o);
@@ -347,7 +347,7 @@ static bool strips(const struct plan *p, const struct tfk_uftrace_task *t, uint6
 static void task_salvage(const struct plan *p, const struct tfk_uftrace_task *t, struct tfk_salvage_member *s,
 			 uint64_t cut, uint64_t kept, uint64_t stripped)
 {
-	snprintf(s->unit, sizeof(s->unit), "records");
+	rp_set_unit(s, RP_UNIT_RECORDS);
 	s->kept = kept;
 	/* A record cut by the end of the file is lost too (its bytes are there, not whole). */
 	s->lost = t->records_good - kept + t->records_after + (t->cut == TFK_UFTRACE_CUT_PARTIAL ? 1 : 0);
@@ -395,7 +395,7 @@ static int write_info_without_kernel(const struct ur_model *m, struct rp_dir *di
 	rp_out_keep(&o, map->data, (size_t)map->size);
 	rp_out_patch_at(&o, UR_INFO_FEAT_AT, m->info.feat & ~UR_FEAT_KERNEL, 8);
 	s->bytes_out = map->size;
-	s->action = "rewritten";
+	s->action = rp_action_name(RP_ACTION_REWRITTEN);
 	snprintf(s->note, sizeof(s->note), "the KERNEL feature cleared: the kernel data is left out");
 	int rc = o.oom ? (errno = ENOMEM, -1) : rp_dir_member(dir, "info", &o);
 	rp_out_free(&o);
@@ -414,13 +414,13 @@ static int write_kernel_pages(const struct ur_kernel *k, struct rp_dir *dir, con
 		errno = ENOMEM;
 		return -1;
 	}
-	snprintf(s->unit, sizeof(s->unit), "events");
+	rp_set_unit(s, RP_UNIT_EVENTS);
 	s->kept = k->events_kept;
 	s->lost = k->events_lost;
 	s->lost_unknown = k->lost_unknown;
 	s->bytes_out = o.len;
 	s->bytes_dropped = map->size > o.len ? map->size - o.len : 0;
-	s->action = k->npages ? "rewritten" : o.len < map->size ? "truncated" : "copied";
+	s->action = k->npages ? rp_action_name(RP_ACTION_REWRITTEN) : o.len < map->size ? rp_action_name(RP_ACTION_TRUNCATED) : rp_action_name(RP_ACTION_COPIED);
 	if (k->pages_dropped || o.len < map->size || k->npages)
 		snprintf(s->note, sizeof(s->note), "%llu of %llu whole pages dropped, %zu rebuilt%s",
 			 (unsigned long long)k->pages_dropped, (unsigned long long)k->whole_pages,
@@ -439,7 +439,7 @@ static int write_member(const struct plan *p, const struct tfk_input *in, const 
 	const char *name = mem->name;
 	s->bytes_in = mem->size;
 	if (strcmp(name, "info") == 0 && p->rebuild_info) {
-		s->action = "rebuilt";
+		s->action = rp_action_name(RP_ACTION_REBUILT);
 		s->bytes_dropped = mem->size;
 		snprintf(s->note, sizeof(s->note), "damaged: replaced by a minimal info (exename, taskinfo)");
 		return 0; /* written once, with the others (see ur_write_dir) */
@@ -453,10 +453,10 @@ static int write_member(const struct plan *p, const struct tfk_input *in, const 
 	const struct tfk_uftrace_perf *pf = ur_perf(m, name);
 	const struct ur_kernel *kk = ur_kernel(m, name);
 	if (starts_with(name, "kernel-cpu") && ends_with(name, ".dat") && kernel_header_damaged(m)) {
-		s->action = "left out";
+		s->action = rp_action_name(RP_ACTION_LEFT_OUT);
 		s->bytes_dropped = mem->size;
 		s->lost_unknown = mem->size > 0;
-		snprintf(s->unit, sizeof(s->unit), "events");
+		rp_set_unit(s, RP_UNIT_EVENTS);
 		snprintf(s->note, sizeof(s->note), "kernel_header, which describes its pages, is damaged");
 		return 0;
 	}
@@ -464,7 +464,7 @@ static int write_member(const struct plan *p, const struct tfk_input *in, const 
 	/* an info whose only errors are the tasks task.txt lost is kept when task.txt is made again */
 	const bool info_kept = strcmp(name, "info") == 0 && p->rebuild_task && !p->rebuild_info;
 	if (um && um->errors && !t && !pf && !kk && !text && !info_kept) {
-		s->action = "left out";
+		s->action = rp_action_name(RP_ACTION_LEFT_OUT);
 		s->bytes_dropped = mem->size;
 		snprintf(s->note, sizeof(s->note), "damaged beyond what repair fixes");
 		return 0;
@@ -487,7 +487,7 @@ static int write_member(const struct plan *p, const struct tfk_input *in, const 
 				task_salvage(p, t, s, cut, records < kept ? records : kept, stripped);
 				s->bytes_out = o.len;
 				s->bytes_dropped = map.size - o.len;
-				s->action = o.len < map.size ? "rewritten" : "copied";
+				s->action = o.len < map.size ? rp_action_name(RP_ACTION_REWRITTEN) : rp_action_name(RP_ACTION_COPIED);
 				rc = rp_dir_member(dir, name, &o);
 			} else {
 				errno = ENOMEM;
@@ -498,23 +498,23 @@ static int write_member(const struct plan *p, const struct tfk_input *in, const 
 		}
 		task_salvage(p, t, s, cut, kept, 0);
 		if (cut == 0 && map.size > 0) {
-			s->action = "left out";
+			s->action = rp_action_name(RP_ACTION_LEFT_OUT);
 			char why[sizeof(s->note)];
 			memcpy(why, s->note, sizeof(why));
 			snprintf(s->note, sizeof(s->note), "no whole valid record%s%s", why[0] ? ": " : "", why);
 		} else {
-			s->action = cut < map.size ? "truncated" : "copied";
+			s->action = cut < map.size ? rp_action_name(RP_ACTION_TRUNCATED) : rp_action_name(RP_ACTION_COPIED);
 			rc = write_prefix(dir, name, &map, cut);
 		}
 	} else if (pf) {
 		uint64_t cut = pf->good_end < map.size ? pf->good_end : map.size;
-		snprintf(s->unit, sizeof(s->unit), "records");
+		rp_set_unit(s, RP_UNIT_RECORDS);
 		s->kept = pf->records_good;
 		s->lost = cut < map.size && pf->cut_tail ? 1 : 0;
 		s->lost_unknown = cut < map.size && !pf->cut_tail;
 		s->bytes_out = cut;
 		s->bytes_dropped = map.size - cut;
-		s->action = cut < map.size ? "truncated" : "copied";
+		s->action = cut < map.size ? rp_action_name(RP_ACTION_TRUNCATED) : rp_action_name(RP_ACTION_COPIED);
 		if (cut < map.size)
 			snprintf(s->note, sizeof(s->note), "%s", pf->cut_tail ? "cut before a record cut by the end of the file"
 									      : "cut before a perf record uftrace cannot read safely");
@@ -557,7 +557,7 @@ int ur_write_dir(const void *model, const struct tfk_input *in, struct rp_dir *d
 			break;
 		}
 		if (mem->kind != TFK_MEMBER_FILE) {
-			s->action = "left out";
+			s->action = rp_action_name(RP_ACTION_LEFT_OUT);
 			snprintf(s->note, sizeof(s->note), "%s",
 				 mem->kind == TFK_MEMBER_FIFO ? "the FIFO a killed uftrace record leaves behind"
 				 : mem->kind == TFK_MEMBER_LINK ? "a symbolic link (never followed)"
@@ -581,10 +581,10 @@ int ur_write_dir(const void *model, const struct tfk_input *in, struct rp_dir *d
 		memset(&o, 0, sizeof(o));
 		struct tfk_salvage_member *s = NULL;
 		for (size_t i = 0; i < rep->nmembers; i++)
-			if (strcmp(rep->members[i].member, "info") == 0 && strcmp(rep->members[i].action, "rebuilt") == 0)
+			if (strcmp(rep->members[i].member, "info") == 0 && rp_action_is(&rep->members[i], RP_ACTION_REBUILT))
 				s = &rep->members[i];
 		if (!s && (s = salvage(rep, &cap, "info")) != NULL) {
-			s->action = "rebuilt";
+			s->action = rp_action_name(RP_ACTION_REBUILT);
 			snprintf(s->note, sizeof(s->note), "missing (a killed recording): made from task.txt and the task files");
 		}
 		if (!s || !ur_info_build(m, p.tids, p.ntids, p.perf_kept, &b)) {

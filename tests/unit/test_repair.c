@@ -21,6 +21,7 @@
 #include "tracefsck/repair.h"
 #include "dir_output.h"
 #include "format.h"
+#include "formats/formats.h"
 
 struct repaired {
 	struct tfk_repair_report rep;
@@ -696,14 +697,32 @@ static void test_directory_output(void **state)
 	rp_out_free(&small);
 }
 
-/* The registry holds a plug-in for each format this build repairs, found by the check's name. */
+/*
+ * The registry holds a plug-in for each format this build repairs, found by the check's
+ * descriptor itself: a descriptor of the same name that is not the registry's finds none.
+ */
 static void test_registry(void **state)
 {
 	(void)state;
-	assert_non_null(rp_format_for("trace.dat"));
-	assert_non_null(rp_format_for("perf.data"));
-	assert_null(rp_format_for("uftrace"));
+	assert_non_null(rp_format_for(&tfk_format_tracedat));
+	assert_non_null(rp_format_for(&tfk_format_perf));
+	assert_ptr_equal(rp_format_for(&tfk_format_perf)->format, &tfk_format_perf);
+	const struct tfk_format lookalike = tfk_format_tracedat;
+	assert_null(rp_format_for(&lookalike));
 	assert_null(rp_format_for(NULL));
+	/* A plug-in found for a format of the check's registry is that format's. */
+	size_t n;
+	const struct tfk_format *const *all = tfk_formats(&n);
+	for (size_t i = 0; i < n; i++) {
+		const struct rp_format *p = rp_format_for(all[i]);
+		if (p)
+			assert_ptr_equal(p->format, all[i]);
+	}
+	/* A report names its format; the plug-in is that format's. */
+	struct tfk_report r = { .stats.format = "trace.dat v7 (zstd)" };
+	assert_ptr_equal(rp_format_of_report(&r), rp_format_for(&tfk_format_tracedat));
+	r.stats.format = "trace.datx";
+	assert_null(rp_format_of_report(&r));
 }
 
 int main(void)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The parser child's leash (validate/sandbox.c), from the inside: a child forked here enters it
+ * The parser child's leash (validate/shared/ftrace/sandbox.c), from the inside: a child forked here enters it
  * and then tries what a subverted parser would. What it may do (compute, allocate, write its
  * pipe, signal itself) works; what it may not (open a file, a socket, executable memory, signal
  * another process, run a program) kills it with SIGSYS; the descriptors it inherited are gone,
@@ -23,7 +23,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "sandbox.h"
+#include "shared/ftrace/sandbox.h"
 #include "under_valgrind.h"
 
 enum attempt { NOTHING, OPEN_FILE, SOCKET, EXEC_MEMORY, SIGNAL_PARENT, EXECVE, FORK, RAISE_SEGV };

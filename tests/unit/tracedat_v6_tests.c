@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "sandbox.h"
+#include "shared/ftrace/sandbox.h"
 #include "tdw_emit.h"
 #include "test_hooks.h"
 #include "tracedat_helpers.h"

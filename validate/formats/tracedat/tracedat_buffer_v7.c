@@ -9,7 +9,7 @@
 
 #include "tracedat.h"
 #include "codec/codec.h"
-#include "tracedat_observe.h"
+#include "shared/ftrace/ftrace_observe.h"
 
 #define SECTION_HEADER 16
 
@@ -98,7 +98,7 @@ static uint64_t check_chunks(struct td_check *td, const struct tfk_cursor *data,
 			enum tfk_decode_status st = TFK_DECODE_OK;
 			if (usize > (1u << 20)) {
 				size_t measured = 0;
-				st = tfk_decoded_size((enum tfk_codec)td->codec, src, zsize, usize, &measured);
+				st = tfk_decoded_size((enum tfk_codec)td->dat->codec, src, zsize, usize, &measured);
 				if (st == TFK_DECODE_OK && measured != usize)
 					st = TFK_DECODE_SHORT;
 				if (measured < room)
@@ -107,13 +107,13 @@ static uint64_t check_chunks(struct td_check *td, const struct tfk_cursor *data,
 			uint8_t *dst = chunk_space(td, room ? room : 1);
 			if (!dst)
 				return UINT64_MAX;
-			enum tfk_decode_status st2 = tfk_decode_chunk(&td->decode_state, (enum tfk_codec)td->codec, src, zsize, dst, room, &got);
+			enum tfk_decode_status st2 = tfk_decode_chunk(&td->decode_state, (enum tfk_codec)td->dat->codec, src, zsize, dst, room, &got);
 			if (st == TFK_DECODE_OK)
 				st = st2;
 			if (st != TFK_DECODE_OK && !cut) {
 				struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_COMPRESSION_CORRUPT, chunk_at, 8ull + zsize);
 				tfk_set_path(f, "%s", where);
-				tfk_set_expected(f, "%s data decoding to %u bytes", tfk_codec_name((enum tfk_codec)td->codec),
+				tfk_set_expected(f, "%s data decoding to %u bytes", tfk_codec_name((enum tfk_codec)td->dat->codec),
 						 usize);
 				tfk_set_found(f, "%s after %zu bytes",
 					      st == TFK_DECODE_CORRUPT ? "a decoding error"
@@ -244,7 +244,7 @@ void td_walk_chunks_here(struct td_check *td, const struct td_walk_range *r)
 	td_cpu_walk_begin(&w, td, r->buffer, r->cpu);
 	w.item_offset = r->item_offset;
 	w.item_length = r->item_length;
-	if (td->codec == TFK_CODEC_UNKNOWN) {
+	if (td->dat->codec == TFK_CODEC_UNKNOWN) {
 		tfk_mark_incomplete(td->ctx);
 	} else {
 		uint64_t used = check_chunks(td, &r->data, &w, what);
@@ -275,7 +275,7 @@ static void check_buffer_text(struct buf_ctx *b, const struct td_section *s)
 {
 	struct td_check *td = b->td;
 	td_obs_buffer(td, b->label[0] ? b->opt_name : "", "", td->geo.page_size, true);
-	if (!(s->flags & 1) || td->codec == TFK_CODEC_NONE) {
+	if (!(s->flags & 1) || td->dat->codec == TFK_CODEC_NONE) {
 		/* plain latency text: nothing structural inside */
 		struct tfk_cursor text;
 		tfk_cur_sub(&td->file, s->offset + SECTION_HEADER, s->avail, &text);
@@ -283,7 +283,7 @@ static void check_buffer_text(struct buf_ctx *b, const struct td_section *s)
 		td->ctx->report->stats.buffers++;
 		return;
 	}
-	if (td->codec == TFK_CODEC_UNKNOWN) {
+	if (td->dat->codec == TFK_CODEC_UNKNOWN) {
 		tfk_mark_incomplete(td->ctx);
 		return;
 	}
@@ -315,7 +315,7 @@ static void walk_ahead(const struct buf_ctx *b, struct tfk_cursor c, uint32_t n,
 		uint64_t offset = 0, size = 0;
 		if (!tfk_cur_u32(&c, &cpu) || !tfk_cur_u64(&c, &offset) || !tfk_cur_u64(&c, &size))
 			break;
-		if (cpu >= cap || (td->have_cpucount && cpu >= td->cpucount) || seen[cpu])
+		if (cpu >= cap || (td->dat->have_cpucount && cpu >= td->dat->cpucount) || seen[cpu])
 			continue;
 		seen[cpu] = 1;
 		if (b->compressed) {
@@ -368,7 +368,7 @@ void td_check_buffer_v7(struct td_check *td, const struct td_buffer_opt *opt)
 	sec->reached = true;
 	b.body = sec->offset + SECTION_HEADER;
 	b.body_end = b.body + sec->avail;
-	b.compressed = (sec->flags & 1) && td->codec != TFK_CODEC_NONE;
+	b.compressed = (sec->flags & 1) && td->dat->codec != TFK_CODEC_NONE;
 	if (opt->id == 22) {
 		check_buffer_text(&b, sec);
 		return;
@@ -410,7 +410,7 @@ void td_check_buffer_v7(struct td_check *td, const struct td_buffer_opt *opt)
 	uint8_t *seen = tfk_calloc(td->ctx, cap, 1);
 	if (!seen)
 		goto out;
-	if (!b.compressed || td->codec != TFK_CODEC_UNKNOWN)
+	if (!b.compressed || td->dat->codec != TFK_CODEC_UNKNOWN)
 		walk_ahead(&b, c, n, seen);
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t entry_at = tfk_cur_abs(&c);
@@ -418,9 +418,9 @@ void td_check_buffer_v7(struct td_check *td, const struct td_buffer_opt *opt)
 		uint64_t offset = 0, size = 0;
 		if (!tfk_cur_u32(&c, &cpu) || !tfk_cur_u64(&c, &offset) || !tfk_cur_u64(&c, &size))
 			break;
-		if (cpu >= cap || (td->have_cpucount && cpu >= td->cpucount)) {
+		if (cpu >= cap || (td->dat->have_cpucount && cpu >= td->dat->cpucount)) {
 			f = bad_entry(&b, entry_at, 4);
-			tfk_set_expected(f, "a CPU id below %u", td->have_cpucount ? td->cpucount : cap);
+			tfk_set_expected(f, "a CPU id below %u", td->dat->have_cpucount ? td->dat->cpucount : cap);
 			tfk_set_found(f, "%u", cpu);
 			continue;
 		}
@@ -433,10 +433,10 @@ void td_check_buffer_v7(struct td_check *td, const struct td_buffer_opt *opt)
 		seen[cpu] = 1;
 		check_cpu_entry(&b, entry_at, cpu, offset, size);
 	}
-	if (td->have_cpucount && n > td->cpucount) {
+	if (td->dat->have_cpucount && n > td->dat->cpucount) {
 		f = tfk_emit(td->ctx, TFK_TRACEDAT_CPU_COUNT_MISMATCH, ps_at + 4, 4);
 		tfk_set_path(f, "option %s %s", b.kind, b.label[0] ? b.label : "(top)");
-		tfk_set_expected(f, "at most %u entries (CPUCOUNT)", td->cpucount);
+		tfk_set_expected(f, "at most %u entries (CPUCOUNT)", td->dat->cpucount);
 		tfk_set_found(f, "%u", n);
 	}
 	free(seen);
@@ -460,11 +460,11 @@ void td_scan_orphan_buffer(struct td_check *td, const struct td_section *s)
 	snprintf(b.label, sizeof(b.label), "unreferenced buffer at 0x%llx ", (unsigned long long)s->offset);
 	b.body = s->offset + SECTION_HEADER;
 	b.body_end = b.body + s->avail;
-	b.compressed = (s->flags & 1) && td->codec != TFK_CODEC_NONE;
+	b.compressed = (s->flags & 1) && td->dat->codec != TFK_CODEC_NONE;
 	const uint32_t ps = td->geo.page_size;
-	if (b.compressed && td->codec == TFK_CODEC_UNKNOWN)
+	if (b.compressed && td->dat->codec == TFK_CODEC_UNKNOWN)
 		return;
-	td_obs_buffer(td, "", td->clock, ps, false);
+	td_obs_buffer(td, "", td->dat->clock, ps, false);
 	uint64_t pos;
 	if (!tfk_align_up(b.body, ps, &pos) || pos >= b.body_end)
 		return;

@@ -9,7 +9,7 @@
 #include "tracedat.h"
 #include "codec/codec.h"
 #include "tracedat_tokens.h"
-#include "tracedat_observe.h"
+#include "shared/ftrace/ftrace_observe.h"
 
 int td_sniff(const struct tfk_cursor *file)
 {
@@ -27,32 +27,6 @@ int td_sniff(const struct tfk_cursor *file)
 	if (same >= 7 || v6_follows)
 		return 60;
 	return 0;
-}
-
-
-void td_truncated(struct td_check *td, uint64_t offset, uint64_t need, const char *what)
-{
-	uint64_t have = offset < td->size ? td->size - offset : 0;
-	td->lost_at = offset;
-	struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_FILE_TRUNCATED, offset, have);
-	tfk_set_path(f, "%s", what);
-	tfk_set_expected(f, "%llu bytes", (unsigned long long)need);
-	tfk_set_found(f, "%llu bytes before end of file", (unsigned long long)have);
-}
-
-void td_overrun(struct td_check *td, const struct tfk_cursor *src, uint64_t pos, uint64_t need, const char *what)
-{
-	uint64_t abs = src->origin + pos;
-	/* A view of file bytes that reaches the end of the file: the file is what is short. */
-	if (!(src->origin & TFK_DECODED_BIT) && src->origin + src->len == td->size) {
-		td_truncated(td, abs, need, what);
-		return;
-	}
-	uint64_t have = pos < src->len ? src->len - pos : 0;
-	struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_SECTION_OVERRUN, abs, have);
-	tfk_set_path(f, "%s", what);
-	tfk_set_expected(f, "%llu bytes inside the section", (unsigned long long)need);
-	tfk_set_found(f, "%llu bytes before the section ends", (unsigned long long)have);
 }
 
 static bool page_size_plausible(const struct td_check *td, uint64_t v)
@@ -135,54 +109,6 @@ bool td_check_initial(struct td_check *td, uint64_t *next)
 	return true;
 }
 
-void td_obs_geometry(const struct td_check *td)
-{
-	if (!td_obs(td) || !td_obs(td)->geometry)
-		return;
-	struct tfk_geometry g = {
-		.big_endian = td->file.big_endian,
-		.page_size = td->geo.page_size,
-		.commit_size = td->geo.commit_size,
-		.data_offset = td->geo.data_offset,
-		.long_size = (uint8_t)(td->long_size == 4 || td->long_size == 8 ? td->long_size : td->geo.commit_size),
-		.version = td->version,
-	};
-	td_obs(td)->geometry(td_obs(td)->user, &g);
-}
-
-void td_obs_item(const struct td_check *td, enum tfk_item_kind kind, uint64_t offset, uint64_t length, uint32_t id,
-		 const char *name, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	tfk_observe_item(td->ctx, kind, offset, length, id, name, fmt, ap);
-	va_end(ap);
-}
-
-void td_settle_geometry(struct td_check *td)
-{
-	struct td_geometry *g = &td->geo;
-
-	if (td->hp_ok) {
-		g->commit_size = td->hp_commit_size;
-		g->data_offset = td->hp_data_offset;
-		g->page_size = td->hp_page_size;
-		if (td->header_page_size_ok && td->header_page_size != td->hp_page_size) {
-			struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_HEADER_BAD_PAGE_SIZE, 14, 4);
-			tfk_set_path(f, "initial header");
-			tfk_set_expected(f, "%u (header_page data offset + size)", td->hp_page_size);
-			tfk_set_found(f, "%u", td->header_page_size);
-		}
-		td_obs_geometry(td);
-		return;
-	}
-	/* No usable header_page: the kernel long size decides commit width and data offset. */
-	g->commit_size = td->long_size == 4 ? 4 : 8;
-	g->data_offset = g->commit_size == 8 ? 16 : 12;
-	g->page_size = td->header_page_size_ok ? td->header_page_size : 4096;
-	td_obs_geometry(td);
-}
-
 /* Two claims overlap, one of them CPU data: readers would take one's bytes for the other's. */
 static void overlap(void *user, const struct tfk_claim *r, const struct tfk_claim *w)
 {
@@ -208,19 +134,15 @@ void td_check_ranges(struct td_check *td, bool trailing)
 	}
 }
 
-void td_check_init(struct td_check *td, struct tfk_ctx *ctx, const struct tfk_cursor *file)
-{
-	memset(td, 0, sizeof(*td));
-	td->ctx = ctx;
-	td->file = *file;
-	td->size = file->len;
-	td->top_tag_offset = UINT64_MAX;
-}
-
 static void td_check(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 {
 	struct td_check td;
 	td_check_init(&td, ctx, file);
+	struct td_file dat;
+	memset(&dat, 0, sizeof(dat));
+	dat.top_tag_offset = UINT64_MAX;
+	td.dat = &dat;
+	td.walk_chunks = td_walk_chunks_here; /* v7 compressed CPU data */
 
 	uint64_t pos;
 	if (!td_check_initial(&td, &pos))
@@ -243,21 +165,14 @@ static void td_check(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 	td_guarded_parse(&td);
 out:
 	td_check_release(&td);
+	td_file_release(&dat);
 }
 
-void td_check_release(struct td_check *td)
+void td_file_release(struct td_file *f)
 {
-	td_parse_abandon(td);
-	free(td->instances);
-	tfk_claims_free(&td->claims);
-	free(td->sections);
-	free(td->buffer_opts);
-	free(td->chunk_buf);
-	tfk_decode_state_free(td->decode_state);
-	free(td->event_index);
-	free(td->events);
-	free(td->fmt_text);
-	free(td->fmt_refs);
+	free(f->instances);
+	free(f->sections);
+	free(f->buffer_opts);
 }
 
 const struct tfk_format tfk_format_tracedat = {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "tracedat.h"
-#include "tracedat_observe.h"
+#include "shared/ftrace/ftrace_observe.h"
 #include "tracedat_tokens.h"
 
 /*
@@ -99,7 +99,7 @@ static bool proven_cpus(const struct td_check *td, uint64_t table, uint32_t decl
  */
 static uint32_t table_cpus(struct td_check *td, uint64_t table, bool top, bool *limited)
 {
-	uint32_t declared = td->have_cpucount ? td->cpucount : td->hdr_cpus;
+	uint32_t declared = td->dat->have_cpucount ? td->dat->cpucount : td->dat->hdr_cpus;
 	uint32_t cap = td->ctx->limits->max_cpus;
 	uint32_t count = declared;
 
@@ -107,25 +107,25 @@ static uint32_t table_cpus(struct td_check *td, uint64_t table, bool top, bool *
 	bool proven = proven_cpus(td, table, declared, &count);
 	if (top) {
 		if (proven) {
-			if (td->have_hdr_cpus && td->hdr_cpus != count)
-				count_mismatch(td, td->hdr_cpus_offset, count, td->hdr_cpus,
+			if (td->dat->have_hdr_cpus && td->dat->hdr_cpus != count)
+				count_mismatch(td, td->dat->hdr_cpus_offset, count, td->dat->hdr_cpus,
 					       "where the flyrecord clock trailer is", "header CPU count");
-			if (td->have_cpucount && td->cpucount != count)
-				count_mismatch(td, td->cpucount_offset, count, td->cpucount,
+			if (td->dat->have_cpucount && td->dat->cpucount != count)
+				count_mismatch(td, td->dat->cpucount_offset, count, td->dat->cpucount,
 					       "where the flyrecord clock trailer is", "option CPUCOUNT");
-		} else if (td->have_hdr_cpus && td->have_cpucount && td->hdr_cpus != td->cpucount) {
-			count_mismatch(td, td->hdr_cpus_offset, td->cpucount, td->hdr_cpus, "the CPUCOUNT option",
+		} else if (td->dat->have_hdr_cpus && td->dat->have_cpucount && td->dat->hdr_cpus != td->dat->cpucount) {
+			count_mismatch(td, td->dat->hdr_cpus_offset, td->dat->cpucount, td->dat->hdr_cpus, "the CPUCOUNT option",
 				       "header CPU count");
 		}
 	}
-	if (top && proven && td->top_cpustats && td->top_cpustats != count) {
-		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_CPU_STAT_COUNT_MISMATCH, td->first_cpustat, 0);
+	if (top && proven && td->dat->top_cpustats && td->dat->top_cpustats != count) {
+		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_CPU_STAT_COUNT_MISMATCH, td->dat->first_cpustat, 0);
 		tfk_set_path(f, "options CPUSTAT");
 		tfk_set_expected(f, "%u, one per CPU of the top buffer", count);
-		tfk_set_found(f, "%u", td->top_cpustats);
+		tfk_set_found(f, "%u", td->dat->top_cpustats);
 	}
 	if (count > cap) {
-		tfk_limit_hit(td->ctx, td->have_cpucount ? td->cpucount_offset : td->hdr_cpus_offset,
+		tfk_limit_hit(td->ctx, td->dat->have_cpucount ? td->dat->cpucount_offset : td->dat->hdr_cpus_offset,
 			      "CPUs in a flyrecord table", count, cap);
 		count = cap;
 		*limited = true;
@@ -139,7 +139,7 @@ static uint32_t table_cpus(struct td_check *td, uint64_t table, bool top, bool *
  */
 static uint32_t quiet_table_cpus(const struct td_check *td, uint64_t table)
 {
-	uint32_t declared = td->have_cpucount ? td->cpucount : td->hdr_cpus;
+	uint32_t declared = td->dat->have_cpucount ? td->dat->cpucount : td->dat->hdr_cpus;
 	uint32_t cap = td->ctx->limits->max_cpus, count = declared;
 	proven_cpus(td, table, declared, &count);
 	if (count > cap)
@@ -159,8 +159,8 @@ static uint32_t other_buffers_claims(struct td_check *td, uint64_t table, struct
 {
 	static const char fly[] = TD_TAG_FLYRECORD;
 	uint32_t max_buffers = td->ctx->limits->max_buffers;
-	for (size_t b = 0; b <= td->ninstances && b <= max_buffers; b++) {
-		uint64_t tag = b == 0 ? td->top_tag_offset : td->instances[b - 1].offset;
+	for (size_t b = 0; b <= td->dat->ninstances && b <= max_buffers; b++) {
+		uint64_t tag = b == 0 ? td->dat->top_tag_offset : td->dat->instances[b - 1].offset;
 		const uint8_t *bytes;
 		if (tag == UINT64_MAX || tag > UINT64_MAX - TD_TAG_LEN || tag + TD_TAG_LEN == table ||
 		    !tfk_cur_bytes_at(&td->file, tag, TD_TAG_LEN, &bytes) || memcmp(bytes, fly, TD_TAG_LEN) != 0)
@@ -281,16 +281,16 @@ static uint64_t check_clock(struct td_check *td, uint64_t at, uint64_t data_at, 
 	bool have_len = tfk_cur_u64_at(&td->file, at, &len);
 	if (have_len && len == 0)
 		return at; /* written without a clock */
-	if (!have_len && !td->have_traceclock)
+	if (!have_len && !td->dat->have_traceclock)
 		return at; /* the file ends with the table: no trailer, and no reader looks for one */
 	uint64_t t = have_len ? clock_trailer_at(td, at) : 0;
 	if (t && (data_at == UINT64_MAX || t <= data_at - at)) {
 		const uint8_t *text;
 		uint64_t name, name_len;
 		if (tfk_cur_bytes_at(&td->file, at + 8, t - 8, &text) && clock_text(text, t - 8, &name, &name_len) &&
-		    name_len < sizeof(td->clock)) {
-			memcpy(td->clock, text + name, name_len);
-			td->clock[name_len] = '\0';
+		    name_len < sizeof(td->dat->clock)) {
+			memcpy(td->dat->clock, text + name, name_len);
+			td->dat->clock[name_len] = '\0';
 		}
 		return at + t;
 	}
@@ -345,9 +345,9 @@ void td_check_flyrecord(struct td_check *td, uint64_t pos, const char *name)
 		trailer_end = check_clock(td, table_end, first_data(td, pos, fit, table_end), buffer);
 	tfk_claims_add(td->ctx, &td->claims, pos - TD_TAG_LEN, trailer_end, false, "%sflyrecord table", buffer);
 	td_obs_geometry(td);
-	td_obs_buffer(td, name, td->clock, td->geo.page_size, false);
+	td_obs_buffer(td, name, td->dat->clock, td->geo.page_size, false);
 	td_obs_item(td, TFK_ITEM_BUFFER, pos - TD_TAG_LEN, trailer_end - (pos - TD_TAG_LEN), 0, name[0] ? name : "(top)",
-		    "flyrecord table of %u CPUs, clock [%s]", ncpu, td->clock);
+		    "flyrecord table of %u CPUs, clock [%s]", ncpu, td->dat->clock);
 
 	struct td_used_range *used = tfk_calloc(td->ctx, fit ? fit : 1, sizeof(*used));
 	uint32_t *lost = tfk_calloc(td->ctx, fit ? fit : 1, sizeof(*lost));
@@ -397,9 +397,9 @@ void td_check_flyrecord(struct td_check *td, uint64_t pos, const char *name)
 	if (nlost && used && lost) {
 		/* The data area: after the trailer, up to the next buffer's tag (or the end). */
 		uint64_t to = td->size;
-		for (size_t i = 0; i < td->ninstances; i++)
-			if (td->instances[i].offset > trailer_end && td->instances[i].offset < to)
-				to = td->instances[i].offset;
+		for (size_t i = 0; i < td->dat->ninstances; i++)
+			if (td->dat->instances[i].offset > trailer_end && td->dat->instances[i].offset < to)
+				to = td->dat->instances[i].offset;
 		size_t used_cap = fit ? fit : 1;
 		nused = other_buffers_claims(td, pos, &used, nused, &used_cap);
 		uint32_t found = td_scan_lost_pages(td, trailer_end, to, used, nused, lost, nlost, fit, buffer);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "tracedat.h"
-#include "tracedat_observe.h"
+#include "shared/ftrace/ftrace_observe.h"
 #include "tracedat_tokens.h"
 
 #define TEXT_MAX 4096 /* option strings parsed here are short; longer ones are only bounds-checked */
@@ -210,11 +210,11 @@ static void check_buffer_v6(const struct opt *o)
 		bad_payload(o, "a NUL-terminated instance name", "no NUL within the payload");
 		return;
 	}
-	void *arr = td->instances;
-	if (!tfk_grow(td->ctx, &arr, &td->instances_cap, td->ninstances + 1, sizeof(struct td_instance)))
+	void *arr = td->dat->instances;
+	if (!tfk_grow(td->ctx, &arr, &td->dat->instances_cap, td->dat->ninstances + 1, sizeof(struct td_instance)))
 		return;
-	td->instances = arr;
-	struct td_instance *in = &td->instances[td->ninstances++];
+	td->dat->instances = arr;
+	struct td_instance *in = &td->dat->instances[td->dat->ninstances++];
 	in->offset = offset;
 	in->opt_offset = o->at;
 	tfk_sanitize(in->name, sizeof(in->name), name, len);
@@ -256,10 +256,10 @@ static void check_option(struct td_check *td, uint16_t id, uint64_t opt_offset, 
 	case TD_OPT_CPUSTAT:
 		if (payload_cstr(&o, text, sizeof(text), &len)) {
 			if (strncmp(text, "\nBuffer:", 8) == 0) {
-				td->cpustat_instances = true;
-			} else if (!td->cpustat_instances) {
-				if (td->top_cpustats++ == 0)
-					td->first_cpustat = opt_offset;
+				td->dat->cpustat_instances = true;
+			} else if (!td->dat->cpustat_instances) {
+				if (td->dat->top_cpustats++ == 0)
+					td->dat->first_cpustat = opt_offset;
 			}
 		}
 		break;
@@ -270,7 +270,7 @@ static void check_option(struct td_check *td, uint16_t id, uint64_t opt_offset, 
 	case TD_OPT_TRACECLOCK:
 		/* Size 0 is accepted by readers, which then parse a malloc(0) block (a note);
 		 * otherwise a string naming the clock in brackets. */
-		td->have_traceclock = true;
+		td->dat->have_traceclock = true;
 		if (!payload->len) {
 			struct tfk_finding *f = opt_fault(&o, TFK_TRACEDAT_OPTION_EMPTY_CLOCK, o.at, 6);
 			tfk_set_expected(f, "the selected clock in brackets, e.g. \"[local] global ...\"");
@@ -281,8 +281,8 @@ static void check_option(struct td_check *td, uint16_t id, uint64_t opt_offset, 
 			if (!lb || !rb || rb == lb + 1)
 				bad_payload(&o, "the selected clock in brackets, e.g. \"[local] global ...\"",
 					    "no bracketed clock name");
-			else if ((size_t)(rb - lb - 1) < sizeof(td->clock))
-				snprintf(td->clock, sizeof(td->clock), "%.*s", (int)(rb - lb - 1), lb + 1);
+			else if ((size_t)(rb - lb - 1) < sizeof(td->dat->clock))
+				snprintf(td->dat->clock, sizeof(td->dat->clock), "%.*s", (int)(rb - lb - 1), lb + 1);
 		}
 		break;
 	case TD_OPT_HOOK:
@@ -297,9 +297,9 @@ static void check_option(struct td_check *td, uint16_t id, uint64_t opt_offset, 
 		if (payload->len != 4) {
 			bad_size(&o, "4 bytes");
 		} else {
-			tfk_cur_u32_at(payload, 0, &td->cpucount);
-			td->have_cpucount = true;
-			td->cpucount_offset = payload->origin;
+			tfk_cur_u32_at(payload, 0, &td->dat->cpucount);
+			td->dat->have_cpucount = true;
+			td->dat->cpucount_offset = payload->origin;
 		}
 		break;
 	case TD_OPT_TRACEID:

@@ -64,6 +64,7 @@ struct td_prewalk {
 	pthread_t *threads;
 	unsigned nthreads;
 	struct td_check snapshot;     /* td as the walks see it; each job gets its own context */
+	struct td_file snapshot_dat;  /* and trace.dat's part of it (snapshot.dat points here) */
 	struct tfk_limits limits;     /* everything kept: filtering happens at replay */
 	const struct tfk_ctx *main;
 };
@@ -161,7 +162,9 @@ static void run_job(struct td_prewalk *p, struct job *j)
 	ctx.counted = j->counted;
 	struct td_check td = p->snapshot;
 	td.ctx = &ctx;
-	td.prewalk = NULL;
+	struct td_file dat = p->snapshot_dat;
+	dat.prewalk = NULL;
+	td.dat = &dat;
 	td.chunk_buf = NULL; /* a compressed CPU is decoded with this walk's own buffer and decoder */
 	td.chunk_cap = 0;
 	td.decode_state = NULL;
@@ -204,7 +207,7 @@ void td_prewalk_start(struct td_check *td, const struct td_walk_range *ranges, s
 {
 	const struct tfk_limits *lim = td->ctx->limits;
 	/* Injected allocation failures must fall where a single thread's would. */
-	if (td->prewalk || lim->threads < 2 || n < 2 || TFK_HOOK(lim, fail_alloc_after))
+	if (td->dat->prewalk || lim->threads < 2 || n < 2 || TFK_HOOK(lim, fail_alloc_after))
 		return;
 	struct td_prewalk *p = tfk_calloc_optional(td->ctx, 1, sizeof(*p));
 	if (!p)
@@ -241,11 +244,13 @@ void td_prewalk_start(struct td_check *td, const struct td_walk_range *ranges, s
 	}
 	p->n = k;
 	p->snapshot = *td;
+	p->snapshot_dat = *td->dat;
+	p->snapshot.dat = &p->snapshot_dat;
 	p->limits = *lim;
 	p->limits.policy = NULL;
 	p->limits.max_findings = UINT32_MAX;
 	p->main = td->ctx;
-	td->prewalk = p;
+	td->dat->prewalk = p;
 	for (unsigned i = 0; i < want; i++) {
 		if (pthread_create(&p->threads[p->nthreads], NULL, worker, p) != 0)
 			break; /* fewer workers: the check's own thread takes the rest */
@@ -310,7 +315,7 @@ static void replay(struct tfk_ctx *ctx, const struct job *j, uint32_t page_size)
 
 bool td_prewalk_take(struct td_check *td, const struct td_walk_range *r)
 {
-	struct td_prewalk *p = td->prewalk;
+	struct td_prewalk *p = td->dat->prewalk;
 	if (!p)
 		return false;
 	struct job *j = NULL;
@@ -345,7 +350,7 @@ bool td_prewalk_take(struct td_check *td, const struct td_walk_range *r)
 
 void td_prewalk_finish(struct td_check *td)
 {
-	struct td_prewalk *p = td->prewalk;
+	struct td_prewalk *p = td->dat->prewalk;
 	if (!p)
 		return;
 	pthread_mutex_lock(&p->mu);
@@ -364,5 +369,11 @@ void td_prewalk_finish(struct td_check *td)
 	free(p->jobs);
 	free(p->threads);
 	free(p);
-	td->prewalk = NULL;
+	td->dat->prewalk = NULL;
+}
+
+void td_walk_range(struct td_check *td, const struct td_walk_range *r)
+{
+	if (!td_prewalk_take(td, r))
+		td_walk_range_here(td, r);
 }

@@ -9,7 +9,7 @@
 
 #include "tracedat.h"
 #include "codec/codec.h"
-#include "tracedat_observe.h"
+#include "shared/ftrace/ftrace_observe.h"
 #include "tracedat_tokens.h"
 
 /* A section carries the id of the option that points at it; OPTIONS sections are id 0. */
@@ -48,12 +48,12 @@ static struct tfk_finding *bad_header(struct td_check *td, uint64_t off, uint64_
 
 static struct td_section *add_section(struct td_check *td, const struct td_section *s)
 {
-	void *arr = td->sections;
-	if (!tfk_grow(td->ctx, &arr, &td->sections_cap, td->nsections + 1, sizeof(*s)))
+	void *arr = td->dat->sections;
+	if (!tfk_grow(td->ctx, &arr, &td->dat->sections_cap, td->dat->nsections + 1, sizeof(*s)))
 		return NULL;
-	td->sections = arr;
-	td->sections[td->nsections] = *s;
-	return &td->sections[td->nsections++];
+	td->dat->sections = arr;
+	td->dat->sections[td->dat->nsections] = *s;
+	return &td->dat->sections[td->dat->nsections++];
 }
 
 /* Read a section header at offset; false when the 16 bytes are not in the file. */
@@ -73,19 +73,19 @@ static bool read_header(const struct td_check *td, uint64_t offset, struct td_se
 
 struct td_section *td_section_at(struct td_check *td, uint64_t offset)
 {
-	for (size_t i = 0; i < td->nsections; i++)
-		if (td->sections[i].offset == offset)
-			return &td->sections[i];
+	for (size_t i = 0; i < td->dat->nsections; i++)
+		if (td->dat->sections[i].offset == offset)
+			return &td->dat->sections[i];
 	/*
 	 * Not a section the walk met. When the walk reached the end of the file, nothing else is a
 	 * section; when it derailed, a header found past its last good section is taken.
 	 */
-	if (td->walk_complete)
+	if (td->dat->walk_complete)
 		return NULL;
-	for (size_t i = 0; i < td->nsections; i++) {
-		const struct td_section *w = &td->sections[i];
+	for (size_t i = 0; i < td->dat->nsections; i++) {
+		const struct td_section *w = &td->dat->sections[i];
 		/* The section whose size led the walk astray may be the one that is wrong. */
-		if (i + 1 == td->derailed_from)
+		if (i + 1 == td->dat->derailed_from)
 			continue;
 		if (offset >= w->offset && offset - w->offset < SECTION_HEADER + w->avail)
 			return NULL; /* inside a section already walked */
@@ -93,7 +93,7 @@ struct td_section *td_section_at(struct td_check *td, uint64_t offset)
 	struct td_section s;
 	if (!read_header(td, offset, &s) || !known_section(s.id) || (s.flags & ~1u))
 		return NULL;
-	if (td->nsections >= td->ctx->limits->max_options)
+	if (td->dat->nsections >= td->ctx->limits->max_options)
 		return NULL;
 	return add_section(td, &s);
 }
@@ -104,8 +104,8 @@ static void walk_sections(struct td_check *td, uint64_t at)
 	uint32_t cap = td->ctx->limits->max_options;
 	while (at < td->size) {
 		struct td_section s;
-		if (td->nsections >= cap) {
-			tfk_limit_hit(td->ctx, at, "v7 sections", td->nsections + 1, cap);
+		if (td->dat->nsections >= cap) {
+			tfk_limit_hit(td->ctx, at, "v7 sections", td->dat->nsections + 1, cap);
 			return;
 		}
 		if (!read_header(td, at, &s)) {
@@ -120,7 +120,7 @@ static void walk_sections(struct td_check *td, uint64_t at)
 			tfk_set_found(f, "id %u, flags 0x%x, size %llu", s.id, s.flags, (unsigned long long)s.size);
 			/* Derailed: the previous size was wrong, or this header is. Options may still reach
 			 * the sections after it. */
-			td->derailed_from = td->nsections;
+			td->dat->derailed_from = td->dat->nsections;
 			return;
 		}
 		if (s.flags & ~1u) {
@@ -128,7 +128,7 @@ static void walk_sections(struct td_check *td, uint64_t at)
 			tfk_set_expected(f, "flags 0 or 1 (compressed)");
 			tfk_set_found(f, "0x%x", s.flags);
 		}
-		if ((s.flags & 1) && td->codec == TFK_CODEC_NONE) {
+		if ((s.flags & 1) && td->dat->codec == TFK_CODEC_NONE) {
 			struct tfk_finding *f = bad_header(td, at + 2, 2, &s);
 			tfk_set_expected(f, "no compressed flag in a file with compression \"none\"");
 			tfk_set_found(f, "flags 0x%x", s.flags);
@@ -145,7 +145,7 @@ static void walk_sections(struct td_check *td, uint64_t at)
 		}
 		at += SECTION_HEADER + s.size;
 	}
-	td->walk_complete = at == td->size;
+	td->dat->walk_complete = at == td->size;
 }
 
 /*
@@ -159,11 +159,11 @@ static bool section_body(struct td_check *td, const struct td_section *s, struct
 	*owned = NULL;
 	*partial = false;
 	tfk_cur_sub(&td->file, s->offset + SECTION_HEADER, s->avail, &raw);
-	if (!(s->flags & 1) || td->codec == TFK_CODEC_NONE) {
+	if (!(s->flags & 1) || td->dat->codec == TFK_CODEC_NONE) {
 		*view = raw;
 		return true;
 	}
-	if (td->codec == TFK_CODEC_UNKNOWN)
+	if (td->dat->codec == TFK_CODEC_UNKNOWN)
 		return false;
 	uint32_t csize, usize;
 	if (!tfk_cur_u32_at(&raw, 0, &csize) || !tfk_cur_u32_at(&raw, 4, &usize)) {
@@ -192,7 +192,7 @@ static bool section_body(struct td_check *td, const struct td_section *s, struct
 	size_t got = 0;
 	enum tfk_decode_status st = TFK_DECODE_OK;
 	if (usize > (4u << 20)) {
-		st = tfk_decoded_size((enum tfk_codec)td->codec, src, csize, usize, &got);
+		st = tfk_decoded_size((enum tfk_codec)td->dat->codec, src, csize, usize, &got);
 		if (st == TFK_DECODE_OK && got != usize)
 			st = got < usize ? TFK_DECODE_SHORT : TFK_DECODE_LONG;
 	}
@@ -201,12 +201,12 @@ static bool section_body(struct td_check *td, const struct td_section *s, struct
 		buf = tfk_calloc(td->ctx, usize ? usize : 1, 1);
 		if (!buf)
 			return false;
-		st = tfk_decode((enum tfk_codec)td->codec, src, csize, buf, usize, &got);
+		st = tfk_decode((enum tfk_codec)td->dat->codec, src, csize, buf, usize, &got);
 	}
 	if (st != TFK_DECODE_OK) {
 		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_COMPRESSION_CORRUPT, s->offset + SECTION_HEADER, 8ull + csize);
 		tfk_set_path(f, "section %s at 0x%llx", td_section_name(s->id), (unsigned long long)s->offset);
-		tfk_set_expected(f, "%s data decoding to %u bytes", tfk_codec_name((enum tfk_codec)td->codec), usize);
+		tfk_set_expected(f, "%s data decoding to %u bytes", tfk_codec_name((enum tfk_codec)td->dat->codec), usize);
 		tfk_set_found(f, "%s after %zu bytes", st == TFK_DECODE_CORRUPT ? "a decoding error"
 				      : st == TFK_DECODE_SHORT ? "the end of the data" : "more data", got);
 		if (!buf || got == 0 || st == TFK_DECODE_LONG) {
@@ -226,9 +226,9 @@ static bool section_body(struct td_check *td, const struct td_section *s, struct
 
 static void unsupported_codec(struct td_check *td, const struct td_section *s)
 {
-	if (td->unsupported_reported)
+	if (td->dat->unsupported_reported)
 		return;
-	td->unsupported_reported = true;
+	td->dat->unsupported_reported = true;
 	struct tfk_finding *f = tfk_emit(td->ctx, TFK_CORE_CHECK_UNSUPPORTED, s->offset, 0);
 	tfk_set_path(f, "section %s", td_section_name(s->id));
 	tfk_set_expected(f, "a compression this build decodes (zstd, zlib)");
@@ -244,7 +244,7 @@ static void check_metadata_section(struct td_check *td, struct td_section *s)
 	if (s->checked)
 		return;
 	s->checked = true;
-	if ((s->flags & 1) && td->codec == TFK_CODEC_UNKNOWN) {
+	if ((s->flags & 1) && td->dat->codec == TFK_CODEC_UNKNOWN) {
 		unsupported_codec(td, s);
 		return;
 	}
@@ -260,7 +260,7 @@ static void check_metadata_section(struct td_check *td, struct td_section *s)
 	case SEC_KALLSYMS: whole = td_check_text_blob(td, &body, &pos, 4, "kallsyms", TFK_META_KALLSYMS); break;
 	case SEC_PRINTK: whole = td_check_text_blob(td, &body, &pos, 4, "printk formats", TFK_META_PRINTK); break;
 	case SEC_CMDLINES: whole = td_check_text_blob(td, &body, &pos, 8, "saved cmdlines", TFK_META_CMDLINES); break;
-	case SEC_STRINGS: td->strings_len += body.len; pos = body.len; break;
+	case SEC_STRINGS: td->dat->strings_len += body.len; pos = body.len; break;
 	default: pos = body.len; break;
 	}
 	if (whole && !partial && pos != body.len && s->avail == s->size) {
@@ -291,15 +291,15 @@ void td_v7_section_option(struct td_check *td, uint16_t id, uint64_t opt_offset,
 
 void td_v7_buffer_option(struct td_check *td, uint16_t id, uint64_t opt_offset, const struct tfk_cursor *payload)
 {
-	if (td->nbuffer_opts >= td->ctx->limits->max_buffers) {
-		tfk_limit_hit(td->ctx, opt_offset, "buffer options", td->nbuffer_opts + 1, td->ctx->limits->max_buffers);
+	if (td->dat->nbuffer_opts >= td->ctx->limits->max_buffers) {
+		tfk_limit_hit(td->ctx, opt_offset, "buffer options", td->dat->nbuffer_opts + 1, td->ctx->limits->max_buffers);
 		return;
 	}
-	void *arr = td->buffer_opts;
-	if (!tfk_grow(td->ctx, &arr, &td->buffer_opts_cap, td->nbuffer_opts + 1, sizeof(struct td_buffer_opt)))
+	void *arr = td->dat->buffer_opts;
+	if (!tfk_grow(td->ctx, &arr, &td->dat->buffer_opts_cap, td->dat->nbuffer_opts + 1, sizeof(struct td_buffer_opt)))
 		return;
-	td->buffer_opts = arr;
-	td->buffer_opts[td->nbuffer_opts++] = (struct td_buffer_opt){ id, opt_offset, *payload };
+	td->dat->buffer_opts = arr;
+	td->dat->buffer_opts[td->dat->nbuffer_opts++] = (struct td_buffer_opt){ id, opt_offset, *payload };
 }
 
 /* One OPTIONS section: options until DONE; returns the DONE target (0: end) or UINT64_MAX. */
@@ -309,7 +309,7 @@ static uint64_t walk_options_section(struct td_check *td, const struct td_sectio
 	const struct td_section copy = *sec, *s = &copy;
 	struct tfk_cursor body;
 	uint8_t *owned = NULL;
-	if ((s->flags & 1) && td->codec == TFK_CODEC_UNKNOWN) {
+	if ((s->flags & 1) && td->dat->codec == TFK_CODEC_UNKNOWN) {
 		unsupported_codec(td, s);
 		return UINT64_MAX;
 	}
@@ -413,16 +413,16 @@ static void walk_options_chain(struct td_check *td, uint64_t first, uint64_t fir
 static void check_descriptions(struct td_check *td)
 {
 	bool have_strings = false;
-	for (size_t i = 0; i < td->nsections; i++)
-		have_strings |= td->sections[i].id == SEC_STRINGS && td->sections[i].checked;
+	for (size_t i = 0; i < td->dat->nsections; i++)
+		have_strings |= td->dat->sections[i].id == SEC_STRINGS && td->dat->sections[i].checked;
 	if (!have_strings)
 		return; /* strings lost (truncation, derailed walk): descriptions cannot be judged */
-	for (size_t i = 0; i < td->nsections; i++) {
-		const struct td_section *s = &td->sections[i];
-		if (s->desc == -1 || (s->desc >= 0 && (uint64_t)s->desc < td->strings_len))
+	for (size_t i = 0; i < td->dat->nsections; i++) {
+		const struct td_section *s = &td->dat->sections[i];
+		if (s->desc == -1 || (s->desc >= 0 && (uint64_t)s->desc < td->dat->strings_len))
 			continue;
 		struct tfk_finding *f = bad_header(td, s->offset + 4, 4, s);
-		tfk_set_expected(f, "-1 or an offset into the %llu bytes of strings", (unsigned long long)td->strings_len);
+		tfk_set_expected(f, "-1 or an offset into the %llu bytes of strings", (unsigned long long)td->dat->strings_len);
 		tfk_set_found(f, "description id %d", s->desc);
 	}
 }
@@ -430,8 +430,8 @@ static void check_descriptions(struct td_check *td)
 static void check_reached(struct td_check *td)
 {
 	bool have_header_info = false;
-	for (size_t i = 0; i < td->nsections; i++) {
-		const struct td_section *s = &td->sections[i];
+	for (size_t i = 0; i < td->dat->nsections; i++) {
+		const struct td_section *s = &td->dat->sections[i];
 		have_header_info |= s->id == SEC_HEADER_INFO && s->reached;
 		if (s->reached || s->id == SEC_STRINGS || !known_section(s->id))
 			continue;
@@ -445,12 +445,12 @@ static void check_reached(struct td_check *td)
 					  : "an option naming it");
 		tfk_set_found(f, "none");
 		if (s->id == SEC_BUFFER) {
-			struct td_section copy = td->sections[i];
+			struct td_section copy = td->dat->sections[i];
 			td_scan_orphan_buffer(td, &copy);
 		} else if (s->id >= SEC_FTRACE_EVENTS && s->id <= SEC_CMDLINES && s->avail == s->size) {
 			/* No option reaches it (the options were cut off, say), yet its body is whole:
 			 * check it, so that what it holds is known and repair can keep it. */
-			check_metadata_section(td, &td->sections[i]);
+			check_metadata_section(td, &td->dat->sections[i]);
 		}
 	}
 	if (!have_header_info) {
@@ -473,8 +473,8 @@ void td_check_v7(struct td_check *td, uint64_t pos)
 		td_truncated(td, pos, name_len + 1, "compression name");
 		return;
 	}
-	td->codec = tfk_codec_from_name(name, name_len);
-	if (td->codec == TFK_CODEC_UNKNOWN) {
+	td->dat->codec = tfk_codec_from_name(name, name_len);
+	if (td->dat->codec == TFK_CODEC_UNKNOWN) {
 		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_COMPRESSION_UNKNOWN, pos, name_len + 1);
 		tfk_set_path(f, "file header");
 		tfk_set_expected(f, "\"none\", \"zstd\" or \"zlib\"");
@@ -492,24 +492,24 @@ void td_check_v7(struct td_check *td, uint64_t pos)
 	}
 	(void)format;
 	td_obs_item(td, TFK_ITEM_FILE, 18, options_at + 8 - 18, 7, "compression", "%s %.*s, first options at 0x%llx",
-		    tfk_codec_name((enum tfk_codec)td->codec), (int)ver_len, ver, (unsigned long long)options);
-	td->ctx->report->stats.format = td->codec == TFK_CODEC_ZSTD   ? "trace.dat v7 (zstd)"
-					: td->codec == TFK_CODEC_ZLIB ? "trace.dat v7 (zlib)"
-					: td->codec == TFK_CODEC_NONE ? "trace.dat v7"
+		    tfk_codec_name((enum tfk_codec)td->dat->codec), (int)ver_len, ver, (unsigned long long)options);
+	td->ctx->report->stats.format = td->dat->codec == TFK_CODEC_ZSTD   ? "trace.dat v7 (zstd)"
+					: td->dat->codec == TFK_CODEC_ZLIB ? "trace.dat v7 (zlib)"
+					: td->dat->codec == TFK_CODEC_NONE ? "trace.dat v7"
 								     : "trace.dat v7 (unknown compression)";
 
 	walk_sections(td, c.pos);
 
 	/* HEADER_INFO first: the page geometry depends on it. */
-	for (size_t i = 0; i < td->nsections; i++)
-		if (td->sections[i].id == SEC_HEADER_INFO) {
-			check_metadata_section(td, &td->sections[i]);
+	for (size_t i = 0; i < td->dat->nsections; i++)
+		if (td->dat->sections[i].id == SEC_HEADER_INFO) {
+			check_metadata_section(td, &td->dat->sections[i]);
 			break;
 		}
 	td_settle_geometry(td);
-	for (size_t i = 0; i < td->nsections; i++)
-		if (td->sections[i].id == SEC_STRINGS)
-			check_metadata_section(td, &td->sections[i]);
+	for (size_t i = 0; i < td->dat->nsections; i++)
+		if (td->dat->sections[i].id == SEC_STRINGS)
+			check_metadata_section(td, &td->dat->sections[i]);
 
 	if (options == 0) {
 		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_OPTIONS_BAD_TARGET, options_at, 8);
@@ -523,8 +523,8 @@ void td_check_v7(struct td_check *td, uint64_t pos)
 	/* The formats the options name are kept: parse them while the pages are walked (formats
 	 * only an orphan section holds are kept later and parsed after). */
 	td_parse_ahead(td);
-	for (size_t i = 0; i < td->nbuffer_opts; i++)
-		td_check_buffer_v7(td, &td->buffer_opts[i]);
+	for (size_t i = 0; i < td->dat->nbuffer_opts; i++)
+		td_check_buffer_v7(td, &td->dat->buffer_opts[i]);
 	check_descriptions(td);
 	check_reached(td);
 }

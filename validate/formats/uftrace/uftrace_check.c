@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../tracedat/tracedat_rings.h"
+#include "shared/ftrace/ftrace_rings.h"
 #include "uftrace.h"
 #include "uftrace_args.h"
 

@@ -8,13 +8,13 @@
  * a line "TRACEFS: <name>: <len>" and len bytes of events/header_page or of an event's format
  * (events/ftrace/funcgraph_{entry,exit}/format, then events/<system>/<event>/format). The
  * texts and the pages go through the trace.dat checker's format grammar and page walker
- * (tracedat_rings.h), whose codes name what they find there.
+ * (ftrace_rings.h), whose codes name what they find there.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../tracedat/tracedat_rings.h"
+#include "shared/ftrace/ftrace_rings.h"
 #include "uftrace.h"
 
 /*

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../perf/perf.h"
+#include "shared/perfrec/perfrec.h"
 #include "uftrace.h"
 
 /* perf-cpu<N>.dat: raw perf records of uftrace's fixed attr (TID|TIME, sample_id_all). */
@@ -65,35 +65,23 @@ void uf_check_perf(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 		uf_send(ctx, TFK_UFTRACE_MODEL_PERF, &m, sizeof(m));
 		return;
 	}
-	struct pf_check pc;
-	memset(&pc, 0, sizeof(pc));
-	pc.ctx = ctx;
-	pc.file = c;
-	pc.size = c.len;
-	pc.attrs = tfk_calloc(ctx, 1, sizeof(*pc.attrs));
-	if (!pc.attrs) {
+	/* PERF_TYPE_SOFTWARE: the dummy event of setup_perf_record() */
+	const struct perfrec_attr attr = { .type = 1, .sample_type = PERFREC_SAMPLE_TID | PERFREC_SAMPLE_TIME,
+					   .flags = PERFREC_FLAG_SAMPLE_ID_ALL };
+	struct perfrec *walker = perfrec_new(ctx, &c, &attr);
+	if (!walker) {
 		m.good_end = m.records_good = 0;
 		m.cut_tail = false;
 		uf_send(ctx, TFK_UFTRACE_MODEL_PERF, &m, sizeof(m));
 		return;
 	}
-	pc.nattrs = pc.attrs_cap = 1;
-	pc.attrs[0].type = 1; /* PERF_TYPE_SOFTWARE: the dummy event of setup_perf_record() */
-	pc.attrs[0].size = PF_ATTR_MIN;
-	pc.attrs[0].sample_type = PF_S_TID | PF_S_TIME;
-	pc.attrs[0].flags = PF_FLAG_SAMPLE_ID_ALL;
 	struct tfk_cursor whole;
 	tfk_cur_sub(&c, 0, pos, &whole);
-	pf_walk_records(&pc, &whole, 0);
-	pf_finish_records(&pc);
+	perfrec_walk(walker, &whole);
 	if (ctx->report->by_severity[TFK_SEV_ERROR] != errors) {
 		m.good_end = m.records_good = 0;
 		m.cut_tail = false;
 	}
 	uf_send(ctx, TFK_UFTRACE_MODEL_PERF, &m, sizeof(m));
-	free(pc.attrs);
-	free(pc.ids);
-	tfk_claims_free(&pc.claims);
-	free(pc.zbuf);
-	tfk_zstream_free(pc.zs);
+	perfrec_free(walker);
 }

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracedat.h"
-#include "tracedat_rings.h"
+#include "ftrace.h"
+#include "ftrace_rings.h"
 
 struct td_rings {
 	struct td_check td;

@@ -4,8 +4,8 @@
  * formats and header_page text the caller locates, then whole files of raw pages, walked by
  * the trace.dat page walker with its codes. Offered to the formats that store such pages.
  */
-#ifndef TFK_TRACEDAT_RINGS_H
-#define TFK_TRACEDAT_RINGS_H
+#ifndef TFK_FTRACE_RINGS_H
+#define TFK_FTRACE_RINGS_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * How the check asks libtraceevent whether a kept format parses: one set of questions, asked in
- * the guarded child (tracedat_tep_guard.c) or, for the fuzz harnesses, in this process
- * (tracedat_tep_inproc.c), so that both give the same answers by construction.
+ * the guarded child (ftrace_tep_guard.c) or, for the fuzz harnesses, in this process
+ * (ftrace_tep_inproc.c), so that both give the same answers by construction.
  */
-#ifndef TFK_TRACEDAT_TEP_H
-#define TFK_TRACEDAT_TEP_H
+#ifndef TFK_FTRACE_TEP_H
+#define TFK_FTRACE_TEP_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "tracedat.h"
+#include "ftrace.h"
 
 struct tep_handle;
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../tracedat/tracedat_bundle.h"
-#include "perf.h"
+#include "shared/ftrace/ftrace_bundle.h"
+#include "perfrec_state.h"
 
 #define MAX_DEPTH 1 /* COMPRESSED inside COMPRESSED is not a thing perf writes */
 

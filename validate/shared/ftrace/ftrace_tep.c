@@ -7,7 +7,7 @@
  */
 #include <traceevent/event-parse.h>
 
-#include "tracedat_tep.h"
+#include "ftrace_tep.h"
 
 /* Parsing needs only the names and arity of the print helpers formats call; printing is never
  * asked of this handle, so the helpers do nothing. */

@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "tracedat_print_fmt.h"
+#include "ftrace_print_fmt.h"
 
 #define MAX_NESTING 128
 

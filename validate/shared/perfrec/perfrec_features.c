@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../tracedat/tracedat_bundle.h"
-#include "perf.h"
+#include "shared/ftrace/ftrace_bundle.h"
+#include "perfrec_state.h"
 #include "tracefsck/sink.h"
 
 static const char *const feature_names[] = {

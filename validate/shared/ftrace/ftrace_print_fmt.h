@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The grammar of an event format's print fmt (tracedat_print_fmt.c). */
-#ifndef TFK_TRACEDAT_PRINT_FMT_H
-#define TFK_TRACEDAT_PRINT_FMT_H
+/* The grammar of an event format's print fmt (ftrace_print_fmt.c). */
+#ifndef TFK_FTRACE_PRINT_FMT_H
+#define TFK_FTRACE_PRINT_FMT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracedat.h"
-#include "tracedat_observe.h"
+#include "ftrace.h"
+#include "ftrace_observe.h"
 
 #define COMMIT_LEN_MASK 0x7ffffffull /* bits 0-26 */
 #define COMMIT_STRAY (7ull << 27)    /* bits 27-29: never set by the kernel */
@@ -550,7 +550,8 @@ static void walk_cut_page(struct td_cpu_walk *w, const struct tfk_cursor *cut)
 void td_walk_range_here(struct td_check *td, const struct td_walk_range *r)
 {
 	if (r->chunks) {
-		td_walk_chunks_here(td, r);
+		if (td->walk_chunks)
+			td->walk_chunks(td, r);
 		return;
 	}
 	struct td_cpu_walk w;
@@ -591,12 +592,6 @@ bool td_walk_allowed(struct td_check *td, uint64_t len, uint64_t at)
 			      td->walked + len, walk_cap(td));
 	td->walk_capped = true;
 	return false;
-}
-
-void td_walk_range(struct td_check *td, const struct td_walk_range *r)
-{
-	if (!td_prewalk_take(td, r))
-		td_walk_range_here(td, r);
 }
 
 bool td_page_valid(struct td_check *td, const struct tfk_cursor *page, uint64_t *ts)

@@ -2,14 +2,14 @@
 /*
  * libtraceevent in this process, for the fuzz harnesses only (the parse_in_process test hook,
  * never set by the command or by tfk_limits_default): the guarded child's questions
- * (tracedat_tep.c) answered without a fork per input. A fuzzer then runs at its own rate, and a
+ * (ftrace_tep.c) answered without a fork per input. A fuzzer then runs at its own rate, and a
  * libtraceevent crash or leak on a text our grammar let through is the harness's own crash, a
  * grammar gap to close, where the child would have turned it into a tracedat.format.parser-crash
  * finding. No leash and no deadline: a hang is the fuzzer's timeout.
  */
 #include <traceevent/event-parse.h>
 
-#include "tracedat_tep.h"
+#include "ftrace_tep.h"
 
 void td_parse_in_process(struct td_check *td)
 {

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Telling the observer (if any) what the trace.dat walk read whole. */
-#ifndef TFK_TRACEDAT_OBSERVE_H
-#define TFK_TRACEDAT_OBSERVE_H
+#ifndef TFK_FTRACE_OBSERVE_H
+#define TFK_FTRACE_OBSERVE_H
 
-#include "tracedat.h"
+#include "ftrace.h"
 #include "tracefsck/observer.h"
 
 static inline const struct tfk_observer *td_obs(const struct td_check *td)

@@ -7,8 +7,8 @@
  */
 #include <string.h>
 
-#include "tracedat.h"
-#include "tracedat_bundle.h"
+#include "ftrace.h"
+#include "ftrace_bundle.h"
 
 void td_check_tracing_bundle(struct tfk_ctx *ctx, const struct tfk_cursor *blob, const char *where)
 {

@@ -6,8 +6,8 @@
  * libtraceevent gets bounded, NUL-terminated copies only. The first child is started before
  * the page walk (td_parse_ahead) and runs beside it on another core; its answers are collected
  * where they always were, so the findings and their order do not depend on that. The fuzz
- * harnesses ask the same questions (tracedat_tep.c) in their own process instead
- * (tracedat_tep_inproc.c); only the process boundary differs.
+ * harnesses ask the same questions (ftrace_tep.c) in their own process instead
+ * (ftrace_tep_inproc.c); only the process boundary differs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,8 +27,8 @@
 
 #include "sandbox.h"
 #include "test_hooks.h"
-#include "tracedat.h"
-#include "tracedat_tep.h"
+#include "ftrace.h"
+#include "ftrace_tep.h"
 
 #define MAX_CHILDREN 32            /* crashes tolerated before the rest is left unparsed */
 #define MAX_KEPT_TEXT (64u << 20)  /* formats of a real kernel are a few MiB */

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracedat.h"
-#include "tracedat_tokens.h"
+#include "ftrace.h"
+#include "ftrace_tokens.h"
 
 /*
  * What header_event must say, blanks folded: the encoding every page walker assumes. Kernels

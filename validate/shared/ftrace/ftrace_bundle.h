@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The trace.dat metadata checker, offered to formats that embed its layout (perf.data). */
-#ifndef TFK_TRACEDAT_BUNDLE_H
-#define TFK_TRACEDAT_BUNDLE_H
+#ifndef TFK_FTRACE_BUNDLE_H
+#define TFK_FTRACE_BUNDLE_H
 
 #include "../../context.h"
 #include "../../cursor.h"

@@ -10,15 +10,15 @@
  *   	(blank lines between groups)
  *   print fmt: "..." ARGS     (a quoted string, then C expressions whose parentheses,
  *                             brackets, braces and quotes balance, to the end of the text, and
- *                             whose REC->NAME each name a field above: tracedat_print_fmt.c)
+ *                             whose REC->NAME each name a field above: ftrace_print_fmt.c)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracedat.h"
-#include "tracedat_print_fmt.h"
-#include "tracedat_tokens.h"
+#include "ftrace.h"
+#include "ftrace_print_fmt.h"
+#include "ftrace_tokens.h"
 
 #define MAX_FIELDS 256
 
