@@ -75,6 +75,15 @@ static void finish(const struct rp_format *fmt, const void *model, struct rp_dir
 {
 	tfk_check_file(d->tmp, limits, &rep->after);
 	bool kept = fmt->kept_any ? fmt->kept_any(model, rep) : true;
+	/* A member the directory needs and nothing salvaged can stand for (all the task data of a
+	 * uftrace recording dropped): no repair, and nothing written, rather than a broken copy. */
+	for (size_t i = 0; i < rep->after.count; i++)
+		if (strcmp(rep->after.findings[i].fault->id, "core.input.member-missing") == 0) {
+			rep->outcome = TFK_REPAIR_UNSUPPORTED;
+			rep->reason = "a member the trace directory requires is missing, and nothing left can stand for it";
+			rp_dir_abort(d);
+			return;
+		}
 	if (tfk_report_verdict(&rep->after) != TFK_VERDICT_CLEAN) {
 		rep->outcome = TFK_REPAIR_FAILED;
 		rp_dir_abort(d);
