@@ -78,7 +78,7 @@ static void finish(const struct rp_format *fmt, const void *model, struct rp_dir
 	/* A member the directory needs and nothing salvaged can stand for (all the task data of a
 	 * uftrace recording dropped): no repair, and nothing written, rather than a broken copy. */
 	for (size_t i = 0; i < rep->after.count; i++)
-		if (strcmp(rep->after.findings[i].fault->id, "core.input.member-missing") == 0) {
+		if (rep->after.findings[i].fault == tfk_fault_get(TFK_CORE_INPUT_MEMBER_MISSING)) {
 			rep->outcome = TFK_REPAIR_UNSUPPORTED;
 			rep->reason = "a member the trace directory requires is missing, and nothing left can stand for it";
 			rp_dir_abort(d);

@@ -21,9 +21,11 @@
 #define CHUNK (64u << 10)
 #define RATIO_FLOOR (64ull << 20) /* below this many bytes unpacked, any ratio is allowed */
 
-static bool has(const uint8_t *p, size_t n, size_t at, const char *magic, size_t len)
+/* Do the file's first bytes (c) hold magic at offset at? */
+static bool has(const struct tfk_cursor *c, uint64_t at, const char *magic, size_t len)
 {
-	return at <= n && len <= n - at && memcmp(p + at, magic, len) == 0;
+	const uint8_t *p;
+	return tfk_cur_bytes_at(c, at, len, &p) && memcmp(p, magic, len) == 0;
 }
 
 /* The filters and formats an upload may come in: no others (uuencode, rpm, cab, ...). */
@@ -62,20 +64,20 @@ struct tfk_archive_info tfk_archive_probe(int fd)
 	struct tfk_archive_info info = { TFK_ARCHIVE_NONE, "" };
 	uint8_t head[HEAD];
 	ssize_t got = pread(fd, head, sizeof(head), 0);
-	size_t n = got > 0 ? (size_t)got : 0;
-	if (has(head, n, 0, "PK\3\4", 4) || has(head, n, 0, "PK\5\6", 4)) {
+	struct tfk_cursor c = tfk_cur_make(head, got > 0 ? (size_t)got : 0, 0, false);
+	if (has(&c, 0, "PK\3\4", 4) || has(&c, 0, "PK\5\6", 4)) {
 		info.kind = TFK_ARCHIVE_ZIP;
 		snprintf(info.kind_name, sizeof(info.kind_name), "zip");
 		return info;
 	}
-	if (has(head, n, 257, "ustar", 5)) {
+	if (has(&c, 257, "ustar", 5)) {
 		info.kind = TFK_ARCHIVE_TAR;
 		snprintf(info.kind_name, sizeof(info.kind_name), "tar");
 		return info;
 	}
-	bool bz2 = has(head, n, 0, "BZh", 3);
-	bool packed = bz2 || has(head, n, 0, "\x1f\x8b", 2) || has(head, n, 0, "\xfd" "7zXZ\0", 6) ||
-		      has(head, n, 0, "\x28\xb5\x2f\xfd", 4);
+	bool bz2 = has(&c, 0, "BZh", 3);
+	bool packed = bz2 || has(&c, 0, "\x1f\x8b", 2) || has(&c, 0, "\xfd" "7zXZ\0", 6) ||
+		      has(&c, 0, "\x28\xb5\x2f\xfd", 4);
 	if (!packed)
 		return info;
 	/* A compressed file: a tar inside, or a single trace (which the check decompresses itself). */

@@ -25,6 +25,21 @@ static bool is_metadata(const struct tfk_member *m)
 	return m->kind == TFK_MEMBER_FILE && strcmp(m->name + dir_len(m->name), "metadata") == 0;
 }
 
+/* What a single file of a CTF trace is, by its first bytes. */
+enum ctf_alone { CTF_ALONE_NONE, CTF_ALONE_METADATA, CTF_ALONE_STREAM };
+
+static enum ctf_alone alone_kind(const struct tfk_cursor *file)
+{
+	uint32_t le = 0;
+	if (!tfk_cur_u32_at(file, 0, &le))
+		return CTF_ALONE_NONE;
+	if (le == CTF_META_MAGIC || __builtin_bswap32(le) == CTF_META_MAGIC || tfk_cur_has(file, "/* CTF 1.8", 10))
+		return CTF_ALONE_METADATA;
+	if (le == CTF_PKT_MAGIC || __builtin_bswap32(le) == CTF_PKT_MAGIC)
+		return CTF_ALONE_STREAM;
+	return CTF_ALONE_NONE;
+}
+
 /* Does the directory part of name (dlen bytes, '/' included) hold a metadata file? */
 static bool has_metadata(const struct tfk_input *in, const char *name, size_t dlen)
 {
@@ -43,9 +58,11 @@ static bool text_file(const struct tfk_input *in, const struct tfk_member *m)
 		return true;
 	if (tfk_member_open(in, m, &map) != 0)
 		return false;
+	struct tfk_cursor c = tfk_cur_make(map.data, map.size, 0, false);
 	bool text = true;
-	for (size_t i = 0; i < map.size && i < 512 && text; i++)
-		text = map.data[i] == '\n' || map.data[i] == '\t' || map.data[i] == '\r' || (map.data[i] >= 0x20 && map.data[i] < 0x7f);
+	uint8_t b;
+	for (uint64_t i = 0; i < 512 && text && tfk_cur_u8_at(&c, i, &b); i++)
+		text = b == '\n' || b == '\t' || b == '\r' || (b >= 0x20 && b < 0x7f);
 	tfk_member_close(&map);
 	return text;
 }
@@ -90,8 +107,7 @@ static bool stream_magic(const struct tfk_input *in, const struct tfk_member *m)
 	if (m->kind != TFK_MEMBER_FILE || tfk_member_open(in, m, &map) != 0)
 		return false;
 	struct tfk_cursor c = tfk_cur_make(map.data, map.size, 0, false);
-	uint32_t le = 0;
-	bool yes = tfk_cur_u32_at(&c, 0, &le) && (le == CTF_PKT_MAGIC || __builtin_bswap32(le) == CTF_PKT_MAGIC);
+	bool yes = alone_kind(&c) == CTF_ALONE_STREAM;
 	tfk_member_close(&map);
 	return yes;
 }
@@ -333,21 +349,6 @@ static void ctf_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 		tfk_set_expected(f, "a metadata file beside the data streams");
 		tfk_set_found(f, "none");
 	}
-}
-
-/* What a single file of a CTF trace is, by its first bytes. */
-enum ctf_alone { CTF_ALONE_NONE, CTF_ALONE_METADATA, CTF_ALONE_STREAM };
-
-static enum ctf_alone alone_kind(const struct tfk_cursor *file)
-{
-	uint32_t le = 0;
-	if (!tfk_cur_u32_at(file, 0, &le))
-		return CTF_ALONE_NONE;
-	if (le == CTF_META_MAGIC || __builtin_bswap32(le) == CTF_META_MAGIC || tfk_cur_has(file, "/* CTF 1.8", 10))
-		return CTF_ALONE_METADATA;
-	if (le == CTF_PKT_MAGIC || __builtin_bswap32(le) == CTF_PKT_MAGIC)
-		return CTF_ALONE_STREAM;
-	return CTF_ALONE_NONE;
 }
 
 /*
