@@ -35,6 +35,27 @@ static void man_text(const char *s)
 	}
 }
 
+static void plain_text(const char *s)
+{
+	fputs(s, stdout);
+}
+
+/* The writer-quirk row of a code, through the output's own text escaper. */
+static void print_quirk(const struct tfk_quirk *q, void (*text)(const char *))
+{
+	printf("Writer quirk: ");
+	text(q->writer);
+	printf(" %s", q->first_bad);
+	if (strcmp(q->first_bad, q->last_bad) != 0)
+		printf("..%s", q->last_bad);
+	printf(q->fixed_in[0] ? ", fixed in %s. Effect on readers: " : "%s, not fixed yet. Effect on readers: ",
+	       q->fixed_in);
+	text(q->effect);
+	printf(". Repair: ");
+	text(q->repair);
+	printf(".\n");
+}
+
 /* tracefsck-faults(7), generated from the catalog so that it cannot drift. */
 static int print_man(const struct tfk_fault *cat, size_t n)
 {
@@ -69,6 +90,11 @@ static int print_man(const struct tfk_fault *cat, size_t n)
 				man_text(h[k].condition);
 			}
 			printf(".\n");
+		}
+		const struct tfk_quirk *q = tfk_fault_quirk(&cat[i]);
+		if (q) {
+			printf(".br\n");
+			print_quirk(q, man_text);
 		}
 	}
 	printf(".SH SEE ALSO\n.BR tracefsck (1)\n");
@@ -143,6 +169,11 @@ static int print_markdown(const struct tfk_fault *cat, size_t n)
 			}
 			printf(".\n");
 		}
+		const struct tfk_quirk *q = tfk_fault_quirk(&cat[i]);
+		if (q) {
+			printf("\n");
+			print_quirk(q, md_text);
+		}
 	}
 	return fflush(stdout) == 0 ? EXIT_CLEAN : EXIT_OPERATIONAL;
 }
@@ -171,6 +202,17 @@ int cmd_problems(int argc, char **argv)
 			json_string(cat[i].summary);
 			printf(",\"help\":");
 			json_string(cat[i].help);
+			const struct tfk_quirk *q = tfk_fault_quirk(&cat[i]);
+			if (q) {
+				const char *key[] = { "writer", "first_bad", "last_bad", "fixed_in", "effect", "repair" };
+				const char *val[] = { q->writer, q->first_bad, q->last_bad, q->fixed_in, q->effect, q->repair };
+				printf(",\"quirk\":{");
+				for (size_t k = 0; k < sizeof key / sizeof key[0]; k++) {
+					printf("%s\"%s\":", k ? "," : "", key[k]);
+					json_string(val[k]);
+				}
+				printf("}");
+			}
 			printf("}\n");
 		} else {
 			printf("%-34s %-7s %s\n", cat[i].id, tfk_severity_name(cat[i].severity), cat[i].summary);
@@ -204,6 +246,11 @@ int cmd_explain(int argc, char **argv)
 		if (h[i].signal_name)
 			printf(" (%s)", h[i].signal_name);
 		printf("%s%s\n", h[i].condition ? ", when " : "", h[i].condition ? h[i].condition : "");
+	}
+	const struct tfk_quirk *q = tfk_fault_quirk(f);
+	if (q) {
+		printf("\n");
+		print_quirk(q, plain_text);
 	}
 	return fflush(stdout) == 0 ? EXIT_CLEAN : EXIT_OPERATIONAL;
 }

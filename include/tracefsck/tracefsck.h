@@ -7,6 +7,7 @@
 #include "tracefsck/check.h"
 #include "tracefsck/finding.h"
 #include "tracefsck/hazard.h"
+#include "tracefsck/quirk.h"
 #include "tracefsck/formats/perf.h"
 #include "tracefsck/limits.h"
 #include "tracefsck/observer.h"

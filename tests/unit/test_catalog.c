@@ -9,6 +9,8 @@
 
 #include "tracefsck/catalog.h"
 #include "tracefsck/hazard.h"
+#include "tracefsck/quirk.h"
+#include "writer_version.h"
 
 static void test_sorted_and_unique(void **state)
 {
@@ -149,6 +151,57 @@ static void test_hazard_condition(void **state)
 	assert_false(tfk_hazard_applies(h, &other));
 }
 
+/*
+ * The writer-quirk table: each row belongs to a catalog code of its own, rows in catalog order,
+ * every field given, a quirk never an error (a known writer's behaviour is not corruption), and
+ * a version range that is a range, fixed after it. That each quirk's code is raised by a test
+ * on a fixture is catalog_coverage's business, as for every code.
+ */
+static void test_quirks_well_formed(void **state)
+{
+	(void)state;
+	size_t n;
+	const struct tfk_quirk *all = tfk_quirk_catalog(&n);
+	for (size_t i = 0; i < n; i++) {
+		const struct tfk_quirk *q = &all[i];
+		const struct tfk_fault *f = tfk_quirk_fault(q);
+		assert_non_null(f);
+		if (i && tfk_quirk_fault(&all[i - 1]) >= f)
+			fail_msg("quirk %zu (%s) out of catalog order or a second row for one code", i, f->id);
+		assert_ptr_equal(tfk_fault_quirk(f), q);
+		if (f->severity == TFK_SEV_ERROR)
+			fail_msg("%s: a writer quirk is a note or a warning, not an error", f->id);
+		if (!q->writer[0] || !q->first_bad[0] || !q->last_bad[0] || !q->effect[0] || !q->repair[0])
+			fail_msg("%s: every field of a quirk row is given (fixed_in may be empty)", f->id);
+		if (tfk_version_cmp(q->first_bad, q->last_bad) > 0)
+			fail_msg("%s: first bad version %s after last %s", f->id, q->first_bad, q->last_bad);
+		if (q->fixed_in[0] && tfk_version_cmp(q->fixed_in, q->last_bad) <= 0)
+			fail_msg("%s: fixed in %s, not after the last bad %s", f->id, q->fixed_in, q->last_bad);
+	}
+	assert_null(tfk_quirk_fault(NULL));
+	assert_null(tfk_fault_quirk(NULL));
+	assert_null(tfk_fault_quirk(tfk_catalog_find("core.input.io-error")));
+}
+
+/* Writer versions compare as dotted numbers, whatever decorates them. */
+static void test_writer_versions(void **state)
+{
+	(void)state;
+	assert_int_equal(tfk_version_cmp("3.3.1", "3.3.1"), 0);
+	assert_true(tfk_version_cmp("3.3", "3.3.0") == 0);
+	assert_true(tfk_version_cmp("3.2.0", "3.10") < 0); /* numbers, not text */
+	assert_true(tfk_version_cmp("v0.17", "0.16.2") > 0);
+	assert_true(tfk_version_cmp("2.14.0-rc1", "2.14.0") == 0);
+	assert_true(tfk_version_cmp("6.16.0+git", "6.2") > 0);
+	assert_true(tfk_version_cmp("", "0") == 0);
+	assert_true(tfk_version_cmp("99999999999999999999", "1000000000") == 0); /* capped, no overflow */
+	assert_true(tfk_version_between("3.3.1", "3.3.1", "3.3.1"));
+	assert_false(tfk_version_between("3.3.2", "3.0", "3.3.1"));
+	assert_true(tfk_version_between("3.1", NULL, "3.3.1"));
+	assert_true(tfk_version_between("7", "6.16", ""));
+	assert_false(tfk_version_between("6.15.9", "6.16", ""));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -158,6 +211,8 @@ int main(void)
 		cmocka_unit_test(test_required_codes),
 		cmocka_unit_test(test_hazards_well_formed),
 		cmocka_unit_test(test_hazard_condition),
+		cmocka_unit_test(test_quirks_well_formed),
+		cmocka_unit_test(test_writer_versions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -46,5 +46,8 @@ void tfk_line_text_hazards(struct tfk_line *l, const struct tfk_finding *f);
 void tfk_line_json_hazard(struct tfk_line *l, const struct tfk_hazard *h);
 /* ",\"hazards\":[...]" when some apply, nothing otherwise. */
 void tfk_line_json_hazards(struct tfk_line *l, const struct tfk_finding *f);
+/* Writer quirks (sink_quirks.c): " {writer quirk: ...}" / ",\"quirk\":{...}" for a quirk's code, else nothing. */
+void tfk_line_text_quirk(struct tfk_line *l, const struct tfk_finding *f);
+void tfk_line_json_quirk(struct tfk_line *l, const struct tfk_finding *f);
 
 #endif

@@ -38,6 +38,7 @@ void tfk_line_json_finding(struct tfk_line *l, const struct tfk_finding *f, cons
 	key_str(l, "found", f->found);
 	key_str(l, "repair", tfk_repair_action_name(f->fault->repair));
 	tfk_line_json_hazards(l, f);
+	tfk_line_json_quirk(l, f);
 	tfk_line_printf(l, "}\n");
 }
 

@@ -44,6 +44,7 @@ int tfk_sink_text(const struct tfk_report *r, const char *name, const struct tfk
 			tfk_line_printf(&l, ")");
 		}
 		tfk_line_text_hazards(&l, f);
+		tfk_line_text_quirk(&l, f);
 		tfk_line_printf(&l, "\n");
 		if (tfk_line_flush(&l, write, user))
 			return -1;
