@@ -4,7 +4,7 @@
  * constants: every format's tokens (its tfk_format's dictionary) for the trace harnesses, the fault
  * catalog's codes and the bytes the sinks must escape for the sinks harness.
  * usage: gen_dict DIR   (writes DIR/<harness>.dict for every harness of the formats built:
- *                        check, repair, sinks, and format, uftrace, ctf, lttng0, tsdl)
+ *                        check, repair, sinks, units, and format, uftrace, ctf, lttng0, tsdl)
  */
 #include <stdio.h>
 #include <string.h>
@@ -32,6 +32,19 @@ static void token(void *user, const char *label, const void *bytes, size_t len)
 			fprintf(o->f, "\\x%02x", p[i]);
 	}
 	fputs("\"\n", o->f);
+}
+
+/* What tfk_archive_probe (validate/units/archive_unpack.c) looks for, and the tar header's fields. */
+static void units_tokens(struct out *o)
+{
+	static const struct {
+		const char *bytes;
+		size_t len;
+	} magic[] = { { "PK\3\4", 4 },  { "PK\5\6", 4 },       { "PK\1\2", 4 },   { "ustar", 5 },  { "ustar  ", 8 },
+		      { "ustar\0" "00", 8 }, { "\x1f\x8b\x08", 3 }, { "\xfd" "7zXZ\0", 6 }, { "BZh9", 4 }, { "\x28\xb5\x2f\xfd", 4 },
+		      { "../", 3 },     { "././@LongLink", 13 } };
+	for (size_t i = 0; i < sizeof(magic) / sizeof(magic[0]); i++)
+		token(o, "archive", magic[i].bytes, magic[i].len);
 }
 
 static void sinks_tokens(struct out *o)
@@ -74,6 +87,8 @@ int main(int argc, char **argv)
 			tfk_format_ctf.dictionary(token, &o); /* the TSDL text harness is CTF's */
 #endif
 		} else {
+			if (strcmp(names[i], "units") == 0)
+				units_tokens(&o); /* and every format's, for the traces inside */
 			size_t nf;
 			const struct tfk_format *const *all = tfk_formats(&nf);
 			for (size_t k = 0; k < nf; k++)

@@ -810,7 +810,7 @@ static void test_sign_extended_missed_flag_is_valid(void **state)
 	fx_free(x);
 }
 
-static void test_zeroed_page_is_a_note(void **state)
+static void test_zeroed_page_is_an_error(void **state)
 {
 	(void)state;
 	struct fx *x = fx_new();
@@ -819,8 +819,35 @@ static void test_zeroed_page_is_a_note(void **state)
 	uint64_t p = page_at(x, 0, 1);
 	memset(x->b.data + p, 0, 4096);
 	check(&x->b, &x->r);
+	/* its events are gone and readers say nothing: an error a gate fails on */
 	assert_code_at(&x->r, "tracedat.page.zeroed", p);
-	assert_errors(&x->r, 0);
+	assert_errors(&x->r, 1);
+	assert_int_equal(tfk_report_verdict(&x->r), TFK_VERDICT_CORRUPT);
+	fx_free(x);
+}
+
+/*
+ * Zeros after a CPU's last page with events, or over all of its pages, are lost events too:
+ * the kernel hands no empty page to a reader, so no writer stores one.
+ */
+static void test_zeroed_last_page_and_whole_cpu(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new();
+	x->spec.ncpus = 2;
+	x->spec.pages_per_cpu = 3;
+	fx_build(x);
+	uint64_t last = page_at(x, 0, 2), first1 = page_at(x, 1, 0);
+	memset(x->b.data + last, 0, 4096);
+	memset(x->b.data + first1, 0, 3 * 4096);
+	check(&x->b, &x->r);
+	const struct tfk_finding *f = find(&x->r, "tracedat.page.zeroed", last);
+	assert_non_null(f);
+	assert_string_equal(f->found, "1 all-zero pages at the end of the CPU's data");
+	f = find(&x->r, "tracedat.page.zeroed", first1);
+	assert_non_null(f);
+	assert_string_equal(f->found, "all 3 pages of the CPU are zeros");
+	assert_errors(&x->r, 2);
 	fx_free(x);
 }
 
@@ -1646,7 +1673,8 @@ static const struct CMUnitTest v6_tests[] = {
 	cmocka_unit_test(test_instance_faults),
 	cmocka_unit_test(test_bad_commit),
 	cmocka_unit_test(test_sign_extended_missed_flag_is_valid),
-	cmocka_unit_test(test_zeroed_page_is_a_note),
+	cmocka_unit_test(test_zeroed_page_is_an_error),
+	cmocka_unit_test(test_zeroed_last_page_and_whole_cpu),
 	cmocka_unit_test(test_missed_events_are_a_note),
 	cmocka_unit_test(test_event_overrun),
 	cmocka_unit_test(test_bad_event),

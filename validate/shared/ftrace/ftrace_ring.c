@@ -443,10 +443,23 @@ void td_cpu_walk_end(struct td_cpu_walk *w)
 		tfk_set_found(f, "%llu pages flag missed events, %llu events counted%s", (unsigned long long)w->lost_pages,
 			      (unsigned long long)w->lost_events, w->lost_unknown ? " (some counts not stored)" : "");
 	}
-	if (w->zero_mid) {
+	/*
+	 * Zero pages after the last page with events are lost data too: the kernel hands a reader
+	 * no empty page (a read of an empty ring buffer returns nothing), so a writer never stores
+	 * one; a CPU whose every page is zeros lost all its events.
+	 */
+	if (w->zero_mid || w->zero_run) {
 		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_PAGE_ZEROED, w->first_zero_at, td->geo.page_size);
 		tfk_set_path(f, "%scpu%u", w->buffer, w->cpu);
-		tfk_set_found(f, "%llu all-zero pages before later pages with events", (unsigned long long)w->zero_mid);
+		if (w->zero_run && w->zero_run == w->page)
+			tfk_set_found(f, "all %llu pages of the CPU are zeros", (unsigned long long)w->zero_run);
+		else if (!w->zero_run)
+			tfk_set_found(f, "%llu all-zero pages before later pages with events", (unsigned long long)w->zero_mid);
+		else if (!w->zero_mid)
+			tfk_set_found(f, "%llu all-zero pages at the end of the CPU's data", (unsigned long long)w->zero_run);
+		else
+			tfk_set_found(f, "%llu all-zero pages before later pages with events, %llu at the end of the CPU's data",
+				      (unsigned long long)w->zero_mid, (unsigned long long)w->zero_run);
 	}
 	tfk_place_end(td->ctx, &w->place, "%scpu%u", w->buffer, w->cpu);
 }
