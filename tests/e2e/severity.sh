@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Severities a gate can use: sched-irq.v6.dat with one CPU data page zeroed between pages that
-# hold events (131 of its 946 events gone) is an error at the page by default (its events are
-# lost and readers say nothing), which a policy could lower and --severity re-grades; the policy
-# file docs/ci.md shows is a valid gate that passes the pristine sample and fails this one.
+# hold events (131 of its 946 events gone) is a warning at the page by default (docs/ci.md says
+# why), which --fail-on=warning, --severity and the policy file docs/ci.md shows all fail; that
+# policy is a valid gate that passes the pristine sample.
 # usage: severity.sh TRACEFSCK SOURCE_DIR SAMPLES_DIR WORK_DIR
 set -u
 wrap=${TFK_WRAP:-} # e.g. valgrind, in front of every tracefsck invocation
@@ -21,18 +21,18 @@ head -c 4096 /dev/zero | dd of="$work/zeroed.dat" bs=4096 seek=$((0x71e000 / 409
 
 $wrap "$bin" check --json --no-libtraceevent "$work/zeroed.dat" > "$work/zeroed.json"
 rc=$?
-[ $rc = 4 ] && ok "a zeroed page is an error by default (exit 4)" || bad "a zeroed page: exit $rc, expected 4"
-grep -q '"code":"tracedat.page.zeroed","severity":"error","offset":7462912,' "$work/zeroed.json" &&
-	ok "tracedat.page.zeroed is an error at 0x71e000" || { bad "no error tracedat.page.zeroed at 0x71e000"; cat "$work/zeroed.json"; }
+[ $rc = 0 ] && ok "a zeroed page is a warning by default (exit 0)" || bad "a zeroed page: exit $rc, expected 0"
+grep -q '"code":"tracedat.page.zeroed","severity":"warning","offset":7462912,' "$work/zeroed.json" &&
+	ok "tracedat.page.zeroed is a warning at 0x71e000" || { bad "no warning tracedat.page.zeroed at 0x71e000"; cat "$work/zeroed.json"; }
 grep -q '"type":"summary".*"events":815,' "$work/zeroed.json" && ok "815 of 946 events left" ||
 	{ bad "not 815 events"; grep '"type":"summary"' "$work/zeroed.json"; }
-# a gate that accepts it (a known-bad upload being triaged) lowers it, one rule at a time
-$wrap "$bin" check --no-libtraceevent --severity tracedat.page.zeroed=warning "$work/zeroed.dat" > /dev/null 2>&1
+$wrap "$bin" check --no-libtraceevent --fail-on=warning "$work/zeroed.dat" > /dev/null 2>&1
 rc=$?
-[ $rc = 0 ] && ok "--severity tracedat.page.zeroed=warning passes it (exit 0)" || bad "--severity ...=warning: exit $rc"
-$wrap "$bin" check --no-libtraceevent --severity tracedat.page.zeroed=warning --fail-on=warning "$work/zeroed.dat" > /dev/null 2>&1
+[ $rc = 4 ] && ok "--fail-on=warning fails it (exit 4)" || bad "--fail-on=warning on the zeroed page: exit $rc"
+# a gate may re-grade it, one rule at a time
+$wrap "$bin" check --no-libtraceevent --severity tracedat.page.zeroed=error "$work/zeroed.dat" > /dev/null 2>&1
 rc=$?
-[ $rc = 4 ] && ok "--fail-on=warning fails it then (exit 4)" || bad "--fail-on=warning on the lowered zeroed page: exit $rc"
+[ $rc = 4 ] && ok "--severity tracedat.page.zeroed=error fails it" || bad "--severity ...=error: exit $rc"
 
 # the policy file of docs/ci.md: the first fenced block after "## What fails a gate"
 awk '/^## What fails a gate/ { on = 1 } on && /^```/ { if (inside) exit; inside = 1; next } inside' "$src/docs/ci.md" > "$work/ci.policy"
@@ -44,17 +44,5 @@ grep -q 'tracedat.format.unparsable' "$work/policy.out" && bad "the allow-list d
 $wrap "$bin" check --policy "$work/ci.policy" "$work/zeroed.dat" > /dev/null 2>&1
 rc=$?
 [ $rc = 4 ] && ok "the docs' policy fails the zeroed page" || bad "the docs' policy on the zeroed page: exit $rc"
-# and repair drops the page: the output re-checks clean with the 815 events the check walked
-$wrap "$bin" repair "$work/zeroed.dat" -o "$work/fixed.dat" > "$work/repair.out" 2>&1
-rc=$?
-[ $rc = 1 ] && ok "repair of the zeroed page: exit 1" || { bad "repair of the zeroed page: exit $rc"; cat "$work/repair.out"; }
-$wrap "$bin" check --json --no-libtraceevent "$work/fixed.dat" > "$work/fixed.json"
-rc=$?
-[ $rc = 0 ] && grep -q '"type":"summary".*"events":815,' "$work/fixed.json" && ok "the repaired file is clean with 815 events" ||
-	{ bad "repaired file: exit $rc"; cat "$work/fixed.json"; }
-if command -v trace-cmd > /dev/null; then
-	n=$(trace-cmd report "$work/fixed.dat" 2>/dev/null | grep -acE '\[[0-9]+\] *[0-9]+(\.[0-9]+)?: ') # one line per event
-	[ "$n" = 815 ] && ok "trace-cmd report reads 815 events of the repaired file" || bad "trace-cmd report: $n events, expected 815"
-fi
 rm -f "$work/v6.dat" "$work/zeroed.dat" "$work/fixed.dat"
 exit $fail

@@ -810,7 +810,7 @@ static void test_sign_extended_missed_flag_is_valid(void **state)
 	fx_free(x);
 }
 
-static void test_zeroed_page_is_an_error(void **state)
+static void test_zeroed_page_is_a_warning(void **state)
 {
 	(void)state;
 	struct fx *x = fx_new();
@@ -819,10 +819,10 @@ static void test_zeroed_page_is_an_error(void **state)
 	uint64_t p = page_at(x, 0, 1);
 	memset(x->b.data + p, 0, 4096);
 	check(&x->b, &x->r);
-	/* its events are gone and readers say nothing: an error a gate fails on */
+	/* a warning until the sub-buffer tails trace-cmd convert writes are told apart (docs/ci.md) */
 	assert_code_at(&x->r, "tracedat.page.zeroed", p);
-	assert_errors(&x->r, 1);
-	assert_int_equal(tfk_report_verdict(&x->r), TFK_VERDICT_CORRUPT);
+	assert_errors(&x->r, 0);
+	assert_int_equal(x->r.by_severity[TFK_SEV_WARNING], 1);
 	fx_free(x);
 }
 
@@ -847,7 +847,7 @@ static void test_zeroed_last_page_and_whole_cpu(void **state)
 	f = find(&x->r, "tracedat.page.zeroed", first1);
 	assert_non_null(f);
 	assert_string_equal(f->found, "all 3 pages of the CPU are zeros");
-	assert_errors(&x->r, 2);
+	assert_int_equal(x->r.by_severity[TFK_SEV_WARNING], 2);
 	fx_free(x);
 }
 
@@ -1673,7 +1673,7 @@ static const struct CMUnitTest v6_tests[] = {
 	cmocka_unit_test(test_instance_faults),
 	cmocka_unit_test(test_bad_commit),
 	cmocka_unit_test(test_sign_extended_missed_flag_is_valid),
-	cmocka_unit_test(test_zeroed_page_is_an_error),
+	cmocka_unit_test(test_zeroed_page_is_a_warning),
 	cmocka_unit_test(test_zeroed_last_page_and_whole_cpu),
 	cmocka_unit_test(test_missed_events_are_a_note),
 	cmocka_unit_test(test_event_overrun),
