@@ -163,16 +163,68 @@ static void chunk_range(const struct buf_ctx *b, uint64_t entry_at, uint32_t cpu
 	r->declared = size;
 }
 
-/* The bytes of the file a compressed CPU's entry locates: its size plus the chunk count, clipped. */
+/*
+ * What the chunk stream at offset occupies after its count, read from the chunk headers alone
+ * (nothing decoded), or UINT64_MAX when the file ends inside it. Each chunk takes at least 8
+ * bytes of the file, so the loop ends within the file whatever the count says.
+ */
+static uint64_t chunk_stream_used(const struct td_check *td, uint64_t offset)
+{
+	uint32_t nchunks;
+	if (offset >= td->size || !tfk_cur_u32_at(&td->file, offset, &nchunks))
+		return UINT64_MAX;
+	uint64_t pos = offset + 4;
+	for (uint32_t i = 0; i < nchunks; i++) {
+		uint32_t zsize;
+		if (!tfk_cur_u32_at(&td->file, pos, &zsize) || pos + 8 > td->size || zsize > td->size - pos - 8)
+			return UINT64_MAX;
+		pos += 8 + (uint64_t)zsize;
+	}
+	return pos - offset - 4;
+}
+
+/*
+ * The file bytes a compressed CPU's entry locates. trace-cmd 3.0 to 3.1.x wrote the size of the
+ * chunks after the count; 3.2 and later (4b921329) write what was written, count included.
+ * libtracecmd reads neither: it takes the count and the chunk headers. So a size that is the
+ * chunks plus 4 is the stream whole; any other size is taken as the older form, as before.
+ */
+static uint64_t compressed_extent(const struct td_check *td, uint64_t offset, uint64_t size)
+{
+	uint64_t extent;
+	if (size >= 4 && chunk_stream_used(td, offset) == size - 4)
+		return size;
+	if (!tfk_add_u64(size, 4, &extent))
+		return UINT64_MAX;
+	return extent;
+}
+
+/* The bytes of the file a compressed CPU's entry locates, clipped. */
 static bool chunk_extent(const struct td_check *td, uint64_t offset, uint64_t size, struct tfk_cursor *data)
 {
-	uint64_t extent = size, end;
-	if (!tfk_add_u64(extent, 4, &extent))
-		extent = UINT64_MAX;
+	uint64_t extent = compressed_extent(td, offset, size), end;
 	if (!tfk_add_u64(offset, extent, &end) || offset >= td->size)
 		return false;
 	tfk_cur_sub(&td->file, offset, extent, data);
 	return true;
+}
+
+/*
+ * A compressed CPU's size written the way trace-cmd before 3.2 wrote it: 4 short of the
+ * stream (the chunk count left out). Readers do not use it; said once a file, as a writer quirk.
+ */
+static void note_short_size(const struct buf_ctx *b, uint64_t entry_at, uint32_t cpu, uint64_t size)
+{
+	struct td_check *td = b->td;
+	if (td->dat->size_form_noted)
+		return;
+	td->dat->size_form_noted = true;
+	struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_WRITER_BUFFER_SIZE_WITHOUT_COUNT, entry_at + 12, 8);
+	tfk_set_path(f, "option %s %s", b->kind, b->label[0] ? b->label : "(top)");
+	tfk_set_expected(f, "cpu%u size %llu (its chunks and the 4-byte count, as trace-cmd 3.2 and later write it)", cpu,
+			 (unsigned long long)size + 4);
+	tfk_set_found(f, "%llu, written by trace-cmd %s", (unsigned long long)size,
+		      td->dat->writer[0] ? td->dat->writer : "of unknown version (no VERSION option)");
 }
 
 static void check_cpu_entry(struct buf_ctx *b, uint64_t entry_at, uint32_t cpu, uint64_t offset, uint64_t size)
@@ -182,9 +234,9 @@ static void check_cpu_entry(struct buf_ctx *b, uint64_t entry_at, uint32_t cpu, 
 	char what[96];
 	snprintf(what, sizeof(what), "%scpu%u data", b->label, cpu);
 
-	uint64_t extent = size, end;
-	if (b->compressed && !tfk_add_u64(extent, 4, &extent))
-		extent = UINT64_MAX;
+	uint64_t extent = b->compressed ? compressed_extent(td, offset, size) : size, end;
+	if (b->compressed && size && chunk_stream_used(td, offset) == size)
+		note_short_size(b, entry_at, cpu, size);
 	if (size || b->compressed)
 		td_obs_cpu_extent(td, cpu, extent,
 				  offset < td->size ? (extent < td->size - offset ? extent : td->size - offset) : 0, b->compressed);
@@ -248,10 +300,12 @@ void td_walk_chunks_here(struct td_check *td, const struct td_walk_range *r)
 		tfk_mark_incomplete(td->ctx);
 	} else {
 		uint64_t used = check_chunks(td, &r->data, &w, what);
-		if (used != UINT64_MAX && used != r->declared) {
+		/* Either form trace-cmd has written: the chunks alone (3.0-3.1.x) or with the count (3.2+). */
+		if (used != UINT64_MAX && used != r->declared && used + 4 != r->declared) {
 			struct tfk_finding *f = entry_fault(td, r->kind, r->buffer, r->entry_at + 12, 8);
-			tfk_set_expected(f, "cpu%u size %llu (what its chunks occupy after the count)", r->cpu,
-					 (unsigned long long)used);
+			tfk_set_expected(f, "cpu%u size %llu (its chunks and the 4-byte count, trace-cmd 3.2 and later) "
+					 "or %llu (the chunks alone, trace-cmd 3.0 to 3.1)", r->cpu,
+					 (unsigned long long)used + 4, (unsigned long long)used);
 			tfk_set_found(f, "%llu", (unsigned long long)r->declared);
 		}
 	}

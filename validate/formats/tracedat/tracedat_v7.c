@@ -11,12 +11,14 @@
 #include "codec/codec.h"
 #include "shared/ftrace/ftrace_observe.h"
 #include "tracedat_tokens.h"
+#include "writer_version.h"
 
 /* A section carries the id of the option that points at it; OPTIONS sections are id 0. */
 enum {
 	SEC_OPTIONS = 0, SEC_BUFFER = TD_OPT_BUFFER, SEC_STRINGS = TD_OPT_STRINGS, SEC_HEADER_INFO = TD_OPT_HEADER_INFO,
 	SEC_FTRACE_EVENTS = TD_OPT_FTRACE_EVENTS, SEC_EVENT_FORMATS = TD_OPT_EVENT_FORMATS, SEC_KALLSYMS = TD_OPT_KALLSYMS,
 	SEC_PRINTK = TD_OPT_PRINTK, SEC_CMDLINES = TD_OPT_CMDLINES, SEC_BUFFER_TEXT = TD_OPT_BUFFER_TEXT,
+	SEC_BTF_FILE = TD_OPT_BTF_FILE, SEC_MODULES_FILE = TD_OPT_MODULES_FILE,
 };
 #define SECTION_HEADER 16
 #define NAME_MAX_V7 64
@@ -35,7 +37,8 @@ void td_set_found_target(const struct td_check *td, struct tfk_finding *f, uint6
 
 static bool known_section(uint16_t id)
 {
-	return id == SEC_OPTIONS || id == SEC_BUFFER || (id >= SEC_STRINGS && id <= SEC_BUFFER_TEXT);
+	return id == SEC_OPTIONS || id == SEC_BUFFER || (id >= SEC_STRINGS && id <= SEC_BUFFER_TEXT) || id == SEC_BTF_FILE ||
+	       id == SEC_MODULES_FILE;
 }
 
 static struct tfk_finding *bad_header(struct td_check *td, uint64_t off, uint64_t len, const struct td_section *s)
@@ -116,7 +119,7 @@ static void walk_sections(struct td_check *td, uint64_t at)
 		if (!known_section(s.id)) {
 			struct tfk_finding *f = bad_header(td, at, 2, NULL);
 			tfk_set_path(f, "section at 0x%llx", (unsigned long long)at);
-			tfk_set_expected(f, "a section id 0, 3 or 15..22");
+			tfk_set_expected(f, "a section id 0, 3, 15..22, 23 or 25");
 			tfk_set_found(f, "id %u, flags 0x%x, size %llu", s.id, s.flags, (unsigned long long)s.size);
 			/* Derailed: the previous size was wrong, or this header is. Options may still reach
 			 * the sections after it. */
@@ -261,6 +264,7 @@ static void check_metadata_section(struct td_check *td, struct td_section *s)
 	case SEC_PRINTK: whole = td_check_text_blob(td, &body, &pos, 4, "printk formats", TFK_META_PRINTK); break;
 	case SEC_CMDLINES: whole = td_check_text_blob(td, &body, &pos, 8, "saved cmdlines", TFK_META_CMDLINES); break;
 	case SEC_STRINGS: td->dat->strings_len += body.len; pos = body.len; break;
+	case SEC_BTF_FILE: td_check_btf(td, s->offset, &body); pos = body.len; break;
 	default: pos = body.len; break;
 	}
 	if (whole && !partial && pos != body.len && s->avail == s->size) {
@@ -277,6 +281,15 @@ void td_v7_section_option(struct td_check *td, uint16_t id, uint64_t opt_offset,
 	uint64_t target = 0;
 	tfk_cur_u64_at(payload, 0, &target);
 	struct td_section *s = td_section_at(td, target);
+	if ((!s || s->id != id) && (id == SEC_BTF_FILE || id == SEC_MODULES_FILE) && td->dat->writer[0] &&
+	    tfk_version_cmp(td->dat->writer, "3.4") >= 0) {
+		/* trace-cmd 3.4's convert copies these options from its input, offsets and all. */
+		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_WRITER_STALE_SECTION_OPTION, payload->origin, 8);
+		tfk_set_path(f, "option %s", td_section_name(id));
+		tfk_set_expected(f, "the offset of a %s section", td_section_name(id));
+		td_set_found_target(td, f, target, s);
+		return;
+	}
 	if (!s || s->id != id) {
 		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_OPTIONS_BAD_TARGET, payload->origin, 8);
 		tfk_set_path(f, "option %s", td_section_name(id));
