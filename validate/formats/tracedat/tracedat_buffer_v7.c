@@ -388,6 +388,21 @@ static void walk_ahead(const struct buf_ctx *b, struct tfk_cursor c, uint32_t n,
 	free(ahead);
 }
 
+/*
+ * An instance whose sub-buffers are larger than the file header's page, in a compressed file:
+ * valid, but libtracecmd 3.3-3.4 lays its first CPU's decoded pages out at the header's page
+ * size and loses them after the first ("bad page offset"). Said so that a count that differs
+ * from trace-cmd report's is explained.
+ */
+static void subbuf_note(const struct buf_ctx *b, uint64_t ps_at, uint32_t page_size)
+{
+	struct tfk_finding *f = tfk_emit(b->td->ctx, TFK_TRACEDAT_BUFFER_SUBBUF_COMPRESSED, ps_at, 4);
+	tfk_set_path(f, "option %s %s", b->kind, b->label);
+	tfk_set_expected(f, "pages of the file header's %u bytes, for trace-cmd 3.3-3.4 to read every CPU whole",
+			 b->td->header_page_size);
+	tfk_set_found(f, "%u-byte sub-buffers, compressed", page_size);
+}
+
 void td_check_buffer_v7(struct td_check *td, const struct td_buffer_opt *opt)
 {
 	struct buf_ctx b;
@@ -453,6 +468,8 @@ void td_check_buffer_v7(struct td_check *td, const struct td_buffer_opt *opt)
 			return;
 		}
 		td->geo.page_size = page_size;
+		if (b.compressed && page_size > td->header_page_size && n)
+			subbuf_note(&b, ps_at, page_size);
 	}
 	td->ctx->report->stats.buffers++;
 	td_obs_buffer(td, safe, clock_name, td->geo.page_size, false);

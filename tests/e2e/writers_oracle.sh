@@ -1,0 +1,36 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The writers' own readers as oracles for tests/data/tracedat: each file tcV-* is read with
+# trace-cmd V's `trace-cmd report` from WRITERS_DIR/prefix-trace-cmd-V/bin (built from its
+# sources outside the project; the CMake cache path TFK_WRITERS_DIR, or the environment variable
+# of that name), which must print what the README's "report prints" column says. Versions not
+# installed are skipped; with none installed the test is skipped (exit 77).
+# usage: writers_oracle.sh DATA_DIR WORK_DIR [WRITERS_DIR]
+set -u
+data=$1 work=$2 writers=${TFK_WRITERS_DIR:-${3:-}}
+fail=0 ran=0
+mkdir -p "$work" || exit 1
+[ -n "$writers" ] && [ -d "$writers" ] || { echo "SKIP: no writers folder (TFK_WRITERS_DIR)"; exit 77; }
+rows=$(grep '^| tc[0-9]' "$data/README.md")
+while IFS='|' read -r _ file _ _ prints _ _ _; do
+	file=$(echo $file) prints=$(echo $prints | sed 's/^\([0-9]*\).*/\1/')
+	v=$(echo "$file" | sed 's/^tc\([0-9.]*\)-.*/\1/')
+	tc="$writers/prefix-trace-cmd-$v/bin/trace-cmd"
+	[ -x "$tc" ] || { echo "skip: $file (no trace-cmd $v at $tc)"; continue; }
+	name=$(basename "$file" .xz)
+	case "$file" in
+	*.xz) xz -dc "$data/$file" > "$work/$name" || { echo "FAIL: cannot decompress $file"; fail=1; continue; } ;;
+	*) cp "$data/$file" "$work/$name" ;;
+	esac
+	ran=$((ran + 1))
+	got=$("$tc" report "$work/$name" 2> /dev/null | grep -vc '^cpus=\|^ *$')
+	if [ "$got" != "$prints" ]; then
+		echo "FAIL: $name: trace-cmd $v report prints $got events, the README says $prints"; fail=1
+	else
+		echo "ok: $name: trace-cmd $v report prints $got"
+	fi
+done <<ROWS
+$rows
+ROWS
+[ "$ran" -gt 0 ] || { echo "SKIP: no trace-cmd of these versions under $writers"; exit 77; }
+exit $fail
