@@ -50,6 +50,88 @@ static uint8_t *chunk_space(struct td_check *td, size_t n)
 	return p;
 }
 
+/* Whether a frame of the codec starts at p (n bytes there): zstd's magic, or a zlib header. */
+static bool frame_magic(int codec, const uint8_t *p, uint64_t n)
+{
+	if (codec == TFK_CODEC_ZSTD)
+		return n >= 4 && p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f && p[3] == 0xfd;
+	if (codec == TFK_CODEC_ZLIB)
+		return n >= 2 && (p[0] & 0x0f) == 8 && (p[0] >> 4) <= 7 && ((p[0] << 8) | p[1]) % 31 == 0;
+	return false;
+}
+
+bool td_zero_sized_block(const struct td_check *td, const struct tfk_cursor *c, uint64_t at)
+{
+	uint32_t zsize, usize;
+	const uint8_t *p;
+	if (!tfk_cur_u32_at(c, at, &zsize) || !tfk_cur_u32_at(c, at + 4, &usize) || zsize || usize ||
+	    !tfk_cur_bytes_at(c, at + 8, 4, &p))
+		return false;
+	return frame_magic(td->dat->codec, p, 4);
+}
+
+void td_note_zero_sizes(struct td_check *td, uint64_t offset, const char *where)
+{
+	if (td->dat->zero_sizes_noted)
+		return;
+	td->dat->zero_sizes_noted = true;
+	struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_WRITER_ZERO_COMPRESSION_SIZES, offset, 8);
+	tfk_set_path(f, "%s", where);
+	tfk_set_expected(f, "the sizes of the %s data that follows", tfk_codec_name((enum tfk_codec)td->dat->codec));
+	tfk_set_found(f, "0, %s file written by trace-cmd %s", td->file.big_endian ? "a big-endian" : "a little-endian",
+		      td->dat->writer[0] ? td->dat->writer : "of unknown version (no VERSION option)");
+}
+
+/* Hand one decoded chunk to the walker (or, latency text, to the observer). */
+static void walk_decoded(struct td_check *td, struct td_cpu_walk *walk, uint64_t chunk_at, uint8_t *dst, size_t got)
+{
+	if (!walk) {
+		struct tfk_cursor text = tfk_decoded_cursor(td->ctx, 1, chunk_at + 8, dst, got, td->file.big_endian);
+		td_obs_meta(td, TFK_META_LATENCY, &text);
+		return;
+	}
+	struct tfk_cursor pages = tfk_decoded_cursor(td->ctx, 1, chunk_at + 8, dst, got, td->file.big_endian);
+	pages.len -= pages.len % td->geo.page_size;
+	td_cpu_walk_pages(walk, &pages);
+}
+
+/*
+ * A chunk stream whose count and sizes are all 0 (trace-cmd 3.3.1, big-endian): each chunk is
+ * {0, 0, one frame}, the frames delimiting themselves. Walked to the end of data or to the
+ * first block that is not of that shape. Returns the bytes after the count, as check_chunks.
+ */
+static uint64_t check_unsized_chunks(struct td_check *td, const struct tfk_cursor *data, struct td_cpu_walk *walk,
+				     const char *what)
+{
+	uint64_t pos = 4;
+	for (uint32_t i = 0; td_zero_sized_block(td, data, pos); i++) {
+		const uint8_t *src;
+		uint64_t left = data->len - (pos + 8);
+		if (!tfk_cur_bytes_at(data, pos + 8, left, &src))
+			break;
+		size_t consumed = 0, decoded = 0;
+		enum tfk_decode_status st = tfk_frame_span((enum tfk_codec)td->dat->codec, src, (size_t)left,
+							   td->ctx->limits->max_decoded, &consumed, &decoded);
+		uint64_t chunk_at = data->origin + pos;
+		if (st != TFK_DECODE_OK) {
+			struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_COMPRESSION_CORRUPT, chunk_at, 8 + left);
+			tfk_set_path(f, "%s chunk %u (sizes 0)", what, i);
+			tfk_set_expected(f, "a whole %s frame", tfk_codec_name((enum tfk_codec)td->dat->codec));
+			tfk_set_found(f, "%s", st == TFK_DECODE_LONG ? "more data than the decoding limit" : "a decoding error");
+			return UINT64_MAX;
+		}
+		uint8_t *dst = chunk_space(td, decoded ? decoded : 1);
+		if (!dst)
+			return UINT64_MAX;
+		size_t got = 0;
+		if (tfk_decode_chunk(&td->decode_state, (enum tfk_codec)td->dat->codec, src, consumed, dst, decoded, &got) ==
+		    TFK_DECODE_OK)
+			walk_decoded(td, walk, chunk_at, dst, got);
+		pos += 8 + (uint64_t)consumed;
+	}
+	return pos - 4;
+}
+
 /*
  * A chunk stream at view-relative 0 of data: u32 count, then {u32 zsize, u32 usize, zsize
  * bytes}. Each chunk is decoded on its own; pages go to the walker when one is given.
@@ -63,6 +145,8 @@ static uint64_t check_chunks(struct td_check *td, const struct tfk_cursor *data,
 		td_overrun(td, data, 0, 4, what);
 		return UINT64_MAX;
 	}
+	if (nchunks == 0 && td_zero_sized_block(td, data, 4))
+		return check_unsized_chunks(td, data, walk, what);
 	uint64_t pos = 4, released = 0;
 	for (uint32_t i = 0; i < nchunks; i++) {
 		uint32_t zsize, usize;
@@ -183,6 +267,17 @@ static uint64_t chunk_stream_used(const struct td_check *td, uint64_t offset)
 	return pos - offset - 4;
 }
 
+/* A stream of trace-cmd 3.3.1 on big-endian: count 0, then {0, 0, frame}. */
+static bool unsized_stream(const struct td_check *td, uint64_t offset)
+{
+	uint32_t nchunks;
+	struct tfk_cursor rest;
+	if (offset >= td->size || !tfk_cur_u32_at(&td->file, offset, &nchunks) || nchunks)
+		return false;
+	tfk_cur_sub(&td->file, offset, td->size - offset, &rest);
+	return td_zero_sized_block(td, &rest, 4);
+}
+
 /*
  * The file bytes a compressed CPU's entry locates. trace-cmd 3.0 to 3.1.x wrote the size of the
  * chunks after the count; 3.2 and later (4b921329) write what was written, count included.
@@ -192,7 +287,7 @@ static uint64_t chunk_stream_used(const struct td_check *td, uint64_t offset)
 static uint64_t compressed_extent(const struct td_check *td, uint64_t offset, uint64_t size)
 {
 	uint64_t extent;
-	if (size >= 4 && chunk_stream_used(td, offset) == size - 4)
+	if (size >= 4 && (chunk_stream_used(td, offset) == size - 4 || unsized_stream(td, offset)))
 		return size;
 	if (!tfk_add_u64(size, 4, &extent))
 		return UINT64_MAX;
@@ -237,6 +332,11 @@ static void check_cpu_entry(struct buf_ctx *b, uint64_t entry_at, uint32_t cpu, 
 	uint64_t extent = b->compressed ? compressed_extent(td, offset, size) : size, end;
 	if (b->compressed && size && chunk_stream_used(td, offset) == size)
 		note_short_size(b, entry_at, cpu, size);
+	if (b->compressed && size && unsized_stream(td, offset)) {
+		char where[96];
+		snprintf(where, sizeof(where), "%scpu%u data", b->label, cpu);
+		td_note_zero_sizes(td, offset, where);
+	}
 	if (size || b->compressed)
 		td_obs_cpu_extent(td, cpu, extent,
 				  offset < td->size ? (extent < td->size - offset ? extent : td->size - offset) : 0, b->compressed);

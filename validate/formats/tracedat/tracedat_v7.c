@@ -175,6 +175,20 @@ static bool section_body(struct td_check *td, const struct td_section *s, struct
 		td_overrun(td, &raw, 0, 8, what);
 		return false;
 	}
+	if (usize == 0 && csize) {
+		/* trace-cmd 3.3.1 on big-endian: the compressed size is right, the decoded size 0. */
+		const uint8_t *p;
+		size_t measured = 0;
+		if (tfk_cur_bytes_at(&raw, 8, csize, &p) &&
+		    tfk_decoded_size((enum tfk_codec)td->dat->codec, p, csize, td->ctx->limits->max_decoded, &measured) ==
+			    TFK_DECODE_OK &&
+		    measured && measured <= UINT32_MAX) {
+			char where[64];
+			snprintf(where, sizeof(where), "section %s at 0x%llx", td_section_name(s->id), (unsigned long long)s->offset);
+			td_note_zero_sizes(td, s->offset + SECTION_HEADER + 4, where);
+			usize = (uint32_t)measured;
+		}
+	}
 	if (8ull + csize != s->size) {
 		struct tfk_finding *f = bad_header(td, s->offset + 8, 8, s);
 		tfk_set_expected(f, "size %llu (8 + compressed size)", 8ull + csize);
