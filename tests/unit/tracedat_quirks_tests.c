@@ -283,12 +283,74 @@ static void test_tracecmd34_structures(void **state)
 	free(b.data);
 }
 
+
+/*
+ * trace-cmd attach (3.2) appends to a recorded file in place: it points the last OPTIONS
+ * section's DONE at the end of the file and writes a new OPTIONS section there (TSC2NSEC,
+ * TIME_SHIFT, GUEST). A real 3.2 file so extended is clean; one whose attach was cut off (the
+ * DONE updated, the new section cut short) is a truncation, with every event still walked.
+ */
+static void test_attach_trailing_options(void **state)
+{
+	(void)state;
+	struct tdw_buf b = { 0 };
+	struct tfk_report r;
+	load(TD_WRITERS, "tc3.2-extract.v7zstd.dat", &b);
+	uint64_t pos = first_section(&b), last_opts = 0, last_size = 0;
+	while (pos + 16 <= b.len) {
+		uint64_t size = tdw_get64(&b, pos + 8, false);
+		if (b.data[pos] == 0 && b.data[pos + 1] == 0) {
+			last_opts = pos;
+			last_size = size;
+		}
+		pos += 16 + size;
+	}
+	assert_true(last_opts != 0);
+	uint64_t done = last_opts + 16 + last_size - 14;
+	assert_int_equal(tdw_get32(&b, done, false) & 0xffff, 0); /* DONE, 8 bytes, next 0 */
+	assert_int_equal(tdw_get64(&b, done + 6, false), 0);
+
+	uint64_t end = b.len, body = 6 + 16 + 14;
+	b.data = realloc(b.data, end + 16 + body);
+	assert_non_null(b.data);
+	b.len = b.cap = end + 16 + body;
+	memcpy(b.data + end, b.data + last_opts, 8); /* id 0, flags, the "options" description */
+	tdw_put64(&b, end + 8, body, false);
+	uint64_t o = end + 16;
+	tdw_put16(&b, o, 14, false); /* TSC2NSEC: mult, shift, offset */
+	tdw_put32(&b, o + 2, 16, false);
+	tdw_put32(&b, o + 6, 1, false);
+	tdw_put32(&b, o + 10, 0, false);
+	tdw_put64(&b, o + 14, 0, false);
+	tdw_put16(&b, o + 22, 0, false); /* DONE, next 0 */
+	tdw_put32(&b, o + 24, 8, false);
+	tdw_put64(&b, o + 28, 0, false);
+	tdw_put64(&b, done + 6, end, false);
+	check(&b, &r);
+	if (r.total) {
+		dump(&r);
+		fail_msg("a file extended by attach is not clean");
+	}
+	assert_int_equal(r.stats.events, 4684);
+	tfk_report_free(&r);
+
+	b.len = end + 16 + 10; /* attach cut off inside its options */
+	check(&b, &r);
+	assert_true(r.by_severity[TFK_SEV_ERROR] > 0);
+	assert_code_at(&r, "tracedat.file.truncated", end + 16);     /* the section's body */
+	assert_code_at(&r, "tracedat.file.truncated", end + 16 + 6); /* the TSC2NSEC payload */
+	assert_int_equal(r.stats.events, 4684);
+	tfk_report_free(&r);
+	free(b.data);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_quirk_buffer_size_forms),
 	cmocka_unit_test(test_quirk_zero_compression_sizes),
 	cmocka_unit_test(test_quirk_v6_section_option),
 	cmocka_unit_test(test_quirk_stale_section_option),
 	cmocka_unit_test(test_tracecmd34_structures),
+	cmocka_unit_test(test_attach_trailing_options),
 };
 
 const struct CMUnitTest *tracedat_quirks_tests(size_t *n)
