@@ -101,6 +101,18 @@ struct td_section *td_section_at(struct td_check *td, uint64_t offset)
 	return add_section(td, &s);
 }
 
+/* An OPTIONS header of size 0 over zeros where its DONE would be: padding, not a section. */
+static bool zero_padding(const struct td_check *td, uint64_t at, const struct td_section *s)
+{
+	const uint8_t *p;
+	if (s->id != SEC_OPTIONS || s->size || s->flags || s->desc || !tfk_cur_bytes_at(&td->file, at + SECTION_HEADER, 14, &p))
+		return false;
+	for (unsigned i = 0; i < 14; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
 /* Pass 1: every section header from the first to the end of the file. */
 static void walk_sections(struct td_check *td, uint64_t at)
 {
@@ -116,6 +128,18 @@ static void walk_sections(struct td_check *td, uint64_t at)
 			return;
 		}
 		bool fits = tfk_range_fits(at + SECTION_HEADER, s.size, td->size);
+		if (zero_padding(td, at, &s)) {
+			/* Zeros where a section should start: a section's size was not written (a write
+			 * cut off: trace-cmd before 3.3.1 stops so on a CPU of over 2 GB), and what follows
+			 * is the padding before its page-aligned data. Every 16 zero bytes would read as an
+			 * empty OPTIONS section; one finding, and the walk derails here. */
+			struct tfk_finding *f = bad_header(td, at, SECTION_HEADER, NULL);
+			tfk_set_path(f, "section at 0x%llx", (unsigned long long)at);
+			tfk_set_expected(f, "a section header (an OPTIONS section holds at least its DONE option)");
+			tfk_set_found(f, "zero bytes");
+			td->dat->derailed_from = td->dat->nsections;
+			return;
+		}
 		if (!known_section(s.id)) {
 			struct tfk_finding *f = bad_header(td, at, 2, NULL);
 			tfk_set_path(f, "section at 0x%llx", (unsigned long long)at);
@@ -462,8 +486,15 @@ static void check_reached(struct td_check *td)
 		have_header_info |= s->id == SEC_HEADER_INFO && s->reached;
 		if (s->reached || s->id == SEC_STRINGS || !known_section(s->id))
 			continue;
-		/* An empty top BUFFER section may legitimately have no BUFFER option (spec 7). */
-		if (s->id == SEC_BUFFER && s->size == 0)
+		/*
+		 * An empty top BUFFER section may legitimately have no BUFFER option (spec 7). But the
+		 * last section met, size 0, before zero padding the walk derailed on, is a buffer
+		 * whose write was cut off before its size and option were written: its data runs
+		 * from it to the end of the file.
+		 */
+		bool cut = s->id == SEC_BUFFER && s->size == 0 && i + 1 == td->dat->nsections &&
+			   td->dat->derailed_from == td->dat->nsections && s->offset + SECTION_HEADER < td->size;
+		if (s->id == SEC_BUFFER && s->size == 0 && !cut)
 			continue;
 		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_OPTIONS_MISSING, s->offset, SECTION_HEADER + s->avail);
 		tfk_set_path(f, "section %s at 0x%llx", td_section_name(s->id), (unsigned long long)s->offset);
@@ -473,6 +504,8 @@ static void check_reached(struct td_check *td)
 		tfk_set_found(f, "none");
 		if (s->id == SEC_BUFFER) {
 			struct td_section copy = td->dat->sections[i];
+			if (cut)
+				copy.avail = td->size - (copy.offset + SECTION_HEADER);
 			td_scan_orphan_buffer(td, &copy);
 		} else if (s->id >= SEC_FTRACE_EVENTS && s->id <= SEC_CMDLINES && s->avail == s->size) {
 			/* No option reaches it (the options were cut off, say), yet its body is whole:
