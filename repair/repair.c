@@ -16,6 +16,7 @@
 
 #include "format.h"
 #include "formats/formats.h"
+#include "tracefsck/quirk.h"
 #include "load.h"
 #include "output.h"
 #include "tracefsck/repair.h"
@@ -59,6 +60,20 @@ struct job {
  * Check the input (a file mapping when mapped) while building the model, and lay out the
  * output. False when there is nothing to write; rep->outcome then says why.
  */
+/*
+ * A known writer bug that readers trip over (a quirk of the table, a warning) leaves the verdict
+ * clean, yet repair can undo it (its catalog entry names an action): then there is work to do.
+ */
+static bool undoable_quirk(const struct tfk_report *r)
+{
+	for (size_t i = 0; i < r->count; i++) {
+		const struct tfk_fault *f = r->findings[i].fault;
+		if (f && f->repair != TFK_REPAIR_NONE && r->findings[i].severity >= TFK_SEV_WARNING && tfk_fault_quirk(f))
+			return true;
+	}
+	return false;
+}
+
 static bool plan(const uint8_t *in, size_t size, const struct tfk_limits *limits, int in_fd, struct job *j,
 		 struct tfk_repair_report *rep)
 {
@@ -79,7 +94,7 @@ static bool plan(const uint8_t *in, size_t size, const struct tfk_limits *limits
 			tfk_check_buffer_observed(in, size, limits, observer, &rep->before);
 		/* A plug-in may want a damaged input checked again (keeping what a first pass would not). */
 		if (!j->model || !j->fmt->check_again || !j->fmt->check_again(j->model) ||
-		    tfk_report_verdict(&rep->before) == TFK_VERDICT_CLEAN)
+		    (tfk_report_verdict(&rep->before) == TFK_VERDICT_CLEAN && !undoable_quirk(&rep->before)))
 			break;
 		tfk_report_free(&rep->before);
 		j->fmt->model_free(j->model);
@@ -95,7 +110,7 @@ static bool plan(const uint8_t *in, size_t size, const struct tfk_limits *limits
 		rep->outcome = TFK_REPAIR_FAILED;
 		return false;
 	}
-	if (tfk_report_verdict(&rep->before) == TFK_VERDICT_CLEAN) {
+	if (tfk_report_verdict(&rep->before) == TFK_VERDICT_CLEAN && !undoable_quirk(&rep->before)) {
 		rep->outcome = TFK_REPAIR_NOTHING_TO_DO;
 		return false;
 	}

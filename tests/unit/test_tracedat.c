@@ -12,9 +12,10 @@
 
 int main(void)
 {
-	size_t n6, n7;
-	const struct CMUnitTest *v6 = tracedat_v6_tests(&n6), *v7 = tracedat_v7_tests(&n7);
+	size_t n6, n7, nq;
+	const struct CMUnitTest *v6 = tracedat_v6_tests(&n6), *v7 = tracedat_v7_tests(&n7), *q = tracedat_quirks_tests(&nq);
 	int failed = _cmocka_run_group_tests("trace.dat v6", v6, n6, NULL, NULL);
 	failed += _cmocka_run_group_tests("trace.dat v7", v7, n7, NULL, NULL);
+	failed += _cmocka_run_group_tests("trace.dat writers", q, nq, NULL, NULL);
 	return failed;
 }

@@ -55,6 +55,7 @@ uint64_t record_at(const struct fx *x, unsigned i);
 struct CMUnitTest;
 const struct CMUnitTest *tracedat_v6_tests(size_t *n);
 const struct CMUnitTest *tracedat_v7_tests(size_t *n);
+const struct CMUnitTest *tracedat_quirks_tests(size_t *n);
 const struct CMUnitTest *perf_tests(size_t *n);
 
 #define assert_code_at(r, code, off)                                                                     \

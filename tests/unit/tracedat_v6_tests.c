@@ -1335,6 +1335,35 @@ static void test_print_fmt_operators(void **state)
 	}
 }
 
+/*
+ * What newer libtraceevent reads in print fmts, as kernels write it: character literals, which
+ * 1.8.3 (5bc98bd) takes as characters, not strings, delimiters and escapes inside them included;
+ * sizeof of the kernel's fixed-size types, which 1.8.4 (f2224d5) sizes. Our grammar passes each;
+ * a linked libtraceevent older than that may still reject one, which is then a note naming it.
+ */
+static void test_print_fmt_newer_libtraceevent(void **state)
+{
+	static const char *const cases[] = {
+		"\"%c\", REC->x ? 'y' : 'n'",
+		"\"%lu\", REC->x == ',' ? 1 : 2",
+		"\"%lu\", REC->x == ')' || REC->x == '\\'' ? 1 : 2",
+		"\"%c%c\", '\\n', (REC->x & 1) ? '+' : '-'",
+		"\"%lu\", REC->x / sizeof(u32)",
+		"\"%lu %lu\", sizeof(s8) * REC->x, REC->x % sizeof(u64)",
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fx *x = check_print_args(state, cases[i]);
+		if (count_code(&x->r, "tracedat.format.syntax") || count_code(&x->r, "tracedat.format.parser-crash")) {
+			dump(&x->r);
+			fail_msg("case %zu (%s) stopped", i, cases[i]);
+		}
+		assert_errors(&x->r, 0);
+		for (size_t k = 0; k < x->r.count; k++)
+			if (strcmp(x->r.findings[k].fault->id, "tracedat.format.unparsable") == 0)
+				assert_non_null(strstr(x->r.findings[k].expected, "libtraceevent "));
+	}
+}
+
 /* The libtraceevent tests keep their fixture in *state: the teardown frees it even when an
  * assertion fails, so a failure is reported as itself and never also as a leak. */
 static int fx_teardown(void **state)
@@ -1692,6 +1721,7 @@ static const struct CMUnitTest v6_tests[] = {
 	cmocka_unit_test_teardown(test_print_fmt_grammar, fx_teardown),
 	cmocka_unit_test_teardown(test_print_fmt_unknown_field, fx_teardown),
 	cmocka_unit_test_teardown(test_print_fmt_operators, fx_teardown),
+	cmocka_unit_test_teardown(test_print_fmt_newer_libtraceevent, fx_teardown),
 	cmocka_unit_test_teardown(test_guarded_unparsable, fx_teardown),
 	cmocka_unit_test_teardown(test_guarded_crash, fx_teardown),
 	cmocka_unit_test_teardown(test_guarded_hang, fx_teardown),

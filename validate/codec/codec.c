@@ -251,3 +251,64 @@ enum tfk_decode_status tfk_decoded_size(enum tfk_codec codec, const uint8_t *src
 	free(scratch);
 	return st;
 }
+
+/* zlib: inflate one stream from src, counting what it produces and where it ends. */
+static enum tfk_decode_status zlib_span(const uint8_t *src, size_t src_len, size_t limit, size_t *consumed,
+					size_t *decoded)
+{
+	uint8_t *scratch = malloc(SCRATCH);
+	if (!scratch)
+		return TFK_DECODE_CORRUPT;
+	enum tfk_decode_status st = TFK_DECODE_CORRUPT;
+	z_stream zs;
+	memset(&zs, 0, sizeof(zs));
+	if (inflateInit(&zs) == Z_OK) {
+		size_t left = src_len;
+		const uint8_t *in = src;
+		for (;;) {
+			uInt chunk = left > 0x40000000u ? 0x40000000u : (uInt)left;
+			zs.next_in = (Bytef *)(uintptr_t)in;
+			zs.avail_in = chunk;
+			zs.next_out = scratch;
+			zs.avail_out = SCRATCH;
+			int rc = inflate(&zs, Z_NO_FLUSH);
+			size_t used = chunk - zs.avail_in, made = SCRATCH - zs.avail_out;
+			in += used;
+			left -= used;
+			*decoded += made;
+			if (*decoded > limit) {
+				st = TFK_DECODE_LONG;
+				break;
+			}
+			if (rc == Z_STREAM_END) {
+				*consumed = src_len - left;
+				st = TFK_DECODE_OK;
+				break;
+			}
+			if (rc != Z_OK || (used == 0 && made == 0))
+				break;
+		}
+		inflateEnd(&zs);
+	}
+	free(scratch);
+	return st;
+}
+
+enum tfk_decode_status tfk_frame_span(enum tfk_codec codec, const uint8_t *src, size_t src_len, size_t limit,
+				      size_t *consumed, size_t *decoded)
+{
+	*consumed = 0;
+	*decoded = 0;
+	if (codec == TFK_CODEC_ZSTD) {
+		size_t n = ZSTD_findFrameCompressedSize(src, src_len);
+		if (ZSTD_isError(n) || n == 0 || n > src_len)
+			return TFK_DECODE_CORRUPT;
+		enum tfk_decode_status st = tfk_decoded_size(codec, src, n, limit, decoded);
+		if (st == TFK_DECODE_OK)
+			*consumed = n;
+		return st;
+	}
+	if (codec == TFK_CODEC_ZLIB)
+		return zlib_span(src, src_len, limit, consumed, decoded);
+	return TFK_DECODE_CORRUPT;
+}

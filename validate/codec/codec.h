@@ -48,4 +48,12 @@ void tfk_decode_state_free(void *state);
 enum tfk_decode_status tfk_decoded_size(enum tfk_codec codec, const uint8_t *src, size_t src_len, size_t limit,
 				      size_t *size);
 
+/*
+ * One frame (zstd) or stream (zlib) at the start of src, which may go on past it: *consumed
+ * receives its compressed length, *decoded what it decodes to (stopping past limit). For data
+ * whose sizes were lost (trace-cmd 3.3.1 on big-endian machines wrote them as 0).
+ */
+enum tfk_decode_status tfk_frame_span(enum tfk_codec codec, const uint8_t *src, size_t src_len, size_t limit,
+				      size_t *consumed, size_t *decoded);
+
 #endif

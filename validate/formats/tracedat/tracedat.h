@@ -48,6 +48,10 @@ struct td_file {
 	uint64_t cpucount_offset;
 	bool have_traceclock;
 	char clock[32];             /* the clock the data was recorded with, for the observer */
+	char writer[48];            /* the VERSION option's text (trace-cmd's version), sanitised; "" if none */
+	bool size_form_noted;
+	bool zero_sizes_noted;      /* trace-cmd 3.3.1's zero compression sizes were reported */
+	bool last_boot;             /* a LAST_BOOT_INFO option: an instance holds the previous boot's events */       /* the pre-3.2 compressed CPU size form was reported (once a file) */
 	uint32_t top_cpustats;      /* CPUSTAT options before the first "Buffer:" separator */
 	uint64_t first_cpustat;     /* offset of the first one */
 	bool cpustat_instances;     /* a "Buffer:" separator was seen */
@@ -89,6 +93,17 @@ void td_check_option(struct td_check *td, uint16_t id, uint64_t opt_offset, cons
 void td_check_flyrecord(struct td_check *td, uint64_t pos, const char *buffer_name);
 /* Overlap checks over every claimed range, and (v6) bytes after the last one; run once at the end. */
 void td_check_ranges(struct td_check *td, bool trailing);
+
+/*
+ * trace-cmd 3.3.1 on big-endian machines wrote compression sizes as 0: whether the u32 pair at
+ * view-relative at is {0, 0} followed by a frame of the file's codec (tracedat_buffer_v7.c).
+ */
+bool td_zero_sized_block(const struct td_check *td, const struct tfk_cursor *c, uint64_t at);
+/* Report that quirk, once a file; offset is the first zero size met. */
+void td_note_zero_sizes(struct td_check *td, uint64_t offset, const char *where);
+
+/* A BTF_FILE section's decoded body: a BTF header (magic 0xeb9f) and the areas it names. */
+void td_check_btf(struct td_check *td, uint64_t section_offset, const struct tfk_cursor *body);
 
 /* The version 7 walk: everything after the initial header. */
 void td_check_v7(struct td_check *td, uint64_t pos);

@@ -50,6 +50,88 @@ static uint8_t *chunk_space(struct td_check *td, size_t n)
 	return p;
 }
 
+/* Whether a frame of the codec starts at p (n bytes there): zstd's magic, or a zlib header. */
+static bool frame_magic(int codec, const uint8_t *p, uint64_t n)
+{
+	if (codec == TFK_CODEC_ZSTD)
+		return n >= 4 && p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f && p[3] == 0xfd;
+	if (codec == TFK_CODEC_ZLIB)
+		return n >= 2 && (p[0] & 0x0f) == 8 && (p[0] >> 4) <= 7 && ((p[0] << 8) | p[1]) % 31 == 0;
+	return false;
+}
+
+bool td_zero_sized_block(const struct td_check *td, const struct tfk_cursor *c, uint64_t at)
+{
+	uint32_t zsize, usize;
+	const uint8_t *p;
+	if (!tfk_cur_u32_at(c, at, &zsize) || !tfk_cur_u32_at(c, at + 4, &usize) || zsize || usize ||
+	    !tfk_cur_bytes_at(c, at + 8, 4, &p))
+		return false;
+	return frame_magic(td->dat->codec, p, 4);
+}
+
+void td_note_zero_sizes(struct td_check *td, uint64_t offset, const char *where)
+{
+	if (td->dat->zero_sizes_noted)
+		return;
+	td->dat->zero_sizes_noted = true;
+	struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_WRITER_ZERO_COMPRESSION_SIZES, offset, 8);
+	tfk_set_path(f, "%s", where);
+	tfk_set_expected(f, "the sizes of the %s data that follows", tfk_codec_name((enum tfk_codec)td->dat->codec));
+	tfk_set_found(f, "0, %s file written by trace-cmd %s", td->file.big_endian ? "a big-endian" : "a little-endian",
+		      td->dat->writer[0] ? td->dat->writer : "of unknown version (no VERSION option)");
+}
+
+/* Hand one decoded chunk to the walker (or, latency text, to the observer). */
+static void walk_decoded(struct td_check *td, struct td_cpu_walk *walk, uint64_t chunk_at, uint8_t *dst, size_t got)
+{
+	if (!walk) {
+		struct tfk_cursor text = tfk_decoded_cursor(td->ctx, 1, chunk_at + 8, dst, got, td->file.big_endian);
+		td_obs_meta(td, TFK_META_LATENCY, &text);
+		return;
+	}
+	struct tfk_cursor pages = tfk_decoded_cursor(td->ctx, 1, chunk_at + 8, dst, got, td->file.big_endian);
+	pages.len -= pages.len % td->geo.page_size;
+	td_cpu_walk_pages(walk, &pages);
+}
+
+/*
+ * A chunk stream whose count and sizes are all 0 (trace-cmd 3.3.1, big-endian): each chunk is
+ * {0, 0, one frame}, the frames delimiting themselves. Walked to the end of data or to the
+ * first block that is not of that shape. Returns the bytes after the count, as check_chunks.
+ */
+static uint64_t check_unsized_chunks(struct td_check *td, const struct tfk_cursor *data, struct td_cpu_walk *walk,
+				     const char *what)
+{
+	uint64_t pos = 4;
+	for (uint32_t i = 0; td_zero_sized_block(td, data, pos); i++) {
+		const uint8_t *src;
+		uint64_t left = data->len - (pos + 8);
+		if (!tfk_cur_bytes_at(data, pos + 8, left, &src))
+			break;
+		size_t consumed = 0, decoded = 0;
+		enum tfk_decode_status st = tfk_frame_span((enum tfk_codec)td->dat->codec, src, (size_t)left,
+							   td->ctx->limits->max_decoded, &consumed, &decoded);
+		uint64_t chunk_at = data->origin + pos;
+		if (st != TFK_DECODE_OK) {
+			struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_COMPRESSION_CORRUPT, chunk_at, 8 + left);
+			tfk_set_path(f, "%s chunk %u (sizes 0)", what, i);
+			tfk_set_expected(f, "a whole %s frame", tfk_codec_name((enum tfk_codec)td->dat->codec));
+			tfk_set_found(f, "%s", st == TFK_DECODE_LONG ? "more data than the decoding limit" : "a decoding error");
+			return UINT64_MAX;
+		}
+		uint8_t *dst = chunk_space(td, decoded ? decoded : 1);
+		if (!dst)
+			return UINT64_MAX;
+		size_t got = 0;
+		if (tfk_decode_chunk(&td->decode_state, (enum tfk_codec)td->dat->codec, src, consumed, dst, decoded, &got) ==
+		    TFK_DECODE_OK)
+			walk_decoded(td, walk, chunk_at, dst, got);
+		pos += 8 + (uint64_t)consumed;
+	}
+	return pos - 4;
+}
+
 /*
  * A chunk stream at view-relative 0 of data: u32 count, then {u32 zsize, u32 usize, zsize
  * bytes}. Each chunk is decoded on its own; pages go to the walker when one is given.
@@ -63,6 +145,8 @@ static uint64_t check_chunks(struct td_check *td, const struct tfk_cursor *data,
 		td_overrun(td, data, 0, 4, what);
 		return UINT64_MAX;
 	}
+	if (nchunks == 0 && td_zero_sized_block(td, data, 4))
+		return check_unsized_chunks(td, data, walk, what);
 	uint64_t pos = 4, released = 0;
 	for (uint32_t i = 0; i < nchunks; i++) {
 		uint32_t zsize, usize;
@@ -163,16 +247,79 @@ static void chunk_range(const struct buf_ctx *b, uint64_t entry_at, uint32_t cpu
 	r->declared = size;
 }
 
-/* The bytes of the file a compressed CPU's entry locates: its size plus the chunk count, clipped. */
+/*
+ * What the chunk stream at offset occupies after its count, read from the chunk headers alone
+ * (nothing decoded), or UINT64_MAX when the file ends inside it. Each chunk takes at least 8
+ * bytes of the file, so the loop ends within the file whatever the count says.
+ */
+static uint64_t chunk_stream_used(const struct td_check *td, uint64_t offset)
+{
+	uint32_t nchunks;
+	if (offset >= td->size || !tfk_cur_u32_at(&td->file, offset, &nchunks))
+		return UINT64_MAX;
+	uint64_t pos = offset + 4;
+	for (uint32_t i = 0; i < nchunks; i++) {
+		uint32_t zsize;
+		if (!tfk_cur_u32_at(&td->file, pos, &zsize) || pos + 8 > td->size || zsize > td->size - pos - 8)
+			return UINT64_MAX;
+		pos += 8 + (uint64_t)zsize;
+	}
+	return pos - offset - 4;
+}
+
+/* A stream of trace-cmd 3.3.1 on big-endian: count 0, then {0, 0, frame}. */
+static bool unsized_stream(const struct td_check *td, uint64_t offset)
+{
+	uint32_t nchunks;
+	struct tfk_cursor rest;
+	if (offset >= td->size || !tfk_cur_u32_at(&td->file, offset, &nchunks) || nchunks)
+		return false;
+	tfk_cur_sub(&td->file, offset, td->size - offset, &rest);
+	return td_zero_sized_block(td, &rest, 4);
+}
+
+/*
+ * The file bytes a compressed CPU's entry locates. trace-cmd 3.0 to 3.1.x wrote the size of the
+ * chunks after the count; 3.2 and later (4b921329) write what was written, count included.
+ * libtracecmd reads neither: it takes the count and the chunk headers. So a size that is the
+ * chunks plus 4 is the stream whole; any other size is taken as the older form, as before.
+ */
+static uint64_t compressed_extent(const struct td_check *td, uint64_t offset, uint64_t size)
+{
+	uint64_t extent;
+	if (size >= 4 && (chunk_stream_used(td, offset) == size - 4 || unsized_stream(td, offset)))
+		return size;
+	if (!tfk_add_u64(size, 4, &extent))
+		return UINT64_MAX;
+	return extent;
+}
+
+/* The bytes of the file a compressed CPU's entry locates, clipped. */
 static bool chunk_extent(const struct td_check *td, uint64_t offset, uint64_t size, struct tfk_cursor *data)
 {
-	uint64_t extent = size, end;
-	if (!tfk_add_u64(extent, 4, &extent))
-		extent = UINT64_MAX;
+	uint64_t extent = compressed_extent(td, offset, size), end;
 	if (!tfk_add_u64(offset, extent, &end) || offset >= td->size)
 		return false;
 	tfk_cur_sub(&td->file, offset, extent, data);
 	return true;
+}
+
+/*
+ * A compressed CPU's size written the way trace-cmd before 3.2 wrote it: 4 short of the
+ * stream (the chunk count left out). Readers do not use it; said once a file, as a writer quirk.
+ */
+static void note_short_size(const struct buf_ctx *b, uint64_t entry_at, uint32_t cpu, uint64_t size)
+{
+	struct td_check *td = b->td;
+	if (td->dat->size_form_noted)
+		return;
+	td->dat->size_form_noted = true;
+	struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_WRITER_BUFFER_SIZE_WITHOUT_COUNT, entry_at + 12, 8);
+	tfk_set_path(f, "option %s %s", b->kind, b->label[0] ? b->label : "(top)");
+	tfk_set_expected(f, "cpu%u size %llu (its chunks and the 4-byte count, as trace-cmd 3.2 and later write it)", cpu,
+			 (unsigned long long)size + 4);
+	tfk_set_found(f, "%llu, written by trace-cmd %s", (unsigned long long)size,
+		      td->dat->writer[0] ? td->dat->writer : "of unknown version (no VERSION option)");
 }
 
 static void check_cpu_entry(struct buf_ctx *b, uint64_t entry_at, uint32_t cpu, uint64_t offset, uint64_t size)
@@ -182,9 +329,14 @@ static void check_cpu_entry(struct buf_ctx *b, uint64_t entry_at, uint32_t cpu, 
 	char what[96];
 	snprintf(what, sizeof(what), "%scpu%u data", b->label, cpu);
 
-	uint64_t extent = size, end;
-	if (b->compressed && !tfk_add_u64(extent, 4, &extent))
-		extent = UINT64_MAX;
+	uint64_t extent = b->compressed ? compressed_extent(td, offset, size) : size, end;
+	if (b->compressed && size && chunk_stream_used(td, offset) == size)
+		note_short_size(b, entry_at, cpu, size);
+	if (b->compressed && size && unsized_stream(td, offset)) {
+		char where[96];
+		snprintf(where, sizeof(where), "%scpu%u data", b->label, cpu);
+		td_note_zero_sizes(td, offset, where);
+	}
 	if (size || b->compressed)
 		td_obs_cpu_extent(td, cpu, extent,
 				  offset < td->size ? (extent < td->size - offset ? extent : td->size - offset) : 0, b->compressed);
@@ -248,10 +400,12 @@ void td_walk_chunks_here(struct td_check *td, const struct td_walk_range *r)
 		tfk_mark_incomplete(td->ctx);
 	} else {
 		uint64_t used = check_chunks(td, &r->data, &w, what);
-		if (used != UINT64_MAX && used != r->declared) {
+		/* Either form trace-cmd has written: the chunks alone (3.0-3.1.x) or with the count (3.2+). */
+		if (used != UINT64_MAX && used != r->declared && used + 4 != r->declared) {
 			struct tfk_finding *f = entry_fault(td, r->kind, r->buffer, r->entry_at + 12, 8);
-			tfk_set_expected(f, "cpu%u size %llu (what its chunks occupy after the count)", r->cpu,
-					 (unsigned long long)used);
+			tfk_set_expected(f, "cpu%u size %llu (its chunks and the 4-byte count, trace-cmd 3.2 and later) "
+					 "or %llu (the chunks alone, trace-cmd 3.0 to 3.1)", r->cpu,
+					 (unsigned long long)used + 4, (unsigned long long)used);
 			tfk_set_found(f, "%llu", (unsigned long long)r->declared);
 		}
 	}
@@ -334,6 +488,21 @@ static void walk_ahead(const struct buf_ctx *b, struct tfk_cursor c, uint32_t n,
 	free(ahead);
 }
 
+/*
+ * An instance whose sub-buffers are larger than the file header's page, in a compressed file:
+ * valid, but libtracecmd 3.3-3.4 lays its first CPU's decoded pages out at the header's page
+ * size and loses them after the first ("bad page offset"). Said so that a count that differs
+ * from trace-cmd report's is explained.
+ */
+static void subbuf_note(const struct buf_ctx *b, uint64_t ps_at, uint32_t page_size)
+{
+	struct tfk_finding *f = tfk_emit(b->td->ctx, TFK_TRACEDAT_BUFFER_SUBBUF_COMPRESSED, ps_at, 4);
+	tfk_set_path(f, "option %s %s", b->kind, b->label);
+	tfk_set_expected(f, "pages of the file header's %u bytes, for trace-cmd 3.3-3.4 to read every CPU whole",
+			 b->td->header_page_size);
+	tfk_set_found(f, "%u-byte sub-buffers, compressed", page_size);
+}
+
 void td_check_buffer_v7(struct td_check *td, const struct td_buffer_opt *opt)
 {
 	struct buf_ctx b;
@@ -399,6 +568,8 @@ void td_check_buffer_v7(struct td_check *td, const struct td_buffer_opt *opt)
 			return;
 		}
 		td->geo.page_size = page_size;
+		if (b.compressed && page_size > td->header_page_size && n)
+			subbuf_note(&b, ps_at, page_size);
 	}
 	td->ctx->report->stats.buffers++;
 	td_obs_buffer(td, safe, clock_name, td->geo.page_size, false);

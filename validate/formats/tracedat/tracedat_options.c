@@ -8,6 +8,7 @@
 #include "tracedat.h"
 #include "shared/ftrace/ftrace_observe.h"
 #include "tracedat_tokens.h"
+#include "writer_version.h"
 
 #define TEXT_MAX 4096 /* option strings parsed here are short; longer ones are only bounds-checked */
 
@@ -234,15 +235,49 @@ void td_check_option(struct td_check *td, uint16_t id, uint64_t opt_offset, cons
 		td_obs(td)->option(td_obs(td)->user, id, p, (uint32_t)payload->len);
 }
 
+/*
+ * LAST_BOOT_INFO (trace-cmd 3.4): "instance:content", the persistent ring buffer's record of
+ * the boot it was written in (its kernel and module addresses). The events of that instance are
+ * from the previous boot: their times and addresses are not this file's other data's, which is
+ * no fault; said once, as a note.
+ */
+static void check_last_boot(const struct opt *o)
+{
+	char text[TEXT_MAX];
+	uint64_t len;
+	if (!payload_cstr(o, text, sizeof(text), &len))
+		return;
+	const char *colon = strchr(text, ':');
+	if (!colon) {
+		bad_payload(o, "\"instance:boot information\"", "no ':' after an instance name");
+		return;
+	}
+	char inst[64];
+	tfk_sanitize(inst, sizeof(inst), text, (size_t)(colon - text));
+	o->td->dat->last_boot = true;
+	struct tfk_finding *f = opt_fault(o, TFK_TRACEDAT_OPTION_LAST_BOOT, o->at, 6 + o->payload->len);
+	tfk_set_expected(f, "events of the boot that wrote the file");
+	tfk_set_found(f, "instance [%s] holds the previous boot's persistent ring buffer", inst);
+}
+
 static void check_option(struct td_check *td, uint16_t id, uint64_t opt_offset, const struct tfk_cursor *payload)
 {
 	struct opt o = { td, id, opt_offset, payload };
 	char text[TEXT_MAX];
 	uint64_t len;
 
-	if (id >= TD_OPT_COUNT || id == TD_OPT_STRINGS || (td->version == 6 && id >= TD_OPT_STRINGS)) {
+	if (td->version == 6 && (id == TD_OPT_BTF_FILE || id == TD_OPT_MODULES_FILE) && payload->len == 8 &&
+	    td->dat->writer[0] && tfk_version_cmp(td->dat->writer, "3.4") >= 0) {
+		/* trace-cmd 3.4's convert copies these v7 options, offsets and all, into a v6 file. */
+		struct tfk_finding *f = opt_fault(&o, TFK_TRACEDAT_WRITER_V6_SECTION_OPTION, opt_offset, 6 + payload->len);
+		tfk_set_expected(f, "no %s option in a v6 file (it has no sections)", td_option_name(id));
+		tfk_set_found(f, "one, written by trace-cmd %s", td->dat->writer);
+		return;
+	}
+	if (id >= TD_OPT_COUNT || id == TD_OPT_STRINGS ||
+	    (td->version == 6 && id >= TD_OPT_STRINGS && id != TD_OPT_LAST_BOOT_INFO)) {
 		struct tfk_finding *f = opt_fault(&o, TFK_TRACEDAT_OPTION_UNKNOWN, opt_offset, 6 + payload->len);
-		tfk_set_expected(f, "an option id of trace.dat v%u (1..%u)", td->version, td->version == 6 ? 14 : 22);
+		tfk_set_expected(f, "an option id of trace.dat v%u (1..%u)", td->version, td->version == 6 ? 14 : 25);
 		tfk_set_found(f, "%u%s%s", id, id < TD_OPT_COUNT ? (id == TD_OPT_STRINGS ? ", a section id, " : ", a v7-only ") : "",
 			      id < TD_OPT_COUNT ? td_option_name(id) : "");
 		return;
@@ -264,8 +299,12 @@ static void check_option(struct td_check *td, uint16_t id, uint64_t opt_offset, 
 		}
 		break;
 	case TD_OPT_UNAME:
-	case TD_OPT_VERSION:
 		payload_cstr(&o, text, sizeof(text), &len);
+		break;
+	case TD_OPT_VERSION:
+		/* The writer's version keys the writer-quirk table (quirks.def). */
+		if (payload_cstr(&o, text, sizeof(text), &len))
+			tfk_sanitize(td->dat->writer, sizeof(td->dat->writer), text, strlen(text));
 		break;
 	case TD_OPT_TRACECLOCK:
 		/* Size 0 is accepted by readers, which then parse a malloc(0) block (a note);
@@ -334,7 +373,12 @@ static void check_option(struct td_check *td, uint16_t id, uint64_t opt_offset, 
 	case TD_OPT_BUFFER_TEXT:
 		td_v7_buffer_option(td, id, opt_offset, payload);
 		break;
+	case TD_OPT_LAST_BOOT_INFO:
+		check_last_boot(&o);
+		break;
 	case TD_OPT_HEADER_INFO:
+	case TD_OPT_BTF_FILE:
+	case TD_OPT_MODULES_FILE:
 	case TD_OPT_FTRACE_EVENTS:
 	case TD_OPT_EVENT_FORMATS:
 	case TD_OPT_KALLSYMS:

@@ -10,7 +10,7 @@
 static const char *const option_names[TD_OPT_COUNT] = {
 	"DONE", "DATE", "CPUSTAT", "BUFFER", "TRACECLOCK", "UNAME", "HOOK", "OFFSET", "CPUCOUNT", "VERSION",
 	"PROCMAPS", "TRACEID", "TIME_SHIFT", "GUEST", "TSC2NSEC", "STRINGS", "HEADER_INFO", "FTRACE_EVENTS",
-	"EVENT_FORMATS", "KALLSYMS", "PRINTK", "CMDLINES", "BUFFER_TEXT",
+	"EVENT_FORMATS", "KALLSYMS", "PRINTK", "CMDLINES", "BUFFER_TEXT", "BTF_FILE", "LAST_BOOT_INFO", "MODULES_FILE",
 };
 
 const char *td_option_name(uint16_t id)
@@ -22,7 +22,8 @@ const char *td_section_name(uint16_t id)
 {
 	if (id == 0)
 		return "OPTIONS";
-	if (id == TD_OPT_BUFFER || (id >= TD_OPT_STRINGS && id <= TD_OPT_BUFFER_TEXT))
+	if (id == TD_OPT_BUFFER || (id >= TD_OPT_STRINGS && id <= TD_OPT_BUFFER_TEXT) || id == TD_OPT_BTF_FILE ||
+	    id == TD_OPT_MODULES_FILE)
 		return option_names[id];
 	return "unknown";
 }

@@ -11,12 +11,14 @@
 #include "codec/codec.h"
 #include "shared/ftrace/ftrace_observe.h"
 #include "tracedat_tokens.h"
+#include "writer_version.h"
 
 /* A section carries the id of the option that points at it; OPTIONS sections are id 0. */
 enum {
 	SEC_OPTIONS = 0, SEC_BUFFER = TD_OPT_BUFFER, SEC_STRINGS = TD_OPT_STRINGS, SEC_HEADER_INFO = TD_OPT_HEADER_INFO,
 	SEC_FTRACE_EVENTS = TD_OPT_FTRACE_EVENTS, SEC_EVENT_FORMATS = TD_OPT_EVENT_FORMATS, SEC_KALLSYMS = TD_OPT_KALLSYMS,
 	SEC_PRINTK = TD_OPT_PRINTK, SEC_CMDLINES = TD_OPT_CMDLINES, SEC_BUFFER_TEXT = TD_OPT_BUFFER_TEXT,
+	SEC_BTF_FILE = TD_OPT_BTF_FILE, SEC_MODULES_FILE = TD_OPT_MODULES_FILE,
 };
 #define SECTION_HEADER 16
 #define NAME_MAX_V7 64
@@ -35,7 +37,8 @@ void td_set_found_target(const struct td_check *td, struct tfk_finding *f, uint6
 
 static bool known_section(uint16_t id)
 {
-	return id == SEC_OPTIONS || id == SEC_BUFFER || (id >= SEC_STRINGS && id <= SEC_BUFFER_TEXT);
+	return id == SEC_OPTIONS || id == SEC_BUFFER || (id >= SEC_STRINGS && id <= SEC_BUFFER_TEXT) || id == SEC_BTF_FILE ||
+	       id == SEC_MODULES_FILE;
 }
 
 static struct tfk_finding *bad_header(struct td_check *td, uint64_t off, uint64_t len, const struct td_section *s)
@@ -98,6 +101,18 @@ struct td_section *td_section_at(struct td_check *td, uint64_t offset)
 	return add_section(td, &s);
 }
 
+/* An OPTIONS header of size 0 over zeros where its DONE would be: padding, not a section. */
+static bool zero_padding(const struct td_check *td, uint64_t at, const struct td_section *s)
+{
+	const uint8_t *p;
+	if (s->id != SEC_OPTIONS || s->size || s->flags || s->desc || !tfk_cur_bytes_at(&td->file, at + SECTION_HEADER, 14, &p))
+		return false;
+	for (unsigned i = 0; i < 14; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
 /* Pass 1: every section header from the first to the end of the file. */
 static void walk_sections(struct td_check *td, uint64_t at)
 {
@@ -113,10 +128,22 @@ static void walk_sections(struct td_check *td, uint64_t at)
 			return;
 		}
 		bool fits = tfk_range_fits(at + SECTION_HEADER, s.size, td->size);
+		if (zero_padding(td, at, &s)) {
+			/* Zeros where a section should start: a section's size was not written (a write
+			 * cut off: trace-cmd before 3.3.1 stops so on a CPU of over 2 GB), and what follows
+			 * is the padding before its page-aligned data. Every 16 zero bytes would read as an
+			 * empty OPTIONS section; one finding, and the walk derails here. */
+			struct tfk_finding *f = bad_header(td, at, SECTION_HEADER, NULL);
+			tfk_set_path(f, "section at 0x%llx", (unsigned long long)at);
+			tfk_set_expected(f, "a section header (an OPTIONS section holds at least its DONE option)");
+			tfk_set_found(f, "zero bytes");
+			td->dat->derailed_from = td->dat->nsections;
+			return;
+		}
 		if (!known_section(s.id)) {
 			struct tfk_finding *f = bad_header(td, at, 2, NULL);
 			tfk_set_path(f, "section at 0x%llx", (unsigned long long)at);
-			tfk_set_expected(f, "a section id 0, 3 or 15..22");
+			tfk_set_expected(f, "a section id 0, 3, 15..22, 23 or 25");
 			tfk_set_found(f, "id %u, flags 0x%x, size %llu", s.id, s.flags, (unsigned long long)s.size);
 			/* Derailed: the previous size was wrong, or this header is. Options may still reach
 			 * the sections after it. */
@@ -171,6 +198,20 @@ static bool section_body(struct td_check *td, const struct td_section *s, struct
 		snprintf(what, sizeof(what), "section %s block header", td_section_name(s->id));
 		td_overrun(td, &raw, 0, 8, what);
 		return false;
+	}
+	if (usize == 0 && csize) {
+		/* trace-cmd 3.3.1 on big-endian: the compressed size is right, the decoded size 0. */
+		const uint8_t *p;
+		size_t measured = 0;
+		if (tfk_cur_bytes_at(&raw, 8, csize, &p) &&
+		    tfk_decoded_size((enum tfk_codec)td->dat->codec, p, csize, td->ctx->limits->max_decoded, &measured) ==
+			    TFK_DECODE_OK &&
+		    measured && measured <= UINT32_MAX) {
+			char where[64];
+			snprintf(where, sizeof(where), "section %s at 0x%llx", td_section_name(s->id), (unsigned long long)s->offset);
+			td_note_zero_sizes(td, s->offset + SECTION_HEADER + 4, where);
+			usize = (uint32_t)measured;
+		}
 	}
 	if (8ull + csize != s->size) {
 		struct tfk_finding *f = bad_header(td, s->offset + 8, 8, s);
@@ -261,6 +302,7 @@ static void check_metadata_section(struct td_check *td, struct td_section *s)
 	case SEC_PRINTK: whole = td_check_text_blob(td, &body, &pos, 4, "printk formats", TFK_META_PRINTK); break;
 	case SEC_CMDLINES: whole = td_check_text_blob(td, &body, &pos, 8, "saved cmdlines", TFK_META_CMDLINES); break;
 	case SEC_STRINGS: td->dat->strings_len += body.len; pos = body.len; break;
+	case SEC_BTF_FILE: td_check_btf(td, s->offset, &body); pos = body.len; break;
 	default: pos = body.len; break;
 	}
 	if (whole && !partial && pos != body.len && s->avail == s->size) {
@@ -277,6 +319,15 @@ void td_v7_section_option(struct td_check *td, uint16_t id, uint64_t opt_offset,
 	uint64_t target = 0;
 	tfk_cur_u64_at(payload, 0, &target);
 	struct td_section *s = td_section_at(td, target);
+	if ((!s || s->id != id) && (id == SEC_BTF_FILE || id == SEC_MODULES_FILE) && td->dat->writer[0] &&
+	    tfk_version_cmp(td->dat->writer, "3.4") >= 0) {
+		/* trace-cmd 3.4's convert copies these options from its input, offsets and all. */
+		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_WRITER_STALE_SECTION_OPTION, payload->origin, 8);
+		tfk_set_path(f, "option %s", td_section_name(id));
+		tfk_set_expected(f, "the offset of a %s section", td_section_name(id));
+		td_set_found_target(td, f, target, s);
+		return;
+	}
 	if (!s || s->id != id) {
 		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_OPTIONS_BAD_TARGET, payload->origin, 8);
 		tfk_set_path(f, "option %s", td_section_name(id));
@@ -435,8 +486,15 @@ static void check_reached(struct td_check *td)
 		have_header_info |= s->id == SEC_HEADER_INFO && s->reached;
 		if (s->reached || s->id == SEC_STRINGS || !known_section(s->id))
 			continue;
-		/* An empty top BUFFER section may legitimately have no BUFFER option (spec 7). */
-		if (s->id == SEC_BUFFER && s->size == 0)
+		/*
+		 * An empty top BUFFER section may legitimately have no BUFFER option (spec 7). But the
+		 * last section met, size 0, before zero padding the walk derailed on, is a buffer
+		 * whose write was cut off before its size and option were written: its data runs
+		 * from it to the end of the file.
+		 */
+		bool cut = s->id == SEC_BUFFER && s->size == 0 && i + 1 == td->dat->nsections &&
+			   td->dat->derailed_from == td->dat->nsections && s->offset + SECTION_HEADER < td->size;
+		if (s->id == SEC_BUFFER && s->size == 0 && !cut)
 			continue;
 		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_OPTIONS_MISSING, s->offset, SECTION_HEADER + s->avail);
 		tfk_set_path(f, "section %s at 0x%llx", td_section_name(s->id), (unsigned long long)s->offset);
@@ -446,6 +504,8 @@ static void check_reached(struct td_check *td)
 		tfk_set_found(f, "none");
 		if (s->id == SEC_BUFFER) {
 			struct td_section copy = td->dat->sections[i];
+			if (cut)
+				copy.avail = td->size - (copy.offset + SECTION_HEADER);
 			td_scan_orphan_buffer(td, &copy);
 		} else if (s->id >= SEC_FTRACE_EVENTS && s->id <= SEC_CMDLINES && s->avail == s->size) {
 			/* No option reaches it (the options were cut off, say), yet its body is whole:

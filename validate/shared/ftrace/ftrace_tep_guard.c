@@ -30,6 +30,13 @@
 #include "ftrace.h"
 #include "ftrace_tep.h"
 
+/* The libtraceevent this build links (pkg-config's word at build time; it has no call that says). */
+#ifdef TFK_TRACEEVENT_VERSION
+#define TEP_VERSION TFK_TRACEEVENT_VERSION
+#else
+#define TEP_VERSION "(version unknown)"
+#endif
+
 #define MAX_CHILDREN 32            /* crashes tolerated before the rest is left unparsed */
 #define MAX_KEPT_TEXT (64u << 20)  /* formats of a real kernel are a few MiB */
 /* Starting libtraceevent (allocating its handle, loading plugins) is not parsing a format: it
@@ -170,7 +177,7 @@ static void report_rejected(struct td_check *td)
 		return;
 	struct tfk_finding *f = ref_fault(td, TFK_TRACEDAT_FORMAT_UNPARSABLE, &td->fmt_refs[first]);
 	tfk_set_path(f, "event formats");
-	tfk_set_expected(f, "formats libtraceevent parses");
+	tfk_set_expected(f, "formats libtraceevent %s parses (newer ones parse more)", TEP_VERSION);
 	char list[TFK_FINDING_TEXT_MAX - 56]; /* the found text holds the count and " and N more" too */
 	size_t len = 0, named = 0;
 	list[0] = '\0';
@@ -186,9 +193,9 @@ static void report_rejected(struct td_check *td)
 		named++;
 	}
 	if (named < n)
-		tfk_set_found(f, "%zu rejected by libtraceevent: %s and %zu more", n, list, n - named);
+		tfk_set_found(f, "%zu rejected by libtraceevent %s: %s and %zu more", n, TEP_VERSION, list, n - named);
 	else
-		tfk_set_found(f, "%zu rejected by libtraceevent: %s", n, list);
+		tfk_set_found(f, "%zu rejected by libtraceevent %s: %s", n, TEP_VERSION, list);
 }
 
 void td_guarded_parse(struct td_check *td)
