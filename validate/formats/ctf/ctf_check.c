@@ -213,6 +213,8 @@ static void check_trace(struct tfk_ctx *ctx, const struct tfk_input *in, const s
 	struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, meta_member->name, &map);
 	struct tfk_cursor c = tfk_cur_make(map.data, map.size, 0, false);
 	ctf_check_metadata(ctx, &c, meta);
+	if (meta->ctf2)
+		ctx->report->stats.format = "CTF 2 (JSON metadata)";
 	if (ctx->obs && ctx->obs->model) {
 		struct tfk_ctf_metadata mm = { 0 };
 		snprintf(mm.member, sizeof(mm.member), "%s", meta_member->name);
@@ -224,6 +226,12 @@ static void check_trace(struct tfk_ctx *ctx, const struct tfk_input *in, const s
 		mm.usable = meta->usable;
 		mm.have_uuid = meta->have_uuid;
 		mm.text_whole_end = meta->text_whole_end;
+		mm.ctf2 = meta->ctf2;
+		mm.ndrops = meta->ctf2_ndrops;
+		mm.drops_overflow = meta->ctf2_drops_overflow || (meta->ctf2 && meta->packetized && meta->ctf2_ndrops);
+		memcpy(mm.drop_from, meta->ctf2_drop_from, sizeof(mm.drop_from));
+		memcpy(mm.drop_to, meta->ctf2_drop_to, sizeof(mm.drop_to));
+		mm.no_signature_quirk = meta->no_signature_quirk;
 		memcpy(mm.uuid, meta->uuid, 16);
 		ctx->obs->model(ctx->obs->user, tfk_format_ctf.name, TFK_CTF_MODEL_METADATA, &mm, sizeof mm);
 	}
