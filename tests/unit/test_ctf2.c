@@ -611,6 +611,179 @@ static void foreign_tracecompass(void **state)
 	foreign("CTF2-7.0-trace-with-index", 4000, true);
 }
 
+/* ---- writer quirks, on copies of real files ---- */
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	long n = ftell(f);
+	assert_true(n >= 0);
+	rewind(f);
+	char *p = malloc((size_t)n + 64);
+	assert_non_null(p);
+	assert_int_equal(fread(p, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	p[n] = 0;
+	*len = (size_t)n;
+	return p;
+}
+
+/* s with the first `from` replaced by `to` (s freed). */
+static char *replace(char *s, const char *from, const char *to)
+{
+	char *at = strstr(s, from);
+	assert_non_null(at);
+	size_t n = strlen(s), nf = strlen(from), nt = strlen(to);
+	char *r = malloc(n - nf + nt + 1);
+	assert_non_null(r);
+	memcpy(r, s, (size_t)(at - s));
+	memcpy(r + (at - s), to, nt);
+	strcpy(r + (at - s) + nt, at + nf);
+	free(s);
+	return r;
+}
+
+/* text in one metadata packet (LE, version major.minor, the given UUID) as member `path`. */
+static void write_packet(const char *path, const char *text, const uint8_t id[16], uint8_t major, uint8_t minor)
+{
+	size_t n = strlen(text);
+	uint8_t *p = calloc(1, 37 + n);
+	assert_non_null(p);
+	put_le(p, 0x75D11D57, 4);
+	memcpy(p + 4, id, 16);
+	put_le(p + 24, (37 + n) * 8, 4);
+	put_le(p + 28, (37 + n) * 8, 4);
+	p[35] = major;
+	p[36] = minor;
+	memcpy(p + 37, text, n);
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(p, 1, 37 + n, f), 37 + n);
+	fclose(f);
+	free(p);
+}
+
+static bool raised(const char *code)
+{
+	for (size_t i = 0; i < rep.count; i++)
+		if (!strcmp(rep.findings[i].fault->id, code))
+			return true;
+	return false;
+}
+
+/*
+ * lttng-modules 2.14.0 to 2.14.2 put version 1.8 in the packets of CTF 2 metadata: Trace
+ * Compass's lttng-crash trace, its JSON packetized so, as that lttng-modules says it wrote it.
+ */
+static void quirk_ctf2_packet_version(void **state)
+{
+	(void)state;
+	char src[1024], p[1100];
+	snprintf(src, sizeof(src), "%s/ctf/tracecompass/CTF2-7.0-lttng-crash", FOREIGN_DIR);
+	size_t n;
+	snprintf(p, sizeof(p), "%s/metadata", src);
+	char *text = slurp(p, &n);
+	if (!text) {
+		print_message("skipping: no %s\n", p);
+		return;
+	}
+	char cmd[2400];
+	snprintf(cmd, sizeof(cmd), "cp '%s/chan_0' '%s/' && rm -f '%s/stream_0'", src, dir, dir);
+	run(cmd);
+	text = replace(text, "\"tracer_minor\": 11", "\"tracer_minor\": 14, \"tracer_patchlevel\": 1");
+	text = replace(text, "\"lttng-ust\"", "\"lttng-modules\"");
+	static const uint8_t id[16] = { 167, 5, 80, 101, 147, 143, 67, 156, 129, 142, 151, 92, 19, 179, 11, 226 };
+	member_path("metadata", p, sizeof(p));
+	write_packet(p, text, id, 1, 8);
+	check_dir();
+	assert_true(raised("ctf.writer.lttng-ctf2-packet-version"));
+	assert_int_equal(rep.by_severity[TFK_SEV_ERROR], 0);
+	assert_int_equal(rep.stats.events, 400);
+	/* from another tracer version, the same header is wrong */
+	text = replace(text, "\"tracer_minor\": 14", "\"tracer_minor\": 15");
+	write_packet(p, text, id, 1, 8);
+	check_dir();
+	assert_false(raised("ctf.writer.lttng-ctf2-packet-version"));
+	assert_true(raised("ctf.metadata.bad-packet"));
+	/* and 2.0, as CTF2-PMETA-1.0 says, is clean */
+	write_packet(p, text, id, 2, 0);
+	check_dir();
+	assert_int_equal(rep.by_severity[TFK_SEV_ERROR], 0);
+	assert_false(raised("ctf.metadata.bad-packet"));
+	free(text);
+}
+
+/* The TSDL text of packetized metadata, packet after packet. */
+static char *packets_text(const char *path, uint8_t id[16])
+{
+	size_t n;
+	char *raw = slurp(path, &n);
+	if (!raw)
+		return NULL;
+	char *text = calloc(1, n + 1);
+	assert_non_null(text);
+	size_t len = 0;
+	memcpy(id, raw + 4, 16);
+	for (size_t at = 0; at + 37 <= n;) {
+		const uint8_t *h = (const uint8_t *)raw + at;
+		uint32_t content = (uint32_t)h[24] | (uint32_t)h[25] << 8 | (uint32_t)h[26] << 16 | (uint32_t)h[27] << 24;
+		uint32_t packet = (uint32_t)h[28] | (uint32_t)h[29] << 8 | (uint32_t)h[30] << 16 | (uint32_t)h[31] << 24;
+		assert_true(content / 8 >= 37 && packet >= content && packet / 8 <= n - at);
+		memcpy(text + len, raw + at + 37, content / 8 - 37);
+		len += content / 8 - 37;
+		at += packet / 8;
+	}
+	free(raw);
+	return text;
+}
+
+/*
+ * LTTng 2.14.0's kernel metadata lacks its first line: the lttng-ust recording's metadata as
+ * lttng-modules 2.14.0 would have written it, one packet without the line. Noted with the
+ * version; repair puts the line back and the copy checks clean.
+ */
+static void quirk_no_signature(void **state)
+{
+	(void)state;
+	char src[1024], p[1100];
+	snprintf(src, sizeof(src), "%s/tracef-2000.lttng/ust/uid/0/64-bit", CTF_SAMPLES);
+	snprintf(p, sizeof(p), "%s/metadata", src);
+	uint8_t id[16];
+	char *text = packets_text(p, id);
+	if (!text) {
+		print_message("skipping: no %s\n", p);
+		return;
+	}
+	char cmd[2400];
+	snprintf(cmd, sizeof(cmd), "rm -f '%s'/* && cp -r '%s'/. '%s/'", dir, src, dir);
+	run(cmd);
+	text = replace(text, "/* CTF 1.8 */\n", "");
+	text = replace(text, "tracer_name = \"lttng-ust\";", "tracer_name = \"lttng-modules\";");
+	text = replace(text, "tracer_minor = 13;", "tracer_minor = 14;\n\ttracer_patchlevel = 0;");
+	member_path("metadata", p, sizeof(p));
+	write_packet(p, text, id, 1, 8);
+	check_dir();
+	const uint64_t events = rep.stats.events;
+	assert_true(raised("ctf.writer.lttng-no-signature"));
+	assert_int_equal(rep.by_severity[TFK_SEV_ERROR], 0);
+	assert_true(events > 0);
+	struct tfk_repair_report r;
+	memset(&r, 0, sizeof(r));
+	tfk_repair_dir(dir, out, NULL, &r);
+	assert_int_equal(r.outcome, TFK_REPAIR_DONE);
+	assert_int_equal(tfk_report_verdict(&r.after), TFK_VERDICT_CLEAN);
+	assert_int_equal(r.after.stats.events, events);
+	bool still = false;
+	for (size_t i = 0; i < r.after.count; i++)
+		still |= !strcmp(r.after.findings[i].fault->id, "ctf.writer.lttng-no-signature");
+	assert_false(still);
+	tfk_repair_report_free(&r);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -635,6 +808,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(repair_cut, setup, teardown),
 		cmocka_unit_test_setup_teardown(repair_mid, setup, teardown),
 		cmocka_unit_test_setup_teardown(foreign_tracecompass, setup, teardown),
+		cmocka_unit_test_setup_teardown(quirk_ctf2_packet_version, setup, teardown),
+		cmocka_unit_test_setup_teardown(quirk_no_signature, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

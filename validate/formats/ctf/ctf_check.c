@@ -407,6 +407,26 @@ static void ctf_dictionary(tfk_token_fn emit, void *user)
 					     "map = clock.monotonic.value", "stream_id", "content_size", "packet_size" };
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		emit(user, "ctf_word", words[i], strlen(words[i]));
+	/* CTF 2: the record separator, fragment and field class types, roles, property names */
+	emit(user, "ctf2_rs", "\x1e{", 2);
+	static const char *const json[] = {
+		"\"type\":", "\"preamble\"", "\"version\":2", "\"uuid\":[", "\"trace-class\"", "\"clock-class\"",
+		"\"data-stream-class\"", "\"event-record-class\"", "\"field-class-alias\"", "\"field-class\":",
+		"\"member-classes\":[", "\"name\":", "\"id\":", "\"frequency\":", "\"offset-from-origin\":",
+		"\"environment\":{", "\"packet-header-field-class\":", "\"packet-context-field-class\":",
+		"\"event-record-header-field-class\":", "\"payload-field-class\":", "\"default-clock-class-id\":",
+		"\"data-stream-class-id\":", "\"fixed-length-unsigned-integer\"", "\"fixed-length-signed-integer\"",
+		"\"variable-length-unsigned-integer\"", "\"fixed-length-boolean\"", "\"fixed-length-floating-point-number\"",
+		"\"null-terminated-string\"", "\"static-length-blob\"", "\"dynamic-length-array\"", "\"structure\"",
+		"\"optional\"", "\"variant\"", "\"options\":[", "\"selector-field-location\":",
+		"\"selector-field-ranges\":[[", "\"length-field-location\":", "\"path\":[", "\"origin\":",
+		"\"length\":", "\"byte-order\":\"little-endian\"", "\"big-endian\"", "\"alignment\":",
+		"\"roles\":[", "\"packet-magic-number\"", "\"metadata-stream-uuid\"", "\"packet-total-length\"",
+		"\"packet-content-length\"", "\"default-clock-timestamp\"", "\"event-record-class-id\"",
+		"\"event-record-payload\"", "\\ud800", "18446744073709551616",
+	};
+	for (size_t i = 0; i < sizeof(json) / sizeof(json[0]); i++)
+		emit(user, "ctf2_word", json[i], strlen(json[i]));
 }
 
 const struct tfk_format tfk_format_ctf = {
