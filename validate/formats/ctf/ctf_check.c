@@ -35,6 +35,16 @@ static enum ctf_alone alone_kind(const struct tfk_cursor *file)
 		return CTF_ALONE_NONE;
 	if (le == CTF_META_MAGIC || __builtin_bswap32(le) == CTF_META_MAGIC || tfk_cur_has(file, "/* CTF 1.8", 10))
 		return CTF_ALONE_METADATA;
+	/* CTF 2: RS, blanks, then a fragment's '{' */
+	uint8_t b = 0;
+	if (tfk_cur_u8_at(file, 0, &b) && b == 0x1e) {
+		for (uint64_t i = 1; i < 64 && tfk_cur_u8_at(file, i, &b); i++) {
+			if (b == '{')
+				return CTF_ALONE_METADATA;
+			if (b != ' ' && b != '\n' && b != '\r' && b != '\t')
+				break;
+		}
+	}
 	if (le == CTF_PKT_MAGIC || __builtin_bswap32(le) == CTF_PKT_MAGIC)
 		return CTF_ALONE_STREAM;
 	return CTF_ALONE_NONE;
@@ -375,6 +385,8 @@ static void ctf_check_single(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 		}
 		meta->arena.ctx = ctx;
 		ctf_check_metadata(ctx, file, meta);
+		if (meta->ctf2)
+			ctx->report->stats.format = "CTF 2 (JSON metadata)";
 		ctf_meta_free(meta);
 		free(meta);
 		return;
