@@ -582,6 +582,23 @@ static void repair_mid(void **state)
 	repair_ok(EVENTS);
 }
 
+/* A data stream cut inside its second packet: repaired as CTF 1.8's are, the first packet kept. */
+static void repair_stream_cut(void **state)
+{
+	(void)state;
+	char p[1024];
+	member_path("stream_0", p, sizeof(p));
+	assert_int_equal(truncate(p, PKT + 40), 0);
+	check_dir();
+	bool cut = false;
+	for (size_t i = 0; i < rep.count; i++)
+		cut |= !strcmp(rep.findings[i].fault->id, "ctf.packet.truncated") && rep.findings[i].offset == PKT + 21; /* its context, after the header */
+	if (!cut)
+		dump_report();
+	assert_true(cut);
+	repair_ok(3);
+}
+
 /* ---- real traces ---- */
 
 static void foreign(const char *name, uint64_t events, bool draft_dialect)
@@ -807,6 +824,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(repair_trailing, setup, teardown),
 		cmocka_unit_test_setup_teardown(repair_cut, setup, teardown),
 		cmocka_unit_test_setup_teardown(repair_mid, setup, teardown),
+		cmocka_unit_test_setup_teardown(repair_stream_cut, setup, teardown),
 		cmocka_unit_test_setup_teardown(foreign_tracecompass, setup, teardown),
 		cmocka_unit_test_setup_teardown(quirk_ctf2_packet_version, setup, teardown),
 		cmocka_unit_test_setup_teardown(quirk_no_signature, setup, teardown),

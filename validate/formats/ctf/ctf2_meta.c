@@ -24,8 +24,8 @@ static void said(struct ctf2 *b, struct tfk_finding *f)
 		     b->frag_type ? b->frag_type : "");
 }
 
-static void vbad(struct ctf2 *b, enum tfk_fault_code code, uint64_t at, const char *expected, const char *found_fmt,
-		 va_list ap)
+__attribute__((format(printf, 5, 0))) static void vbad(struct ctf2 *b, enum tfk_fault_code code, uint64_t at,
+							       const char *expected, const char *found_fmt, va_list ap)
 {
 	b->bad = true;
 	if (b->reports++ >= CTF2_MAX_REPORTS) {
