@@ -89,6 +89,7 @@ static void fragments(const uint8_t *text, size_t len)
 		at = to;
 	}
 	FUZZ_ASSERT(values <= budget.values && budget.values <= CJ_MAX_VALUES);
+	free(budget.scratch);
 	ctf_arena_free(&arena);
 	tfk_report_free(&r);
 }

@@ -32,6 +32,8 @@ struct ctf_arena {
 void *ctf_alloc(struct ctf_arena *a, size_t n);
 char *ctf_strndup(struct ctf_arena *a, const char *s, size_t n);
 void ctf_arena_free(struct ctf_arena *a);
+/* Everything from holds now belongs to into (freed with it); from is left empty. */
+void ctf_arena_adopt(struct ctf_arena *into, struct ctf_arena *from);
 
 /* ---- the type model ---- */
 /* CTF_VARINT: CTF 2's variable-length integer (LEB128), 1 to 10 bytes, up to 64 bits of value. */

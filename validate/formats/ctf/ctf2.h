@@ -19,14 +19,21 @@
 #define CTF2_MAX_FRAME 64         /* structures being built inside each other */
 #define CTF2_MAX_REPORTS 16       /* requirement faults listed per fragment */
 
-struct ctf2_alias {
-	const char *name;
-	const struct cj_value *fc;
+/* A hash table of names (s) or ids (a, b) declared (ctf2_names.c). */
+struct ctf2_entry {
+	const char *s;
+	uint64_t a, b;
+	const void *val;
+	bool used;
 };
-
-struct ctf2_clock {
-	const char *id;
+struct ctf2_names {
+	struct ctf2_entry *e;
+	size_t cap, n; /* cap a power of two, or 0 */
 };
+const void *ctf2_names_get(const struct ctf2_names *t, const char *s, uint64_t a, uint64_t b);
+/* false: no memory (the arena's bound) */
+bool ctf2_names_put(struct ctf2_names *t, struct ctf_arena *arena, const char *s, uint64_t a, uint64_t b,
+		    const void *val);
 
 /* A structure being built: its fields so far (the earlier ones a location may name). */
 struct ctf2_frame {
@@ -45,10 +52,10 @@ struct ctf2 {
 	bool draft, draft_said;
 	bool unsupported;       /* something this build cannot decode: streams not walked */
 	uint64_t types;
-	struct ctf2_alias *aliases;
-	size_t naliases, cap_aliases;
-	struct ctf2_clock *clocks;
-	size_t nclocks, cap_clocks;
+	struct ctf2_names aliases; /* name -> its field class (a cj_value) */
+	struct ctf2_names clocks;  /* id -> itself */
+	struct ctf2_names streams; /* data stream class id (a) */
+	struct ctf2_names events;  /* (data stream class id a, event record class id b) */
 	bool order_seen;        /* a fixed-length field set the trace's default byte order */
 	/* the scope being built, and the roots of the scopes before it (for absolute locations) */
 	enum ctf_scope scope;

@@ -213,9 +213,9 @@ static bool mappings(struct ctf2 *b, const struct cj_value *fc, bool is_signed, 
 
 static const struct cj_value *alias_fc(struct ctf2 *b, const struct cj_value *name)
 {
-	for (size_t i = b->naliases; i-- > 0;)
-		if (!strcmp(b->aliases[i].name, name->s))
-			return b->aliases[i].fc;
+	const struct cj_value *fc = ctf2_names_get(&b->aliases, name->s, 0, 0);
+	if (fc)
+		return fc;
 	ctf2_bad(b, TFK_CTF_METADATA_FRAGMENT_DANGLING, name, "the name of an earlier field-class-alias fragment",
 		 "\"%.60s\"", name->s);
 	return NULL;
@@ -883,8 +883,8 @@ static struct ctf_type *structure(struct ctf2 *b, const struct cj_value *fc, uns
 		struct ctf_field *f = &t->fields[t->nfields];
 		f->name = ctf_strndup(&b->m->arena, model, strlen(model));
 		f->name_len = strlen(model);
-		f->json_name = name;
-		if (!f->name) {
+		f->json_name = ctf_strndup(&b->m->arena, name, strlen(name)); /* the JSON is freed after its fragment */
+		if (!f->name || !f->json_name) {
 			b->bad = true;
 			ok = false;
 			break;

@@ -325,23 +325,19 @@ static void clock_class(struct ctf2 *b, const struct cj_value *o)
 		if (!ctf2_props(b, origin, ok, NULL))
 			return;
 	}
-	for (size_t i = 0; i < b->nclocks; i++)
-		if (!strcmp(b->clocks[i].id, id)) {
-			ctf2_bad(b, TFK_CTF_METADATA_FRAGMENT_DUPLICATE, cj_get(o, "id") ? cj_get(o, "id") : o,
-				 "a clock class id not declared before", "\"%.60s\" again", id);
-			return;
-		}
-	if (b->bad || !grow(b, (void **)&b->clocks, &b->cap_clocks, b->nclocks, sizeof(*b->clocks)))
+	if (ctf2_names_get(&b->clocks, id, 0, 0)) {
+		ctf2_bad(b, TFK_CTF_METADATA_FRAGMENT_DUPLICATE, cj_get(o, "id") ? cj_get(o, "id") : o,
+			 "a clock class id not declared before", "\"%.60s\" again", id);
 		return;
-	b->clocks[b->nclocks++].id = id;
+	}
+	const char *kept = b->bad ? NULL : ctf_strndup(&b->m->arena, id, strlen(id)); /* outlives the fragment's JSON */
+	if (!b->bad && (!kept || !ctf2_names_put(&b->clocks, &b->m->arena, kept, 0, 0, kept)))
+		b->bad = true;
 }
 
 static bool has_clock(const struct ctf2 *b, const char *id)
 {
-	for (size_t i = 0; i < b->nclocks; i++)
-		if (!strcmp(b->clocks[i].id, id))
-			return true;
-	return false;
+	return ctf2_names_get(&b->clocks, id, 0, 0) != NULL;
 }
 
 static void stream_class(struct ctf2 *b, struct state *st, const struct cj_value *o)
@@ -356,7 +352,7 @@ static void stream_class(struct ctf2 *b, struct state *st, const struct cj_value
 	uint64_t id;
 	if (!ctf2_uint(b, o, "id", 0, &id))
 		return;
-	if (ctf_find_stream(b->m, id)) {
+	if (ctf2_names_get(&b->streams, NULL, id, 0)) {
 		ctf2_bad(b, TFK_CTF_METADATA_FRAGMENT_DUPLICATE, cj_get(o, "id") ? cj_get(o, "id") : o,
 			 "a data stream class id not declared before", "id %llu again", (unsigned long long)id);
 		return;
@@ -367,7 +363,7 @@ static void stream_class(struct ctf2 *b, struct state *st, const struct cj_value
 		key = "default-clock-class-name";
 	if (clk && !has_clock(b, clk)) {
 		ctf2_bad(b, TFK_CTF_METADATA_FRAGMENT_DANGLING, cj_get(o, key), "the id of an earlier clock class",
-			 "\"%.60s\"", clk);
+		 "\"%.60s\"", clk);
 		return;
 	}
 	if (b->bad)
@@ -379,7 +375,7 @@ static void stream_class(struct ctf2 *b, struct state *st, const struct cj_value
 	sc.id = id;
 	sc.line = (unsigned)b->frag;
 	const struct cj_value *pc = cj_get(o, "packet-context-field-class"), *eh = cj_get(o, "event-record-header-field-class"),
-			      *ec = cj_get(o, "event-record-common-context-field-class");
+		      *ec = cj_get(o, "event-record-common-context-field-class");
 	if ((pc && !(sc.packet_context = ctf2_scope(b, CTF_SC_PACKET_CONTEXT, pc))) ||
 	    (eh && !(sc.event_header = ctf2_scope(b, CTF_SC_EVENT_HEADER, eh))) ||
 	    (ec && !(sc.event_context = ctf2_scope(b, CTF_SC_STREAM_EVENT_CONTEXT, ec))) || b->bad) {
@@ -387,35 +383,39 @@ static void stream_class(struct ctf2 *b, struct state *st, const struct cj_value
 		st->streams_ok = false;
 		return;
 	}
-	if (!grow(b, (void **)&b->m->streams, &b->m->cap_streams, b->m->nstreams, sizeof(*b->m->streams)))
+	if (!grow(b, (void **)&b->m->streams, &b->m->cap_streams, b->m->nstreams, sizeof(*b->m->streams)) ||
+	    !ctf2_names_put(&b->streams, &b->m->arena, NULL, id, 0, (const void *)(uintptr_t)(b->m->nstreams + 1))) {
+		b->bad = true;
 		return;
+	}
 	b->m->streams[b->m->nstreams++] = sc;
 }
 
 static void event_class(struct ctf2 *b, const struct cj_value *o)
 {
 	static const char *const own[] = { "id", "namespace", "name", "uid", "data-stream-class-id",
-					   "specific-context-field-class", "payload-field-class", NULL };
+				   "specific-context-field-class", "payload-field-class", NULL };
 	if (!frag_props(b, o, own, NULL))
 		return;
 	uint64_t id, sid;
 	if (!ctf2_uint(b, o, "id", 0, &id) || !ctf2_uint(b, o, "data-stream-class-id", 0, &sid))
 		return;
 	const char *name = ctf2_str(b, o, "name");
-	const struct ctf_stream_class *sc = ctf_find_stream(b->m, sid);
+	/* the table holds the class's index + 1 (the array of classes moves as it grows) */
+	const uintptr_t at = (uintptr_t)ctf2_names_get(&b->streams, NULL, sid, 0);
+	const struct ctf_stream_class *sc = at ? &b->m->streams[at - 1] : NULL;
 	if (!sc) {
 		ctf2_bad(b, TFK_CTF_METADATA_FRAGMENT_DANGLING,
 			 cj_get(o, "data-stream-class-id") ? cj_get(o, "data-stream-class-id") : o,
 			 "the id of an earlier data stream class", "%llu", (unsigned long long)sid);
 		return;
 	}
-	for (size_t i = 0; i < b->m->nevents; i++)
-		if (b->m->events[i].stream_id == sid && b->m->events[i].id == id) {
-			ctf2_bad(b, TFK_CTF_METADATA_FRAGMENT_DUPLICATE, cj_get(o, "id") ? cj_get(o, "id") : o,
-				 "an event record class id not declared before in its data stream class",
-				 "id %llu of data stream class %llu again", (unsigned long long)id, (unsigned long long)sid);
-			return;
-		}
+	if (ctf2_names_get(&b->events, NULL, sid, id)) {
+		ctf2_bad(b, TFK_CTF_METADATA_FRAGMENT_DUPLICATE, cj_get(o, "id") ? cj_get(o, "id") : o,
+			 "an event record class id not declared before in its data stream class",
+			 "id %llu of data stream class %llu again", (unsigned long long)id, (unsigned long long)sid);
+		return;
+	}
 	if (b->bad)
 		return;
 	/* the scopes before this one: the stream class's */
@@ -436,8 +436,11 @@ static void event_class(struct ctf2 *b, const struct cj_value *o)
 		b->bad = true;
 		return;
 	}
-	if (!grow(b, (void **)&b->m->events, &b->m->cap_events, b->m->nevents, sizeof(*b->m->events)))
+	if (!grow(b, (void **)&b->m->events, &b->m->cap_events, b->m->nevents, sizeof(*b->m->events)) ||
+	    !ctf2_names_put(&b->events, &b->m->arena, NULL, sid, id, "")) {
+		b->bad = true;
 		return;
+	}
 	b->m->events[b->m->nevents++] = ev;
 }
 
@@ -449,12 +452,11 @@ static void alias(struct ctf2 *b, const struct cj_value *o)
 	const char *name = ctf2_str(b, o, "name");
 	if (!name)
 		return;
-	for (size_t i = 0; i < b->naliases; i++)
-		if (!strcmp(b->aliases[i].name, name)) {
-			ctf2_bad(b, TFK_CTF_METADATA_FRAGMENT_DUPLICATE, cj_get(o, "name"), "a field class alias name not declared before",
-				 "\"%.60s\" again", name);
-			return;
-		}
+	if (ctf2_names_get(&b->aliases, name, 0, 0)) {
+		ctf2_bad(b, TFK_CTF_METADATA_FRAGMENT_DUPLICATE, cj_get(o, "name"), "a field class alias name not declared before",
+			 "\"%.60s\" again", name);
+		return;
+	}
 	/* built once here to check it (in no scope: a role or location is checked where it is used) */
 	const struct cj_value *fc = cj_get(o, "field-class");
 	if (fc && fc->kind == CJ_STRING && !strcmp(fc->s, name)) {
@@ -462,10 +464,7 @@ static void alias(struct ctf2 *b, const struct cj_value *o)
 		return;
 	}
 	if (fc && fc->kind == CJ_STRING) {
-		bool found = false;
-		for (size_t i = 0; i < b->naliases && !found; i++)
-			found = !strcmp(b->aliases[i].name, fc->s);
-		if (!found) {
+		if (!ctf2_names_get(&b->aliases, fc->s, 0, 0)) {
 			ctf2_bad(b, TFK_CTF_METADATA_FRAGMENT_DANGLING, fc, "the name of an earlier field-class-alias fragment",
 				 "\"%.60s\"", fc->s);
 			return;
@@ -474,11 +473,8 @@ static void alias(struct ctf2 *b, const struct cj_value *o)
 		ctf2_bad(b, TFK_CTF_METADATA_FRAGMENT_BAD, fc ? fc : o, "a field class object or an alias name", "another value");
 		return;
 	}
-	if (!grow(b, (void **)&b->aliases, &b->cap_aliases, b->naliases, sizeof(*b->aliases)))
-		return;
-	b->aliases[b->naliases].name = name;
-	b->aliases[b->naliases].fc = fc;
-	b->naliases++;
+	if (!ctf2_names_put(&b->aliases, &b->m->arena, name, 0, 0, fc))
+		b->bad = true;
 }
 
 static void preamble(struct ctf2 *b, struct state *st, const struct cj_value *o)
@@ -584,8 +580,14 @@ void ctf2_check_metadata(struct tfk_ctx *ctx, const struct ctf_text *text, struc
 		b->frag_type = NULL;
 		b->reports = 0;
 		b->bad = false;
-		const struct cj_value *o =
-			ctf_json_fragment(ctx, &meta->arena, text, at + 1, to, index, &budget, &cut, &trailing);
+		/*
+		 * The fragment's JSON lives in an arena of its own, freed once the fragment is built
+		 * into the model: only an alias's is kept (each use builds from it). The model's
+		 * arena bound then counts the model, and the JSON of the largest fragment.
+		 */
+		const size_t base = meta->arena.used_total;
+		struct ctf_arena json = { ctx, NULL, base, false };
+		const struct cj_value *o = ctf_json_fragment(ctx, &json, text, at + 1, to, index, &budget, &cut, &trailing);
 		if (cut) {
 			meta->ctf2_cut_at = ctf_text_file_offset(text, at);
 			meta->ctf2_cut = true;
@@ -596,6 +598,7 @@ void ctf2_check_metadata(struct tfk_ctx *ctx, const struct ctf_text *text, struc
 			drop(meta, text, trailing, to);
 		if (!o && index == 0)
 			st.preamble = true; /* the first fragment is there, if not readable: not "missing" */
+		const size_t aliases = b->aliases.n;
 		if (o) {
 			fragment(b, &st, o);
 			if (b->bad && b->frag_type && strcmp(b->frag_type, "event-record-class") &&
@@ -609,7 +612,15 @@ void ctf2_check_metadata(struct tfk_ctx *ctx, const struct ctf_text *text, struc
 			meta->ctf2_whole_end = ctf_text_file_offset(text, to);
 		st.fragments++;
 		at = to;
+		if (json.failed)
+			meta->arena.failed = true;
+		json.used_total -= base; /* what its chunks hold (it began counting from the model's) */
+		if (b->aliases.n != aliases)
+			ctf_arena_adopt(&meta->arena, &json);
+		else
+			ctf_arena_free(&json);
 	}
+	free(budget.scratch);
 	if (!st.preamble && !meta->arena.failed) {
 		b->frag_type = NULL;
 		struct tfk_finding *f = tfk_emit(ctx, TFK_CTF_METADATA_FRAGMENT_MISSING, 0, 1);

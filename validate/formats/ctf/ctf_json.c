@@ -558,11 +558,11 @@ struct cj_value *ctf_json_fragment(struct tfk_ctx *ctx, struct ctf_arena *arena,
 				   size_t *trailing)
 {
 	*trailing = to;
-	char *buf = malloc(CJ_MAX_STRING + 8);
-	if (!buf) {
+	if (!budget->scratch && !(budget->scratch = malloc(CJ_MAX_STRING + 8))) {
 		ctx->report->incomplete = true;
 		return NULL;
 	}
+	char *buf = budget->scratch;
 	struct reader r = { ctx, arena, text, (const unsigned char *)text->s, from, to, index, budget, false,
 			    to >= text->len, false, from ? from - 1 : 0, buf };
 	*cut = false;
@@ -590,7 +590,6 @@ struct cj_value *ctf_json_fragment(struct tfk_ctx *ctx, struct ctf_arena *arena,
 		}
 	}
 	*cut = r.cut;
-	free(buf);
 	return r.failed ? NULL : root;
 }
 

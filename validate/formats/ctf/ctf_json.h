@@ -36,6 +36,7 @@ struct cj_value {
 
 struct cj_budget {
 	uint64_t values; /* made so far, across fragments */
+	char *scratch;   /* CJ_MAX_STRING + 8 bytes for unescaping, made by the first fragment; free() it */
 };
 
 /*
