@@ -4,7 +4,7 @@
  * constants: every format's tokens (its tfk_format's dictionary) for the trace harnesses, the fault
  * catalog's codes and the bytes the sinks must escape for the sinks harness.
  * usage: gen_dict DIR   (writes DIR/<harness>.dict for every harness of the formats built:
- *                        check, repair, sinks, units, and format, uftrace, ctf, lttng0, tsdl)
+ *                        check, repair, sinks, units, and format, uftrace, ctf, lttng0, tsdl, ctf2json)
  */
 #include <stdio.h>
 #include <string.h>
@@ -83,8 +83,8 @@ int main(int argc, char **argv)
 			td_dictionary(token, &o); /* the event-format text harness is trace.dat's */
 #endif
 #ifdef TFK_HAVE_CTF
-		} else if (strcmp(names[i], "tsdl") == 0) {
-			tfk_format_ctf.dictionary(token, &o); /* the TSDL text harness is CTF's */
+		} else if (strcmp(names[i], "tsdl") == 0 || strcmp(names[i], "ctf2json") == 0) {
+			tfk_format_ctf.dictionary(token, &o); /* the metadata text harnesses are CTF's */
 #endif
 		} else {
 			if (strcmp(names[i], "units") == 0)

@@ -73,6 +73,11 @@ struct rp_format {
 	 * say what the per-member lines say. NULL: the totals come from rep->cpus.
 	 */
 	void (*event_totals)(const struct tfk_repair_report *rep, uint64_t *kept, uint64_t *lost, bool *unknown);
+	/*
+	 * Optional: whether an input that checks clean still has something repair mends (a writer
+	 * quirk noted, not an error, whose repair is safe). NULL: a clean input needs nothing.
+	 */
+	bool (*clean_has_work)(const void *model);
 };
 
 /* One per folder of repair/ named in formats.list (generated: rp_format_list.inc). */

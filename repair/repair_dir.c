@@ -137,7 +137,7 @@ void tfk_repair_dir(const char *in_dir, const char *out_dir, const struct tfk_li
 	const bool in_place = out_dir && strcmp(out_dir, in_dir) == 0;
 	if (!rep->before.stats.format || rep->before.not_checked) {
 		rep->outcome = TFK_REPAIR_UNSUPPORTED;
-	} else if (verdict == TFK_VERDICT_CLEAN) {
+	} else if (verdict == TFK_VERDICT_CLEAN && !(fmt->clean_has_work && fmt->clean_has_work(model))) {
 		rep->outcome = TFK_REPAIR_NOTHING_TO_DO;
 	} else if (!dry_run && !in_place && !free_target(out_dir)) {
 		rep->outcome = TFK_REPAIR_FAILED;

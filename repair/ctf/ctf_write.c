@@ -219,6 +219,82 @@ static int write_metadata(const struct tfk_ctf_metadata *md, const struct tfk_me
 	return put_member(dir, s->member, &o);
 }
 
+/*
+ * CTF 2 metadata (JSON fragments): the fragments that are not JSON objects, the bytes after a
+ * fragment's object and the fragment the end of the file cut left out, the rest copied; each
+ * range was found by the check, which reads what is kept the same way again.
+ */
+static int write_ctf2_metadata(const struct tfk_ctf_metadata *md, const struct tfk_member_map *map, struct rp_dir *dir,
+			       struct tfk_salvage_member *s, struct tfk_repair_report *rep)
+{
+	struct rp_out o;
+	memset(&o, 0, sizeof(o));
+	uint64_t at = 0, dropped = 0;
+	for (uint32_t i = 0; i < md->ndrops && i < TFK_CTF_MAX_DROPS; i++) {
+		const uint64_t from = md->drop_from[i], to = md->drop_to[i];
+		if (from < at || to < from || to > map->size) {
+			rp_out_free(&o);
+			rep->outcome = TFK_REPAIR_UNSUPPORTED;
+			rep->reason = "the CTF 2 metadata's damaged ranges overlap";
+			return 1;
+		}
+		if (from > at)
+			rp_out_keep(&o, map->data + at, (size_t)(from - at));
+		dropped += to - from;
+		at = to;
+	}
+	if (map->size > at)
+		rp_out_keep(&o, map->data + at, (size_t)(map->size - at));
+	s->action = rp_action_name(RP_ACTION_REWRITTEN);
+	s->bytes_out = o.len;
+	s->bytes_dropped = dropped;
+	rep->metadata_lost = true;
+	snprintf(s->note, sizeof(s->note), "%" PRIu32 " damaged range%s of its JSON fragments left out (%" PRIu64 " bytes)",
+		 md->ndrops, md->ndrops == 1 ? "" : "s", dropped);
+	return put_member(dir, s->member, &o);
+}
+
+/*
+ * TSDL text without its '/' '*' CTF 1.8 signature line (LTTng 2.14.0's kernel metadata): the
+ * line put back. Plain text: before the text. Packetized: inside the first packet, whose
+ * content and packet sizes grow by the line (the packets after it copied as they are).
+ */
+static int write_signature(const struct tfk_ctf_metadata *md, const struct tfk_member_map *map, struct rp_dir *dir,
+			   struct tfk_salvage_member *s)
+{
+	static const char sig[] = "/* CTF 1.8 */\n";
+	const size_t n = sizeof(sig) - 1;
+	struct rp_out o;
+	memset(&o, 0, sizeof(o));
+	if (!md->packetized) {
+		rp_out_put(&o, sig, n);
+		rp_out_keep(&o, map->data, map->size);
+	} else {
+		struct tfk_cursor c = tfk_cur_make(map->data, map->size, 0, md->big_endian);
+		uint32_t content = 0, packet = 0;
+		const uint8_t *h;
+		if (!tfk_cur_u32_at(&c, 24, &content) || !tfk_cur_u32_at(&c, 28, &packet) ||
+		    !tfk_cur_bytes_at(&c, 0, META_HEADER, &h) || content / 8 < META_HEADER || content > packet ||
+		    packet / 8 > map->size || packet > UINT32_MAX - 8 * n)
+			return 1;
+		uint8_t head[META_HEADER];
+		memcpy(head, h, META_HEADER);
+		const uint32_t nc = content + (uint32_t)(8 * n), np = packet + (uint32_t)(8 * n);
+		for (unsigned k = 0; k < 4; k++) {
+			unsigned sh = md->big_endian ? 24 - 8 * k : 8 * k;
+			head[24 + k] = (uint8_t)(nc >> sh);
+			head[28 + k] = (uint8_t)(np >> sh);
+		}
+		rp_out_put(&o, head, META_HEADER);
+		rp_out_put(&o, sig, n);
+		rp_out_keep(&o, map->data + META_HEADER, (size_t)(map->size - META_HEADER));
+	}
+	s->action = rp_action_name(RP_ACTION_REWRITTEN);
+	s->bytes_out = o.len;
+	snprintf(s->note, sizeof(s->note), "the '/" "* CTF 1.8 *" "/' line LTTng 2.14.0 left out put back");
+	return put_member(dir, s->member, &o);
+}
+
 static int write_member(const struct cr_model *m, const struct tfk_input *in, const struct tfk_member *mem,
 			struct rp_dir *dir, struct tfk_salvage_member *s, struct tfk_repair_report *rep,
 			struct ctf_seen *seen)
@@ -231,7 +307,16 @@ static int write_member(const struct cr_model *m, const struct tfk_input *in, co
 	if (tfk_member_open(in, mem, &map) != 0)
 		return -1;
 	int rc;
-	if (md && md->packetized && md->whole_end < map.size) {
+	if (md && md->ctf2 && md->drops_overflow) {
+		rep->outcome = TFK_REPAIR_UNSUPPORTED;
+		rep->reason = "the CTF 2 metadata has more damaged fragments than repair keeps track of, or is packetized";
+		rc = 1;
+	} else if (md && md->ctf2 && md->ndrops) {
+		rc = write_ctf2_metadata(md, &map, dir, s, rep);
+	} else if (md && md->no_signature_quirk && !(md->packetized && md->whole_end < map.size) &&
+		   write_signature(md, &map, dir, s) == 0) {
+		rc = 0;
+	} else if (md && md->packetized && md->whole_end < map.size) {
 		rc = write_metadata(md, &map, dir, s, rep);
 	} else if (md && !md->packetized && md->text_whole_end && md->text_whole_end < map.size &&
 		   first_text_error(&rep->before, s->member) != UINT64_MAX) {
@@ -320,7 +405,10 @@ static bool metadata_beyond_repair(const struct tfk_report *before)
 			continue;
 		cut |= strcmp(id, "ctf.metadata.truncated") == 0 || strcmp(id, "ctf.metadata.text-cut") == 0;
 		broken |= strcmp(id, "ctf.metadata.missing") == 0 || strcmp(id, "ctf.metadata.syntax") == 0 ||
-			  strcmp(id, "ctf.metadata.semantic") == 0;
+			  strcmp(id, "ctf.metadata.semantic") == 0 ||
+			  /* CTF 2 fragments that say what cannot be (those that are not JSON are left out) */
+			  (strncmp(id, "ctf.metadata.fragment-", 22) == 0 && strcmp(id, "ctf.metadata.fragment-cut") != 0);
+		cut |= strcmp(id, "ctf.metadata.fragment-cut") == 0;
 		bad_header |= strcmp(id, "ctf.metadata.bad-packet") == 0;
 	}
 	return (broken && !cut) || bad_header;

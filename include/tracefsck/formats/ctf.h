@@ -23,6 +23,7 @@ extern "C" {
 #define TFK_CTF_MODEL_STREAM 3u
 
 #define TFK_CTF_MEMBER_MAX 256
+#define TFK_CTF_MAX_DROPS 16
 
 struct tfk_ctf_metadata {
 	char member[TFK_CTF_MEMBER_MAX]; /* ".../metadata" */
@@ -34,6 +35,17 @@ struct tfk_ctf_metadata {
 	bool have_uuid;
 	uint8_t uuid[16];                /* trace.uuid */
 	uint64_t text_whole_end;         /* plain text cut inside a declaration: where its last whole one ends, else 0 */
+	/*
+	 * CTF 2 (JSON fragments): the byte ranges [drop_from, drop_to) repair leaves out: a fragment
+	 * that is not a JSON object, the bytes after a fragment's object, the fragment the end of
+	 * the file cuts. drops_overflow: more of them than listed (repair then refuses).
+	 */
+	bool ctf2;
+	uint32_t ndrops;
+	bool drops_overflow;
+	uint64_t drop_from[TFK_CTF_MAX_DROPS], drop_to[TFK_CTF_MAX_DROPS];
+	/* The TSDL text lacks its signature line, an LTTng 2.14.0 quirk that repair puts back. */
+	bool no_signature_quirk;
 };
 
 struct tfk_ctf_packet {

@@ -32,9 +32,12 @@ struct ctf_arena {
 void *ctf_alloc(struct ctf_arena *a, size_t n);
 char *ctf_strndup(struct ctf_arena *a, const char *s, size_t n);
 void ctf_arena_free(struct ctf_arena *a);
+/* Everything from holds now belongs to into (freed with it); from is left empty. */
+void ctf_arena_adopt(struct ctf_arena *into, struct ctf_arena *from);
 
 /* ---- the type model ---- */
-enum ctf_kind { CTF_INT, CTF_FLOAT, CTF_ENUM, CTF_STRING, CTF_STRUCT, CTF_VARIANT, CTF_ARRAY, CTF_SEQ };
+/* CTF_VARINT: CTF 2's variable-length integer (LEB128), 1 to 10 bytes, up to 64 bits of value. */
+enum ctf_kind { CTF_INT, CTF_FLOAT, CTF_ENUM, CTF_STRING, CTF_STRUCT, CTF_VARIANT, CTF_ARRAY, CTF_SEQ, CTF_VARINT };
 enum ctf_order { CTF_BO_DEFAULT = 0, CTF_BO_LE, CTF_BO_BE };
 
 struct ctf_type;
@@ -42,6 +45,7 @@ struct ctf_field {
 	const char *name;
 	size_t name_len;
 	struct ctf_type *type;
+	const char *json_name; /* CTF 2: the member's name in the metadata (name is the walker's) */
 };
 struct ctf_range {
 	const char *label;
@@ -101,6 +105,16 @@ struct ctf_meta {
 	uint64_t whole_end, whole_packets;
 	bool cut; /* packetized, cut inside a packet's text: the text parsed ends at the last whole declaration */
 	uint64_t text_whole_end; /* plain text cut inside a declaration: the text parsed ends here */
+	/* CTF 2 (ctf2_meta.c) */
+	bool ctf2, ctf2_draft;
+	bool ctf2_cut;            /* the last fragment is cut by the end of the file, at ctf2_cut_at (its RS) */
+	uint64_t ctf2_cut_at;
+	uint64_t ctf2_whole_end;  /* the end of the last fragment read whole and used */
+	uint64_t ctf2_bad_fragments; /* fragments not JSON objects */
+	uint32_t ctf2_ndrops;     /* what repair leaves out (tfk_ctf_metadata.drop_from) */
+	bool ctf2_drops_overflow, no_signature_quirk;
+	uint64_t ctf2_drop_from[TFK_CTF_MAX_DROPS], ctf2_drop_to[TFK_CTF_MAX_DROPS];
+	uint8_t packet_major, packet_minor; /* packetized: the first packet's version */
 };
 
 /* TSDL text -> model; reports syntax and semantic faults (line numbers, offsets in the file). */

@@ -63,3 +63,16 @@ void ctf_arena_free(struct ctf_arena *a)
 	a->chunks = NULL;
 	a->used_total = 0;
 }
+
+void ctf_arena_adopt(struct ctf_arena *into, struct ctf_arena *from)
+{
+	struct ctf_chunk **tail = &from->chunks;
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = into->chunks;
+	into->chunks = from->chunks;
+	into->used_total += from->used_total;
+	into->failed |= from->failed;
+	from->chunks = NULL;
+	from->used_total = 0;
+}

@@ -35,6 +35,16 @@ static enum ctf_alone alone_kind(const struct tfk_cursor *file)
 		return CTF_ALONE_NONE;
 	if (le == CTF_META_MAGIC || __builtin_bswap32(le) == CTF_META_MAGIC || tfk_cur_has(file, "/* CTF 1.8", 10))
 		return CTF_ALONE_METADATA;
+	/* CTF 2: RS, blanks, then a fragment's '{' */
+	uint8_t b = 0;
+	if (tfk_cur_u8_at(file, 0, &b) && b == 0x1e) {
+		for (uint64_t i = 1; i < 64 && tfk_cur_u8_at(file, i, &b); i++) {
+			if (b == '{')
+				return CTF_ALONE_METADATA;
+			if (b != ' ' && b != '\n' && b != '\r' && b != '\t')
+				break;
+		}
+	}
 	if (le == CTF_PKT_MAGIC || __builtin_bswap32(le) == CTF_PKT_MAGIC)
 		return CTF_ALONE_STREAM;
 	return CTF_ALONE_NONE;
@@ -213,6 +223,8 @@ static void check_trace(struct tfk_ctx *ctx, const struct tfk_input *in, const s
 	struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, meta_member->name, &map);
 	struct tfk_cursor c = tfk_cur_make(map.data, map.size, 0, false);
 	ctf_check_metadata(ctx, &c, meta);
+	if (meta->ctf2)
+		ctx->report->stats.format = "CTF 2 (JSON metadata)";
 	if (ctx->obs && ctx->obs->model) {
 		struct tfk_ctf_metadata mm = { 0 };
 		snprintf(mm.member, sizeof(mm.member), "%s", meta_member->name);
@@ -224,6 +236,12 @@ static void check_trace(struct tfk_ctx *ctx, const struct tfk_input *in, const s
 		mm.usable = meta->usable;
 		mm.have_uuid = meta->have_uuid;
 		mm.text_whole_end = meta->text_whole_end;
+		mm.ctf2 = meta->ctf2;
+		mm.ndrops = meta->ctf2_ndrops;
+		mm.drops_overflow = meta->ctf2_drops_overflow || (meta->ctf2 && meta->packetized && meta->ctf2_ndrops);
+		memcpy(mm.drop_from, meta->ctf2_drop_from, sizeof(mm.drop_from));
+		memcpy(mm.drop_to, meta->ctf2_drop_to, sizeof(mm.drop_to));
+		mm.no_signature_quirk = meta->no_signature_quirk;
 		memcpy(mm.uuid, meta->uuid, 16);
 		ctx->obs->model(ctx->obs->user, tfk_format_ctf.name, TFK_CTF_MODEL_METADATA, &mm, sizeof mm);
 	}
@@ -367,6 +385,8 @@ static void ctf_check_single(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 		}
 		meta->arena.ctx = ctx;
 		ctf_check_metadata(ctx, file, meta);
+		if (meta->ctf2)
+			ctx->report->stats.format = "CTF 2 (JSON metadata)";
 		ctf_meta_free(meta);
 		free(meta);
 		return;
@@ -399,6 +419,26 @@ static void ctf_dictionary(tfk_token_fn emit, void *user)
 					     "map = clock.monotonic.value", "stream_id", "content_size", "packet_size" };
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		emit(user, "ctf_word", words[i], strlen(words[i]));
+	/* CTF 2: the record separator, fragment and field class types, roles, property names */
+	emit(user, "ctf2_rs", "\x1e{", 2);
+	static const char *const json[] = {
+		"\"type\":", "\"preamble\"", "\"version\":2", "\"uuid\":[", "\"trace-class\"", "\"clock-class\"",
+		"\"data-stream-class\"", "\"event-record-class\"", "\"field-class-alias\"", "\"field-class\":",
+		"\"member-classes\":[", "\"name\":", "\"id\":", "\"frequency\":", "\"offset-from-origin\":",
+		"\"environment\":{", "\"packet-header-field-class\":", "\"packet-context-field-class\":",
+		"\"event-record-header-field-class\":", "\"payload-field-class\":", "\"default-clock-class-id\":",
+		"\"data-stream-class-id\":", "\"fixed-length-unsigned-integer\"", "\"fixed-length-signed-integer\"",
+		"\"variable-length-unsigned-integer\"", "\"fixed-length-boolean\"", "\"fixed-length-floating-point-number\"",
+		"\"null-terminated-string\"", "\"static-length-blob\"", "\"dynamic-length-array\"", "\"structure\"",
+		"\"optional\"", "\"variant\"", "\"options\":[", "\"selector-field-location\":",
+		"\"selector-field-ranges\":[[", "\"length-field-location\":", "\"path\":[", "\"origin\":",
+		"\"length\":", "\"byte-order\":\"little-endian\"", "\"big-endian\"", "\"alignment\":",
+		"\"roles\":[", "\"packet-magic-number\"", "\"metadata-stream-uuid\"", "\"packet-total-length\"",
+		"\"packet-content-length\"", "\"default-clock-timestamp\"", "\"event-record-class-id\"",
+		"\"event-record-payload\"", "\\ud800", "18446744073709551616",
+	};
+	for (size_t i = 0; i < sizeof(json) / sizeof(json[0]); i++)
+		emit(user, "ctf2_word", json[i], strlen(json[i]));
 }
 
 const struct tfk_format tfk_format_ctf = {

@@ -222,6 +222,49 @@ static enum ctf_dec_status decode_int(struct ctf_decoder *d, enum ctf_scope scop
 	return CTF_DEC_OK;
 }
 
+/*
+ * A CTF 2 variable-length integer: 7 bits a byte, least significant first, the high bit set on
+ * every byte but the last (LEB128); signed ones sign-extended from the last byte's bit 6. More
+ * than 64 bits of value (an eleventh byte, or a tenth with more than bit 63 in it) is not one
+ * this decoder keeps: reported as the event's overrun of its bound.
+ */
+static enum ctf_dec_status decode_varint(struct ctf_decoder *d, enum ctf_scope scope, const struct ctf_type *t,
+					 const struct where *w, bool in_array)
+{
+	if (!ctf_bits_align(&d->bits, 8))
+		return fail(d, CTF_DEC_OVERRUN, w);
+	uint64_t v = 0;
+	unsigned shift = 0;
+	for (;;) {
+		uint64_t byte;
+		if (!ctf_bits_read(&d->bits, 8, false, &byte))
+			return fail(d, CTF_DEC_OVERRUN, w);
+		/* the tenth byte holds bit 63 only (and, signed, copies of it) */
+		if (shift == 63 && (t->is_signed ? (byte & 0x7f) != 0 && (byte & 0x7f) != 0x7f : (byte & 0x7e) != 0))
+			return fail(d, CTF_DEC_OVERRUN, w);
+		v |= (byte & 0x7f) << shift;
+		shift += 7;
+		if (!(byte & 0x80)) {
+			if (t->is_signed && shift < 64 && (byte & 0x40))
+				v |= ~0ull << shift;
+			break;
+		}
+		if (shift > 63)
+			return fail(d, CTF_DEC_OVERRUN, w);
+	}
+	size_t nlen;
+	const char *name = field_name(w, &nlen);
+	if (t->clock && !(scope == CTF_SC_PACKET_CONTEXT && nlen == 13 && !memcmp(name, "timestamp_end", 13)))
+		ctf_update_clock(d, v, 64);
+	if (scope == CTF_SC_EVENT_HEADER && nlen == 2 && name[0] == 'i' && name[1] == 'd') {
+		d->event_id = v;
+		d->has_event_id = true;
+	}
+	if (!in_array)
+		remember_at(d, scope, w, v, t);
+	return CTF_DEC_OK;
+}
+
 static enum ctf_dec_status decode_string(struct ctf_decoder *d, const struct where *path)
 {
 	if (!ctf_bits_align(&d->bits, 8))
@@ -319,6 +362,8 @@ static enum ctf_dec_status decode(struct ctf_decoder *d, enum ctf_scope scope, c
 	case CTF_INT:
 	case CTF_ENUM:
 		return decode_int(d, scope, t, w, in_array);
+	case CTF_VARINT:
+		return decode_varint(d, scope, t, w, in_array);
 	case CTF_FLOAT: {
 		uint64_t v;
 		if (!ctf_bits_align(&d->bits, t->align) || !ctf_bits_read(&d->bits, t->size, order_be(d, t), &v))

@@ -146,6 +146,9 @@ static void plan_type(struct planner *p, const struct level *lv, size_t i, const
 		if (lv)
 			lv->op_of[i] = p->n - 1;
 		return;
+	case CTF_VARINT: /* CTF 2's variable-length integers: the general decoder's */
+		p->ok = false;
+		return;
 	case CTF_FLOAT:
 		if (!scalar(t) || !(op = add(p))) {
 			p->ok = false;

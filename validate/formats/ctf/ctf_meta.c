@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The metadata member: packetized (37-byte packet headers around the TSDL text, spec 4.2),
- * plain TSDL text, or CTF 2 (detected, not checked). The text goes to the TSDL parser; every
+ * plain TSDL text, or CTF 2 JSON fragments (plain or packetized: ctf2_meta.c). The text goes to the TSDL parser; every
  * metadata packet is checked, and a packet cut by the end of the file is reported, never
  * waited for.
  */
@@ -12,6 +12,10 @@
 
 #include "ctf.h"
 #include "ctf_lex.h"
+#include "ctf2.h"
+#include "tracefsck/catalog.h"
+#include "tracefsck/quirk.h"
+#include "writer_version.h"
 
 #define META_HEADER 37
 
@@ -101,9 +105,14 @@ static void read_packets(struct tfk_ctx *ctx, const struct tfk_cursor *file, boo
 		if (checksum || comp || enc || scheme)
 			bad_packet(ctx, off + 20, 15, index, "checksum, compression, encryption and checksum scheme 0",
 				   "checksum 0x%08x, schemes %u %u %u", checksum, comp, enc, scheme);
-		if (major != 1 || minor != 8) {
+		if (index == 0) {
+			meta->packet_major = major;
+			meta->packet_minor = minor;
+		}
+		/* 2.0: CTF 2 JSON fragments in the packets (CTF2-PMETA-1.0); checked against the text after */
+		if ((major != 1 || minor != 8) && (major != 2 || minor != 0)) {
 			/* Another header layout (pre-1.8 lttng-modules): the text cannot be located. */
-			bad_packet(ctx, off + 35, 2, index, "metadata packet version 1.8", "%u.%u",
+			bad_packet(ctx, off + 35, 2, index, "metadata packet version 1.8 (or 2.0 for CTF 2)", "%u.%u",
 				   major, minor);
 			*layout_ok = false;
 			return;
@@ -189,6 +198,38 @@ static void plain_cut(struct tfk_ctx *ctx, struct ctf_text *text, struct ctf_met
 	meta->text_whole_end = ctf_text_file_offset(text, whole);
 }
 
+/*
+ * TSDL text that does not begin with the CTF 1.8 signature comment: LTTng 2.14.0's kernel metadata (a writer
+ * quirk, noted with the version), else a warning for plain text (packetized metadata needs no
+ * signature: its packets say what it is).
+ */
+static void signature(struct tfk_ctx *ctx, const struct tfk_cursor *file, const struct ctf_text *text,
+		      struct ctf_meta *meta, bool packetized)
+{
+	char version[48];
+	snprintf(version, sizeof(version), "%lld.%lld.%lld", (long long)meta->tracer_major, (long long)meta->tracer_minor,
+		 (long long)meta->tracer_patch);
+	const struct tfk_quirk *q = tfk_fault_quirk(tfk_fault_get(TFK_CTF_WRITER_LTTNG_NO_SIGNATURE));
+	const uint64_t at = text->npieces ? ctf_text_file_offset(text, 0) : 0;
+	if (q && !strcmp(meta->tracer_name, q->writer) && tfk_version_between(version, q->first_bad, q->last_bad)) {
+		struct tfk_finding *f = tfk_emit(ctx, TFK_CTF_WRITER_LTTNG_NO_SIGNATURE, at, 1);
+		tfk_set_path(f, "metadata text");
+		tfk_set_expected(f, "'/* CTF 1.8 */' as the first line");
+		tfk_set_found(f, "%s %s", meta->tracer_name, version);
+		meta->no_signature_quirk = true;
+		return;
+	}
+	if (packetized)
+		return;
+	const uint8_t *p;
+	uint64_t n = file->len < 10 ? file->len : 10;
+	tfk_cur_bytes_at(file, 0, n, &p);
+	struct tfk_finding *f = tfk_emit(ctx, TFK_CTF_METADATA_SIGNATURE, 0, n);
+	tfk_set_path(f, "metadata");
+	tfk_set_expected(f, "'/* CTF 1.8' at the start of the text");
+	tfk_set_found_bytes(f, p, n);
+}
+
 void ctf_check_metadata(struct tfk_ctx *ctx, const struct tfk_cursor *file, struct ctf_meta *meta)
 {
 	meta->arena.ctx = ctx;
@@ -202,10 +243,15 @@ void ctf_check_metadata(struct tfk_ctx *ctx, const struct tfk_cursor *file, stru
 	uint8_t first;
 	tfk_cur_u8_at(file, 0, &first);
 	if (first == 0x1e) {
-		struct tfk_finding *f = tfk_emit(ctx, TFK_CTF_METADATA_CTF2, 0, 1);
-		tfk_set_path(f, "metadata");
-		tfk_set_found(f, "a JSON text sequence (CTF 2)");
-		ctx->report->incomplete = true;
+		/* CTF 2: a JSON text sequence (ctf2_meta.c) */
+		const uint8_t *p;
+		if (file->len > CTF_MAX_TEXT) {
+			tfk_limit_hit(ctx, 0, "CTF metadata text bytes", file->len, CTF_MAX_TEXT);
+			return;
+		}
+		tfk_cur_bytes_at(file, 0, file->len, &p);
+		struct ctf_text text = { (const char *)p, file->len, NULL, NULL, 0 };
+		ctf2_check_metadata(ctx, &text, meta);
 		return;
 	}
 	struct pieces pc = { 0 };
@@ -218,6 +264,7 @@ void ctf_check_metadata(struct tfk_ctx *ctx, const struct tfk_cursor *file, stru
 	tfk_cur_u32_at(&le, 0, &m_le);
 	tfk_cur_u32_at(&be, 0, &m_be);
 	struct ctf_text text = { 0 };
+	bool no_signature = false;
 	if (m_le == CTF_META_MAGIC || m_be == CTF_META_MAGIC) {
 		packetized = true;
 		bool layout_ok = true;
@@ -256,15 +303,22 @@ void ctf_check_metadata(struct tfk_ctx *ctx, const struct tfk_cursor *file, stru
 			tfk_set_found_bytes(f, p, file->len < 8 ? file->len : 8);
 			return;
 		}
-		if (file->len < 10 || memcmp(p, "/* CTF 1.8", 10) != 0) {
-			struct tfk_finding *f = tfk_emit(ctx, TFK_CTF_METADATA_SIGNATURE, 0, file->len < 10 ? file->len : 10);
-			tfk_set_path(f, "metadata");
-			tfk_set_expected(f, "'/* CTF 1.8' at the start of the text");
-			tfk_set_found_bytes(f, p, file->len < 10 ? file->len : 10);
-		}
+		no_signature = file->len < 10 || memcmp(p, "/* CTF 1.8", 10) != 0;
 		text.s = (const char *)p;
 		text.len = file->len;
 		plain_cut(ctx, &text, meta);
+	}
+	if (packetized && text.len && text.s[0] == 0x1e) {
+		ctf2_check_metadata(ctx, &text, meta);
+		ctf2_packet_version(ctx, meta);
+		free(pc.text);
+		free(pc.ptext);
+		free(pc.pfile);
+		return;
+	}
+	if (packetized && meta->packet_major == 2) {
+		bad_packet(ctx, 35, 2, 0, "metadata packet version 1.8 for TSDL text", "%u.%u (CTF 2's)",
+			   meta->packet_major, meta->packet_minor);
 	}
 	if (meta->cut) {
 		/*
@@ -277,6 +331,8 @@ void ctf_check_metadata(struct tfk_ctx *ctx, const struct tfk_cursor *file, stru
 			text.len = whole;
 	}
 	ctf_parse_tsdl(ctx, &text, meta);
+	if (no_signature || (packetized && (text.len < 10 || memcmp(text.s, "/* CTF 1.8", 10) != 0)))
+		signature(ctx, file, &text, meta, packetized);
 	if (packetized && meta->have_uuid && pc.n && memcmp(uuid, meta->uuid, 16) != 0) {
 		struct tfk_finding *f = tfk_emit(ctx, TFK_CTF_METADATA_BAD_PACKET, 4, 16);
 		tfk_set_path(f, "metadata packet 0 uuid");
