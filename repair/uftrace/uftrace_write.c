@@ -234,8 +234,10 @@ static int plan_make(struct plan *p, const struct ur_model *m, const struct tfk_
 	p->m = m;
 	p->rebuild_task = task_rebuildable(m, in, p->sid);
 	const struct tfk_uftrace_member *info = ur_member(m, "info");
+	/* info's errors that a header byte answers (magic, endian, class) leave it as it is, patched */
+	const uint32_t fixed = m->have_info && m->info.header_ok ? m->info.header_fixes : 0;
 	p->rebuild_info = !m->have_info || !m->info.present || !info ||
-			  (info->errors > 0 && !(p->rebuild_task && info_errors_only_tasks(rep)));
+			  (info->errors > fixed && !(p->rebuild_task && info_errors_only_tasks(rep)));
 	for (size_t i = 0; i < m->nperfs; i++)
 		p->perf_kept |= m->perfs[i].good_end > 0;
 	if (p->rebuild_task)
@@ -383,20 +385,46 @@ static bool kernel_header_damaged(const struct ur_model *m)
 }
 
 /*
- * info as it is but for the KERNEL feature bit, when the kernel data is left out: uftrace would
- * look for it, and print that it cannot find it, on every replay.
+ * info as it is but for header bytes: the KERNEL feature bit cleared when the kernel data is
+ * left out (uftrace would look for it, and print that it cannot find it, on every replay), and
+ * the magic, endian byte and ELF class the check told right from the rest of the recording.
+ * Everything else (the argument spec, the command line, the task list) stays.
  */
-static int write_info_without_kernel(const struct ur_model *m, struct rp_dir *dir, const struct tfk_member_map *map,
-				     struct tfk_salvage_member *s)
+static bool info_patchable(const struct ur_model *m)
+{
+	return m->have_info && m->info.header_fixes > 0;
+}
+
+static int write_info_patched(const struct ur_model *m, struct rp_dir *dir, const struct tfk_member_map *map,
+			      struct tfk_salvage_member *s)
 {
 	struct rp_out o;
 	memset(&o, 0, sizeof(o));
 	o.be = m->info.big_endian;
 	rp_out_keep(&o, map->data, (size_t)map->size);
-	rp_out_patch_at(&o, UR_INFO_FEAT_AT, m->info.feat & ~UR_FEAT_KERNEL, 8);
+	char note[sizeof(s->note)] = "";
+	size_t n = 0;
+	if (kernel_header_damaged(m) && (m->info.feat & UR_FEAT_KERNEL) && map->size >= UR_INFO_FEAT_AT + 8) {
+		rp_out_patch_at(&o, UR_INFO_FEAT_AT, m->info.feat & ~UR_FEAT_KERNEL, 8);
+		n += (size_t)snprintf(note + n, sizeof(note) - n, "the KERNEL feature cleared: the kernel data is left out");
+	}
+	if (m->info.fix_magic && map->size >= 8) {
+		rp_out_overwrite(&o, 0, "Ftrace!", 8);
+		n += (size_t)snprintf(note + n, sizeof(note) - n, "%sthe magic written", n ? "; " : "");
+	}
+	if (m->info.fix_endian && map->size >= 15 && n < sizeof(note)) {
+		rp_out_overwrite(&o, 14, &m->info.fix_endian, 1);
+		n += (size_t)snprintf(note + n, sizeof(note) - n, "%sthe endian byte set to %u, the order its header and records are written in",
+				      n ? "; " : "", m->info.fix_endian);
+	}
+	if (m->info.fix_class && map->size >= 16 && n < sizeof(note)) {
+		rp_out_overwrite(&o, 15, &m->info.fix_class, 1);
+		snprintf(note + n, sizeof(note) - n, "%sthe ELF class set to %u, as wide as the session maps' addresses",
+			 n ? "; " : "", m->info.fix_class);
+	}
 	s->bytes_out = map->size;
 	s->action = rp_action_name(RP_ACTION_REWRITTEN);
-	snprintf(s->note, sizeof(s->note), "the KERNEL feature cleared: the kernel data is left out");
+	snprintf(s->note, sizeof(s->note), "%s", note);
 	int rc = o.oom ? (errno = ENOMEM, -1) : rp_dir_member(dir, "info", &o);
 	rp_out_free(&o);
 	return rc;
@@ -462,7 +490,7 @@ static int write_member(const struct plan *p, const struct tfk_input *in, const 
 	}
 	const bool text = is_text(name) && text_damaged(m, name);
 	/* an info whose only errors are the tasks task.txt lost is kept when task.txt is made again */
-	const bool info_kept = strcmp(name, "info") == 0 && p->rebuild_task && !p->rebuild_info;
+	const bool info_kept = strcmp(name, "info") == 0 && !p->rebuild_info && (p->rebuild_task || info_patchable(m));
 	if (um && um->errors && !t && !pf && !kk && !text && !info_kept) {
 		s->action = rp_action_name(RP_ACTION_LEFT_OUT);
 		s->bytes_dropped = mem->size;
@@ -523,9 +551,10 @@ static int write_member(const struct plan *p, const struct tfk_input *in, const 
 		rc = write_kernel_pages(kk, dir, name, &map, s);
 	} else if (text) {
 		rc = write_text(p, dir, name, &map, s);
-	} else if (strcmp(name, "info") == 0 && kernel_header_damaged(m) && m->have_info && m->info.header_ok &&
-		   (m->info.feat & UR_FEAT_KERNEL) && map.size >= UR_INFO_FEAT_AT + 8) {
-		rc = write_info_without_kernel(m, dir, &map, s);
+	} else if (strcmp(name, "info") == 0 && m->have_info && m->info.header_ok &&
+		   (info_patchable(m) ||
+		    (kernel_header_damaged(m) && (m->info.feat & UR_FEAT_KERNEL) && map.size >= UR_INFO_FEAT_AT + 8))) {
+		rc = write_info_patched(m, dir, &map, s);
 	} else {
 		s->bytes_out = map.size;
 		rc = write_prefix(dir, name, &map, map.size);

@@ -52,6 +52,16 @@ struct tfk_uftrace_info {
 	int64_t tids[TFK_UFTRACE_INFO_TIDS];
 	uint32_t ntids;
 	bool tids_all;
+	/*
+	 * Header bytes the check found wrong and could tell right from the rest of the recording:
+	 * the magic (the other fields read right), the endian byte (the order the header's version
+	 * and size are written in), the ELF class (2 when the session maps hold addresses above
+	 * 4 GiB); 0 or false: keep. header_fixes: info's error findings these bytes answer; when
+	 * they are all its errors, repair writes info with them and keeps everything else.
+	 */
+	bool fix_magic;
+	uint8_t fix_endian, fix_class;
+	uint32_t header_fixes;
 };
 
 /* One member checked: errors counts the error findings raised at it (cross-checks included). */

@@ -185,6 +185,31 @@ uint64_t uf_guess_payload(const struct tfk_cursor *v, uint64_t file_len, uint64_
 enum spec_verdict { SPEC_NONE, SPEC_TAKEN, SPEC_CUT };
 
 /*
+ * Is the payload right and the record after it (at next) the damaged one? The spec's length
+ * ends at next, where no plausible record starts. Either the payload is not what the spec says
+ * (a damaged string length: uftrace loses its place) or the payload is whole and the record at
+ * next is bad in itself (its magic, its time, a LOST record with the more flag). The walk
+ * decides by what follows that one record: the 16 bytes at next are a record slot when the
+ * task goes on right after them (a loosely plausible record no earlier than t; or the end of
+ * the file, when they carry a record's magic), so the fault is that record's own and is
+ * reported at it; a wrong length lands
+ * inside a record or its payload, where the 16 bytes further on are not a record's start.
+ */
+static bool next_record_at_fault(const struct tfk_cursor *v, uint64_t file_len, uint64_t next, uint64_t t)
+{
+	uint64_t after = next + 16, nt, nw;
+	if (file_len - next < 16)
+		return false;
+	if (after == file_len) /* the last record: its own magic must say it is one */
+		return view_record(v, next, &nt, &nw) && rec_magic(nw) == UF_RECORD_MAGIC;
+	if (file_len - after < 16 || !view_record(v, after, &nt, &nw) || rec_magic(nw) != UF_RECORD_MAGIC)
+		return false;
+	if (rec_type(nw) == UF_LOST && rec_more(nw))
+		return false;
+	return untimed_lost(nt, nw) || (nt >= t && nt - t < (1ull << 40));
+}
+
+/*
  * The payload's length from the function's spec (uftrace_args.h), for the ENTRY or EXIT
  * record at pos - 16 (time t, second word w): SPEC_TAKEN (*len), SPEC_CUT (its strings run past
  * the end of the file: a partial record, reported), or SPEC_NONE: the length is to be guessed.
@@ -229,6 +254,11 @@ static enum spec_verdict spec_payload(struct tfk_ctx *ctx, struct uf_state *st, 
 			/* a record cut after it: the spec's length if it is trusted, else the guess's */
 			*len = n;
 			return uf_args_trusted(st->args, fn, ret) ? SPEC_TAKEN : SPEC_NONE;
+		}
+		if (next_record_at_fault(v, file_len, pos + n, t)) {
+			/* the payload is as the spec says: the record after it is reported where it is */
+			*len = n;
+			return SPEC_TAKEN;
 		}
 		break;
 	case UF_ARGLEN_PAST_END:
@@ -583,8 +613,8 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 			continue;
 		}
 		/* The payload after the record. */
-		if (type == UF_LOST || (type == UF_ENTRY && !(st->feat & UF_FEAT_ARGUMENT) && st->has_info) ||
-		    (type == UF_EXIT && !(st->feat & UF_FEAT_RETVAL) && st->has_info)) {
+		if (type == UF_LOST || (type == UF_ENTRY && !(st->feat & UF_FEAT_ARGUMENT) && st->feat_known) ||
+		    (type == UF_EXIT && !(st->feat & UF_FEAT_RETVAL) && st->feat_known)) {
 			static const char *const names[] = { "ENTRY", "EXIT", "LOST", "EVENT" };
 			struct tfk_finding *f = NULL;
 			if (nospec++ < UF_LISTED_MAX)
