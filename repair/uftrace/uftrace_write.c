@@ -419,8 +419,13 @@ static int write_info_patched(const struct ur_model *m, struct rp_dir *dir, cons
 	}
 	if (m->info.fix_class && map->size >= 16 && n < sizeof(note)) {
 		rp_out_overwrite(&o, 15, &m->info.fix_class, 1);
-		snprintf(note + n, sizeof(note) - n, "%sthe ELF class set to %u, as wide as the session maps' addresses",
-			 n ? "; " : "", m->info.fix_class);
+		n += (size_t)snprintf(note + n, sizeof(note) - n, "%sthe ELF class set to %u, as wide as the session maps' addresses",
+				      n ? "; " : "", m->info.fix_class);
+	}
+	if (m->info.fix_max_stack && map->size >= 34 && n < sizeof(note)) {
+		rp_out_patch_at(&o, 32, m->info.fix_max_stack, 2);
+		snprintf(note + n, sizeof(note) - n, "%smax_stack raised to %u, above the depth the records reach",
+			 n ? "; " : "", m->info.fix_max_stack);
 	}
 	s->bytes_out = map->size;
 	s->action = rp_action_name(RP_ACTION_REWRITTEN);

@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-#define TFK_UFTRACE_MODEL_INFO 1u      /* struct tfk_uftrace_info, once, before any member */
+#define TFK_UFTRACE_MODEL_INFO 1u      /* struct tfk_uftrace_info, before any member (again at the end when a header fix was found late) */
 #define TFK_UFTRACE_MODEL_MEMBER 2u    /* struct tfk_uftrace_member, after each member's check */
 #define TFK_UFTRACE_MODEL_LINE 3u      /* struct tfk_uftrace_line, for each text line to drop */
 #define TFK_UFTRACE_MODEL_TASK_LINE 4u /* struct tfk_uftrace_task_line, each valid line of task.txt */
@@ -61,6 +61,7 @@ struct tfk_uftrace_info {
 	 */
 	bool fix_magic;
 	uint8_t fix_endian, fix_class;
+	uint16_t fix_max_stack; /* records deeper than max_stack that follow from each other: raised */
 	uint32_t header_fixes;
 };
 

@@ -92,6 +92,9 @@ struct uf_state {
 	int patt_type;        /* pattern_type: as enum uf_patt (uftrace_argspec.h); 0 without the line */
 	struct uf_args *args; /* payload lengths from the spec (uftrace_args.h), or NULL: guessed */
 	unsigned max_depth;   /* deepest depth recorded */
+	unsigned over_depth;  /* the deepest record at or past max_stack that its task's records allow, or 0 */
+	const char *over_member;
+	uint16_t fix_max_stack; /* the max_stack repair writes (0: keep) */
 	const char *max_depth_member;
 };
 

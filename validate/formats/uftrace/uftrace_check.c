@@ -920,6 +920,26 @@ static void uf_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 		}
 		missing_task_data(ctx, &st, in);
 	}
+	if (st.over_depth && st.info_ok && !st.depth_wraps) {
+		/*
+		 * Records deeper than max_stack that follow from the records before them: the header's
+		 * limit was lowered (uftrace sizes each task's stack by it, and stops at the first
+		 * deeper record), not every such record damaged. uftrace records with 1024 by default.
+		 */
+		struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, "info", NULL);
+		struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_INFO_BAD_HEADER, 32, 2);
+		tfk_set_path(f, "info header max_stack");
+		tfk_set_expected(f, "more than %u, the depth %s's records reach", st.over_depth,
+				 st.over_member ? st.over_member : "a task");
+		tfk_set_found(f, "%u", st.max_stack);
+		tfk_ctx_return(ctx, was);
+		info_errors++;
+		st.fix_max_stack = st.over_depth < 1024 ? 1024 : (uint16_t)(st.over_depth + 1);
+		st.header_fixes++;
+		ui.fix_max_stack = st.fix_max_stack;
+		ui.header_fixes = st.header_fixes;
+		uf_send(ctx, TFK_UFTRACE_MODEL_INFO, &ui, sizeof(ui)); /* the model again, with the fix */
+	}
 	if (info && info->kind == TFK_MEMBER_FILE)
 		send_member(ctx, info, info_errors, info_warnings);
 	uf_state_free(&st);

@@ -190,23 +190,31 @@ enum spec_verdict { SPEC_NONE, SPEC_TAKEN, SPEC_CUT };
  * (a damaged string length: uftrace loses its place) or the payload is whole and the record at
  * next is bad in itself (its magic, its time, a LOST record with the more flag). The walk
  * decides by what follows that one record: the 16 bytes at next are a record slot when the
- * task goes on right after them (a loosely plausible record no earlier than t; or the end of
- * the file, when they carry a record's magic), so the fault is that record's own and is
- * reported at it; a wrong length lands
- * inside a record or its payload, where the 16 bytes further on are not a record's start.
+ * task goes on right after them (a loosely plausible record no earlier than t), or after a
+ * payload of its own when its more bit is set (up to 64 bytes, then a strictly plausible
+ * record), or when the file ends there and they carry a record's magic; the fault is then that
+ * record's own and is reported at it. A wrong length lands inside a record or its payload,
+ * where the bytes further on are not a record's start.
  */
 static bool next_record_at_fault(const struct tfk_cursor *v, uint64_t file_len, uint64_t next, uint64_t t)
 {
-	uint64_t after = next + 16, nt, nw;
-	if (file_len - next < 16)
+	uint64_t nt, nw;
+	if (file_len - next < 16 || !view_record(v, next, &nt, &nw))
 		return false;
-	if (after == file_len) /* the last record: its own magic must say it is one */
-		return view_record(v, next, &nt, &nw) && rec_magic(nw) == UF_RECORD_MAGIC;
-	if (file_len - after < 16 || !view_record(v, after, &nt, &nw) || rec_magic(nw) != UF_RECORD_MAGIC)
-		return false;
-	if (rec_type(nw) == UF_LOST && rec_more(nw))
-		return false;
-	return untimed_lost(nt, nw) || (nt >= t && nt - t < (1ull << 40));
+	if (file_len - next == 16) /* the last record: its own magic must say it is one */
+		return rec_magic(nw) == UF_RECORD_MAGIC;
+	const uint64_t most = rec_more(nw) ? 64 : 0;
+	for (uint64_t k = 0; k <= most; k += 8) {
+		uint64_t after = next + 16 + k, at, aw;
+		if (after > file_len || file_len - after < 16)
+			break;
+		if (!view_record(v, after, &at, &aw) || rec_magic(aw) != UF_RECORD_MAGIC)
+			continue;
+		if (k == 0 ? plausible_next(v, file_len, after, t, 0, false, false)
+			   : plausible_next(v, file_len, after, t, 0, true, false))
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -229,6 +237,17 @@ static enum spec_verdict spec_payload(struct tfk_ctx *ctx, struct uf_state *st, 
 	enum uf_arglen r = uf_args_length(ctx, st->args, rec_addr(w), ret, v, pos, file_len, &n, &fn);
 	switch (r) {
 	case UF_ARGLEN_GUESS:
+		return SPEC_NONE;
+	case UF_ARGLEN_NO_SYMBOL:
+		/*
+		 * The address lies in a module whose symbols were read, and none holds it (a symbol file
+		 * cut, a name or line lost): uftrace finds no function, so no spec, and fails on the
+		 * payload ('record missing argument info'). Reported at the record, its length guessed.
+		 */
+		uf_emit_record(ctx, TFK_UFTRACE_DAT_MORE_NOSPEC, pos - 8, 8, index,
+			       "the more flag only on a function its module's symbol file holds",
+			       "more = 1 at %#llx, which no symbol of its module holds",
+			       (unsigned long long)rec_addr(w));
 		return SPEC_NONE;
 	case UF_ARGLEN_NO_SPEC:
 		/*
@@ -582,6 +601,19 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 			unsigned allowed = last_type == UF_ENTRY && type == UF_ENTRY ? last_depth + 1 : last_depth;
 			bool bad = !first && !after_lost && !st->filtered && !st->depth_wraps && depth > allowed;
 			bool over = (st->feat & UF_FEAT_MAX_STACK) && st->max_stack && depth >= st->max_stack;
+			if (over && !bad) {
+				/*
+				 * Deeper than info's max_stack, but as the records before allow: the records agree
+				 * with each other, so the header's limit is what is wrong (reported once, at info,
+				 * by the directory's check; repair raises it). Only a record that also breaks the
+				 * depth chain is damaged itself.
+				 */
+				if (depth > st->over_depth) {
+					st->over_depth = depth;
+					st->over_member = name;
+				}
+				over = false;
+			}
 			if (bad || over) {
 				if (depth_faults++ < UF_LISTED_MAX) {
 					struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_DAT_DEPTH_MISMATCH, pos + 8, 8);
