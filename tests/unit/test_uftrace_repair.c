@@ -806,6 +806,40 @@ static void sym_cut_mid_line(void **state)
 	same_as_sample(SAMPLE_DAT, 5744);
 }
 
+
+/*
+ * The map renamed (sid-0000000000000001.map): the one session without its map and the one map
+ * no session names are paired, the map written under the session's name; nothing else lost.
+ */
+static void orphan_map_paired(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	with_text("mv '%s/" SAMPLE_MAP "' '%s/sid-0000000000000001.map'", in, in);
+	repair_ok();
+	task_kept(SAMPLE_RECORDS, 0, "copied");
+	same_as_sample(SAMPLE_MAP, SIZE_MAX);
+	same_as_sample("task.txt", SIZE_MAX);
+	assert_false(exists(out, "sid-0000000000000001.map"));
+	assert_string_equal(member("sid-0000000000000001.map")->action, "rewritten");
+}
+
+/*
+ * task.txt cut by the end of the file inside its TASK line ("TASK timestamp=... tid=1"): info
+ * names the task (18985), the one SESS line its process: the line is made whole again, where it
+ * used to be dropped (and info rebuilt without the argument spec, or the task refused).
+ */
+static void task_line_cut(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	with_text("f='%s/task.txt'; n=$(grep -b TASK \"$f\" | cut -d: -f1); truncate -s $((n + 34)) \"$f\"", in);
+	repair_ok();
+	task_kept(SAMPLE_RECORDS, 0, "copied");
+	same_as_sample("task.txt", SIZE_MAX);
+	same_as_sample("info", SIZE_MAX);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -814,7 +848,7 @@ int main(void)
 		T(malformed_task_lines),   T(damaged_symbols),  T(maps),           T(missing_map_refused),
 		T(dry_run_and_target),     T(salvage_report),   T(payload_ends_file), T(perf_tail), T(in_place), T(damaged_info),
 		T(task_txt_missing), T(task_txt_missing_time_back), T(task_txt_cut_in_first_line), T(task_txt_two_sessions_refused),
-		T(info_header_fixed), T(task_txt_empty), T(sym_cut_mid_line),
+		T(info_header_fixed), T(task_txt_empty), T(sym_cut_mid_line), T(orphan_map_paired), T(task_line_cut),
 #define K(fn) cmocka_unit_test_setup_teardown(fn, setup_kernel, teardown)
 		K(kernel_pristine_nothing_to_do), K(kernel_pages), K(kernel_header_damaged),
 #undef K
