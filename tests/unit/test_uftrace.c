@@ -1384,6 +1384,28 @@ static void test_fault_at_its_record(void **state)
 }
 
 /*
+ * The same without a spec to follow (info's argauto: key damaged, so the lengths are guessed):
+ * the guess used to take printf's EXIT (magic 0) and its value for 24 more bytes of its ENTRY's
+ * payload; the record is reported where it is.
+ */
+static void test_fault_at_its_record_guessed(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	long at = find_in_member("info", "argauto:");
+	patch("info", at + 7, "X", 1);
+	patch_byte(SAMPLE_DAT, 5768 + 8, 0x0d); /* record 360 (EXIT, more): magic 1 */
+	check_dir();
+	expect_at("uftrace.dat.bad-magic", SAMPLE_DAT, 5768 + 8);
+	assert_int_equal(rep.stats.events, 360);
+	/* its depth raised instead (an EXIT at 4 after printf's ENTRY at 1) */
+	patch_byte(SAMPLE_DAT, 5768 + 8, 0x2d);
+	patch_byte(SAMPLE_DAT, 5768 + 9, 0x01);
+	check_dir();
+	expect_at("uftrace.dat.depth-mismatch", SAMPLE_DAT, 5768 + 8);
+}
+
+/*
  * A symbol file cut mid-line ("... P pri"): printf's records keep their payloads, and uftrace
  * finds no function at their address ('record missing argument info'): reported at the record.
  */
@@ -1414,7 +1436,7 @@ int main(void)
 		T(test_perf_walker),	T(test_events_extern),	T(test_channel), T(test_many_tasks), T(test_special_member),
 		T(test_sym_count_absent_or_huge), T(test_sym_size), T(test_python_fake_sym), T(test_info_utc_offset),
 		T(test_nothing_recorded), T(test_trigger_keeps_depths), T(test_info_class), T(test_info_endian),
-		T(test_info_magic_keeps_features), T(test_task_empty), T(test_fault_at_its_record), T(test_sym_cut_payload),
+		T(test_info_magic_keeps_features), T(test_task_empty), T(test_fault_at_its_record), T(test_fault_at_its_record_guessed), T(test_sym_cut_payload),
 #undef T
 #define K(fn) cmocka_unit_test_setup_teardown(fn, setup_kernel, teardown)
 		K(test_kernel_pristine), K(test_kernel_bad_header), K(test_kernel_syntax), K(test_kernel_too_long),

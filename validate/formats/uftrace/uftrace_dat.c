@@ -129,6 +129,48 @@ static bool plausible_next(const struct tfk_cursor *v, uint64_t file_len, uint64
 }
 
 /*
+ * A payload guessed len bytes long (a strictly plausible record after it) may hold a damaged
+ * record: the record after a shorter payload, damaged in one of its fields, then its own
+ * payload up to the record found. Such a slot keeps what that damage leaves intact, and ends
+ * (its more bit giving up to 64 bytes of payload) exactly at the record found:
+ *   - its magic or its type and more bits damaged (a LOST record with the more flag): a time
+ *     no earlier than t and within 2^40 ns, and a depth the record at `at` allows;
+ *   - its depth damaged: magic 5, an ENTRY or EXIT, that time, a depth beyond the allowed;
+ *   - its time damaged (earlier than t): magic 5, an ENTRY or EXIT, an allowed depth;
+ * the last two with a function address in the same 16 MiB as the record at `at` (argument
+ * values are rarely such an address, nor a time that close after the record's own). The
+ * shorter length, so that the walk reports that record where it is; else len.
+ */
+static uint64_t damaged_slot_before(const struct tfk_cursor *v, uint64_t at, uint64_t t, uint64_t w, uint64_t len,
+				    bool depths)
+{
+	const uint64_t found = at + 16 + len;
+	const unsigned type = rec_type(w);
+	for (uint64_t k = 0; k + 16 <= len; k += 8) {
+		uint64_t slot = at + 16 + k, st, sw;
+		if (!view_record(v, slot, &st, &sw) || found - (slot + 16) > (rec_more(sw) ? 64u : 0u))
+			continue;
+		const bool timed = st >= t && st - t < (1ull << 40);
+		const unsigned stype = rec_type(sw);
+		const unsigned allowed = type == UF_ENTRY && stype != UF_EXIT ? rec_depth(w) + 1 : rec_depth(w);
+		const bool header = rec_magic(sw) == UF_RECORD_MAGIC && !(stype == UF_LOST && rec_more(sw));
+		const bool near = (rec_addr(sw) >> 24) == (rec_addr(w) >> 24) && rec_addr(sw) != 0 && stype <= UF_EXIT;
+		bool damaged;
+		if (!header)
+			damaged = timed && (!depths || rec_depth(sw) <= rec_depth(w) + 1);
+		else if (stype > UF_EXIT || !near)
+			damaged = false;
+		else if (timed)
+			damaged = depths && rec_depth(sw) > allowed;
+		else
+			damaged = st < t && (!depths || rec_depth(sw) <= allowed);
+		if (damaged)
+			return k;
+	}
+	return len;
+}
+
+/*
  * The length of the arguments or return value after the record at `at` (time t): the shortest
  * multiple of 8 after which a record strictly plausible follows (plausible_next), else the file
  * ends exactly, else the shortest after which a loosely plausible one follows. Failing all,
@@ -170,12 +212,12 @@ uint64_t uf_guess_payload(const struct tfk_cursor *v, uint64_t file_len, uint64_
 			continue;
 		}
 		if (plausible_next(v, file_len, next, t, w, true, depths))
-			return len;
+			return damaged_slot_before(v, at, t, w, len, depths);
 		if (loose == UF_PAYLOAD_NONE && plausible_next(v, file_len, next, t, w, false, depths))
 			loose = len;
 	}
 	if (loose != UF_PAYLOAD_NONE)
-		return loose;
+		return damaged_slot_before(v, at, t, w, loose, depths);
 	if (tail_timed != UF_PAYLOAD_NONE)
 		return tail_timed;
 	*by_tail = tail != UF_PAYLOAD_NONE;
