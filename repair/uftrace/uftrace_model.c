@@ -92,6 +92,20 @@ static void add_task_line(struct ur_model *m, const struct tfk_uftrace_task_line
 		memcpy(m->exename, t->exename, sizeof(m->exename));
 		m->exename[sizeof(m->exename) - 1] = '\0';
 	}
+	if (t->kind == TFK_UFTRACE_SESS && m->nsids == 0) {
+		m->sess_pid = t->pid;
+		m->sess_ns = t->ns;
+	}
+	if (t->kind == TFK_UFTRACE_SESS) {
+		if (m->nsids >= UR_MAX_TIDS) {
+			m->too_many = true;
+		} else if (ur_grow((void **)&m->sids, &m->cap_sids, m->nsids + 1, sizeof(*m->sids))) {
+			memcpy(m->sids[m->nsids], t->sid, 16);
+			m->sids[m->nsids++][16] = '\0';
+		} else {
+			m->oom = true;
+		}
+	}
 	int64_t tid = t->kind == TFK_UFTRACE_TASK ? t->tid : t->kind == TFK_UFTRACE_FORK ? t->pid : -1;
 	if (tid <= 0)
 		return;
@@ -170,4 +184,5 @@ void ur_model_free(void *model)
 		free(m->kernels[i].pages);
 	free(m->kernels);
 	free(m->tids);
+	free(m->sids);
 }

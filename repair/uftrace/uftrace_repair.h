@@ -69,6 +69,10 @@ struct ur_model {
 	int64_t *tids;                    /* TASK tids and FORK children of task.txt, in order */
 	size_t ntids, cap_tids;
 	char exename[TFK_UFTRACE_PATH_MAX]; /* of the first valid SESS line, "" when none */
+	char (*sids)[17];                 /* the sids of task.txt's valid SESS lines */
+	size_t nsids, cap_sids;
+	int64_t sess_pid;                 /* the pid of the first valid SESS line (0 when none) */
+	uint64_t sess_ns;                 /* and its time */
 	bool oom;                         /* a message could not be kept: repair refuses */
 	bool too_many;                    /* more lines to drop or tasks than the bounds below */
 	/* Decided while writing: */

@@ -30,6 +30,9 @@ struct plan {
 	bool rebuild_task;
 	char sid[17];
 	uint64_t *firsts;      /* parallel to tids when rebuild_task: the earliest record kept, or UINT64_MAX */
+	/* the one session map no SESS line names, written as the map of the one session without one */
+	char map_from[32], map_to[32];
+	bool task_remade;      /* task.txt's last line, a TASK line cut by the end, is made whole */
 };
 
 static bool ends_with(const char *s, const char *suf)
@@ -100,9 +103,56 @@ static bool info_errors_only_tasks(const struct tfk_repair_report *rep)
 	return true;
 }
 
+static bool is_map_name(const char *name)
+{
+	return starts_with(name, "sid-") && ends_with(name, ".map") && strlen(name) == 4 + 16 + 4 &&
+	       strspn(name + 4, "0123456789abcdef") == 16;
+}
+
+static bool sess_named(const struct ur_model *m, const char *sid16)
+{
+	for (size_t i = 0; i < m->nsids; i++)
+		if (memcmp(m->sids[i], sid16, 16) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * A session whose map is missing, and a map no session names: when there is exactly one of
+ * each (a map file renamed, or its SESS line's sid damaged in a way the grammar passes), they
+ * are the same session, and the map is written under the session's name. *from, *to: the
+ * member names; false when they cannot be paired so.
+ */
+static bool pair_orphan_map(const struct ur_model *m, const struct tfk_input *in, char from[32], char to[32])
+{
+	size_t missing = 0, orphans = 0;
+	for (size_t i = 0; i < m->nsids; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "sid-%s.map", m->sids[i]);
+		const struct tfk_member *mem = tfk_input_find(in, name);
+		if (!mem) {
+			bool again = false; /* a sid twice in task.txt counts once */
+			for (size_t k = 0; k < i; k++)
+				again |= strcmp(m->sids[k], m->sids[i]) == 0;
+			if (!again && missing++ == 0)
+				snprintf(to, 32, "%s", name);
+		}
+	}
+	for (size_t i = 0; i < in->n; i++) {
+		const char *name = in->members[i].name;
+		if (in->members[i].kind != TFK_MEMBER_FILE || !is_map_name(name) || sess_named(m, name + 4))
+			continue;
+		if (orphans++ == 0)
+			snprintf(from, 32, "%s", name);
+	}
+	return missing == 1 && orphans == 1;
+}
+
 /* The refusals: what repair cannot fix (the check could not finish, a session has no map, ...). */
 static const char *refusal(const struct ur_model *m, const struct tfk_input *in, const struct tfk_repair_report *rep)
 {
+	char from[32], to[32];
+	const bool paired = pair_orphan_map(m, in, from, to);
 	char sid[17];
 	const bool task_again = task_rebuildable(m, in, sid);
 	for (size_t i = 0; i < in->n; i++)
@@ -118,7 +168,7 @@ static const char *refusal(const struct ur_model *m, const struct tfk_input *in,
 		       "proven";
 	for (size_t i = 0; i < rep->before.count; i++) {
 		const char *id = rep->before.findings[i].fault->id;
-		if (strcmp(id, "uftrace.map.missing") == 0)
+		if (strcmp(id, "uftrace.map.missing") == 0 && !paired)
 			return "a session has no sid-<sid>.map, and uftrace cannot read its tasks without it";
 		if (strcmp(id, "uftrace.task.missing") == 0 && !task_again)
 			return "there is no task.txt, and uftrace finds no task without it (nor can it be made again: "
@@ -228,14 +278,57 @@ static int write_task_txt(const struct plan *p, struct rp_dir *dir, struct tfk_s
 	return rc;
 }
 
+static bool task_line_again(const struct ur_model *m, const struct tfk_input *in, const uint8_t *s, size_t len,
+			    struct rp_out *o);
+
+/* Can task.txt's last line, when repair drops it, be made whole (task_line_again)? */
+static bool task_line_remade(const struct ur_model *m, const struct tfk_input *in)
+{
+	const struct tfk_member *mem = tfk_input_find(in, "task.txt");
+	size_t idx = ur_name(m, "task.txt");
+	struct tfk_member_map map;
+	if (!mem || mem->kind != TFK_MEMBER_FILE || idx == SIZE_MAX || tfk_member_open(in, mem, &map) != 0)
+		return false;
+	bool ok = false;
+	if (map.size > 0 && map.data[map.size - 1] != '\n') {
+		uint64_t start = map.size;
+		while (start > 0 && map.data[start - 1] != '\n')
+			start--;
+		bool condemned = false;
+		for (size_t j = m->names[idx].first; j < m->nlines && m->lines[j].name == idx; j++)
+			condemned |= m->lines[j].offset == start;
+		struct rp_out o;
+		memset(&o, 0, sizeof(o));
+		ok = condemned && task_line_again(m, in, map.data + start, (size_t)(map.size - start), &o);
+		rp_out_free(&o);
+	}
+	tfk_member_close(&map);
+	return ok;
+}
+
+/* How many findings of that id were raised at that member before repair? */
+static size_t findings_of(const struct tfk_repair_report *rep, const char *id)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < rep->before.count; i++)
+		n += strcmp(rep->before.findings[i].fault->id, id) == 0;
+	return n;
+}
+
 static int plan_make(struct plan *p, const struct ur_model *m, const struct tfk_input *in, struct tfk_repair_report *rep)
 {
 	memset(p, 0, sizeof(*p));
 	p->m = m;
 	p->rebuild_task = task_rebuildable(m, in, p->sid);
+	if (!pair_orphan_map(m, in, p->map_from, p->map_to))
+		p->map_from[0] = p->map_to[0] = '\0';
 	const struct tfk_uftrace_member *info = ur_member(m, "info");
+	/* info's errors that a header byte answers (magic, endian, class) leave it as it is, patched */
+	const uint32_t fixed = m->have_info && m->info.header_ok ? m->info.header_fixes : 0;
+	/* a TASK line made whole names the one task info missed in task.txt */
+	p->task_remade = task_line_remade(m, in) && findings_of(rep, "uftrace.task.tid-mismatch") <= 1;
 	p->rebuild_info = !m->have_info || !m->info.present || !info ||
-			  (info->errors > 0 && !(p->rebuild_task && info_errors_only_tasks(rep)));
+			  (info->errors > fixed && !((p->rebuild_task || p->task_remade) && info_errors_only_tasks(rep)));
 	for (size_t i = 0; i < m->nperfs; i++)
 		p->perf_kept |= m->perfs[i].good_end > 0;
 	if (p->rebuild_task)
@@ -263,10 +356,89 @@ static int plan_make(struct plan *p, const struct ur_model *m, const struct tfk_
 	return 0;
 }
 
-/* A text member without its condemned lines (and, for a .sym, with its count rewritten first). */
-static int write_text(const struct plan *p, struct rp_dir *dir, const char *name, const struct tfk_member_map *map,
-		      struct tfk_salvage_member *s)
+static bool tid_listed(const struct ur_model *m, int64_t tid)
 {
+	for (size_t i = 0; i < m->ntids; i++)
+		if (m->tids[i] == tid)
+			return true;
+	return false;
+}
+
+/* Does the decimal of v begin with the n digits at s? */
+static bool dec_prefix(int64_t v, const char *s, size_t n)
+{
+	char d[24];
+	int k = snprintf(d, sizeof(d), "%lld", (long long)v);
+	return k > 0 && (size_t)k >= n && memcmp(d, s, n) == 0;
+}
+
+/*
+ * The last line of task.txt, cut by the end of the file inside a TASK line ("TASK
+ * timestamp=S.N tid=1"), made whole again where the rest of the recording tells it: its
+ * timestamp whole, exactly one task that info's taskinfo or a task file names, that no TASK
+ * or FORK line names and whose tid begins with the digits left, and one session, whose pid is
+ * the task's (threads are recorded in the session's process; a forked child would have a
+ * FORK line). The line goes to o; false when it cannot be told.
+ */
+static bool task_line_again(const struct ur_model *m, const struct tfk_input *in, const uint8_t *s, size_t len,
+			    struct rp_out *o)
+{
+	static const char head[] = "TASK timestamp=";
+	const size_t hn = sizeof(head) - 1;
+	if (len <= hn || memcmp(s, head, hn) != 0 || m->nsids != 1 || m->sess_pid <= 0)
+		return false;
+	size_t i = hn, dot = 0;
+	while (i < len && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.')) {
+		if (s[i] == '.') {
+			if (dot)
+				return false;
+			dot = i;
+		}
+		i++;
+	}
+	if (!dot || dot == hn || i - dot - 1 != 9 || i + 5 > len || memcmp(s + i, " tid=", 5) != 0)
+		return false;
+	const size_t ts_end = i;
+	i += 5;
+	size_t d0 = i;
+	while (i < len && s[i] >= '0' && s[i] <= '9')
+		i++;
+	if (i != len || i - d0 > 19)
+		return false; /* more than the tid's digits was left: not a cut this reads */
+	int64_t found = 0;
+	size_t n = 0;
+	for (size_t k = 0; m->have_info && k < m->info.ntids; k++)
+		if (m->info.tids[k] > 0 && !tid_listed(m, m->info.tids[k]) && dec_prefix(m->info.tids[k], (const char *)s + d0, i - d0) &&
+		    m->info.tids[k] != found) {
+			found = m->info.tids[k];
+			n++;
+		}
+	for (size_t k = 0; k < in->n; k++) {
+		const char *name = in->members[k].name;
+		int64_t tid = 0;
+		size_t j = 0;
+		for (; name[j] >= '0' && name[j] <= '9' && j < 10; j++)
+			tid = tid * 10 + (name[j] - '0');
+		if (j == 0 || strcmp(name + j, ".dat") != 0 || tid == found || tid_listed(m, tid) ||
+		    !dec_prefix(tid, (const char *)s + d0, i - d0))
+			continue;
+		found = tid;
+		n++;
+	}
+	if (n != 1)
+		return false;
+	char line[96];
+	int k = snprintf(line, sizeof(line), " tid=%lld pid=%lld\n", (long long)found, (long long)m->sess_pid);
+	rp_out_put(o, s, ts_end);
+	rp_out_put(o, line, (size_t)k);
+	return true;
+}
+
+/* A text member without its condemned lines (and, for a .sym, with its count rewritten first). */
+static int write_text(const struct plan *p, const struct tfk_input *in, struct rp_dir *dir, const char *name,
+		      const struct tfk_member_map *map, struct tfk_salvage_member *s)
+{
+	bool remade = false;
 	const struct ur_model *m = p->m;
 	const struct tfk_uftrace_sym *sym = ends_with(name, ".sym") ? ur_sym(m, name) : NULL;
 	const size_t idx = ur_name(m, name);
@@ -292,6 +464,10 @@ static int write_text(const struct plan *p, struct rp_dir *dir, const char *name
 		/* Count lines are replaced by the one written first: not lost. */
 		const bool count_line = rewrite_count && len >= 11 && memcmp(map->data + pos, "# symbols: ", 11) == 0;
 		if (count_line) {
+		} else if (drop && !nl && pos + len == map->size && strcmp(name, "task.txt") == 0 &&
+			   task_line_again(m, in, map->data + pos, (size_t)len, &o)) {
+			kept++;
+			remade = true;
 		} else if (drop) {
 			dropped++;
 		} else {
@@ -306,8 +482,11 @@ static int write_text(const struct plan *p, struct rp_dir *dir, const char *name
 	s->bytes_out = o.len;
 	s->bytes_dropped = map->size > o.len ? map->size - o.len : 0;
 	s->action = rp_action_name(RP_ACTION_REWRITTEN);
-	snprintf(s->note, sizeof(s->note), "%s%s", dropped ? "malformed lines dropped" : "",
-		 rewrite_count ? (dropped ? "; symbol count rewritten first" : "symbol count rewritten first") : "");
+	snprintf(s->note, sizeof(s->note), "%s%s%s", dropped ? "malformed lines dropped" : "",
+		 rewrite_count ? (dropped ? "; symbol count rewritten first" : "symbol count rewritten first") : "",
+		 remade ? (dropped || rewrite_count ? "; the TASK line cut by the end made whole from info and the session"
+						    : "the TASK line cut by the end made whole from info and the session")
+			: "");
 	int rc = o.oom ? (errno = ENOMEM, -1) : rp_dir_member(dir, name, &o);
 	rp_out_free(&o);
 	return rc;
@@ -383,20 +562,51 @@ static bool kernel_header_damaged(const struct ur_model *m)
 }
 
 /*
- * info as it is but for the KERNEL feature bit, when the kernel data is left out: uftrace would
- * look for it, and print that it cannot find it, on every replay.
+ * info as it is but for header bytes: the KERNEL feature bit cleared when the kernel data is
+ * left out (uftrace would look for it, and print that it cannot find it, on every replay), and
+ * the magic, endian byte and ELF class the check told right from the rest of the recording.
+ * Everything else (the argument spec, the command line, the task list) stays.
  */
-static int write_info_without_kernel(const struct ur_model *m, struct rp_dir *dir, const struct tfk_member_map *map,
-				     struct tfk_salvage_member *s)
+static bool info_patchable(const struct ur_model *m)
+{
+	return m->have_info && m->info.header_fixes > 0;
+}
+
+static int write_info_patched(const struct ur_model *m, struct rp_dir *dir, const struct tfk_member_map *map,
+			      struct tfk_salvage_member *s)
 {
 	struct rp_out o;
 	memset(&o, 0, sizeof(o));
 	o.be = m->info.big_endian;
 	rp_out_keep(&o, map->data, (size_t)map->size);
-	rp_out_patch_at(&o, UR_INFO_FEAT_AT, m->info.feat & ~UR_FEAT_KERNEL, 8);
+	char note[sizeof(s->note)] = "";
+	size_t n = 0;
+	if (kernel_header_damaged(m) && (m->info.feat & UR_FEAT_KERNEL) && map->size >= UR_INFO_FEAT_AT + 8) {
+		rp_out_patch_at(&o, UR_INFO_FEAT_AT, m->info.feat & ~UR_FEAT_KERNEL, 8);
+		n += (size_t)snprintf(note + n, sizeof(note) - n, "the KERNEL feature cleared: the kernel data is left out");
+	}
+	if (m->info.fix_magic && map->size >= 8) {
+		rp_out_overwrite(&o, 0, "Ftrace!", 8);
+		n += (size_t)snprintf(note + n, sizeof(note) - n, "%sthe magic written", n ? "; " : "");
+	}
+	if (m->info.fix_endian && map->size >= 15 && n < sizeof(note)) {
+		rp_out_overwrite(&o, 14, &m->info.fix_endian, 1);
+		n += (size_t)snprintf(note + n, sizeof(note) - n, "%sthe endian byte set to %u, the order its header and records are written in",
+				      n ? "; " : "", m->info.fix_endian);
+	}
+	if (m->info.fix_class && map->size >= 16 && n < sizeof(note)) {
+		rp_out_overwrite(&o, 15, &m->info.fix_class, 1);
+		n += (size_t)snprintf(note + n, sizeof(note) - n, "%sthe ELF class set to %u, as wide as the session maps' addresses",
+				      n ? "; " : "", m->info.fix_class);
+	}
+	if (m->info.fix_max_stack && map->size >= 34 && n < sizeof(note)) {
+		rp_out_patch_at(&o, 32, m->info.fix_max_stack, 2);
+		snprintf(note + n, sizeof(note) - n, "%smax_stack raised to %u, above the depth the records reach",
+			 n ? "; " : "", m->info.fix_max_stack);
+	}
 	s->bytes_out = map->size;
 	s->action = rp_action_name(RP_ACTION_REWRITTEN);
-	snprintf(s->note, sizeof(s->note), "the KERNEL feature cleared: the kernel data is left out");
+	snprintf(s->note, sizeof(s->note), "%s", note);
 	int rc = o.oom ? (errno = ENOMEM, -1) : rp_dir_member(dir, "info", &o);
 	rp_out_free(&o);
 	return rc;
@@ -462,8 +672,11 @@ static int write_member(const struct plan *p, const struct tfk_input *in, const 
 	}
 	const bool text = is_text(name) && text_damaged(m, name);
 	/* an info whose only errors are the tasks task.txt lost is kept when task.txt is made again */
-	const bool info_kept = strcmp(name, "info") == 0 && p->rebuild_task && !p->rebuild_info;
-	if (um && um->errors && !t && !pf && !kk && !text && !info_kept) {
+	const bool info_kept = strcmp(name, "info") == 0 && !p->rebuild_info &&
+			       (p->rebuild_task || p->task_remade || info_patchable(m));
+	/* task.txt whose one error is the session whose map is written under its name now */
+	const bool task_kept = strcmp(name, "task.txt") == 0 && p->map_from[0] && um && um->errors == 1;
+	if (um && um->errors && !t && !pf && !kk && !text && !info_kept && !task_kept) {
 		s->action = rp_action_name(RP_ACTION_LEFT_OUT);
 		s->bytes_dropped = mem->size;
 		snprintf(s->note, sizeof(s->note), "damaged beyond what repair fixes");
@@ -522,10 +735,17 @@ static int write_member(const struct plan *p, const struct tfk_input *in, const 
 	} else if (kk) {
 		rc = write_kernel_pages(kk, dir, name, &map, s);
 	} else if (text) {
-		rc = write_text(p, dir, name, &map, s);
-	} else if (strcmp(name, "info") == 0 && kernel_header_damaged(m) && m->have_info && m->info.header_ok &&
-		   (m->info.feat & UR_FEAT_KERNEL) && map.size >= UR_INFO_FEAT_AT + 8) {
-		rc = write_info_without_kernel(m, dir, &map, s);
+		rc = write_text(p, in, dir, name, &map, s);
+	} else if (strcmp(name, "info") == 0 && m->have_info && m->info.header_ok &&
+		   (info_patchable(m) ||
+		    (kernel_header_damaged(m) && (m->info.feat & UR_FEAT_KERNEL) && map.size >= UR_INFO_FEAT_AT + 8))) {
+		rc = write_info_patched(m, dir, &map, s);
+	} else if (p->map_from[0] && strcmp(name, p->map_from) == 0) {
+		s->bytes_out = map.size;
+		s->action = rp_action_name(RP_ACTION_REWRITTEN);
+		snprintf(s->note, sizeof(s->note), "written as %s: the one session without its map, and no session names this one",
+			 p->map_to);
+		rc = write_prefix(dir, p->map_to, &map, map.size);
 	} else {
 		s->bytes_out = map.size;
 		rc = write_prefix(dir, name, &map, map.size);

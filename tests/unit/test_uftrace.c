@@ -530,13 +530,18 @@ static void test_dat_depth(void **state)
 	check_dir();
 	expect_count("uftrace.dat.depth-mismatch", 0);
 	patch("info", at + 7, "-a", 2);
-	/* and max_stack below the depths recorded */
+	/*
+	 * and max_stack below the depths recorded: the records follow from each other, so info's
+	 * limit is what is wrong, reported once at it (not at every deeper record)
+	 */
 	patch_byte(SAMPLE_DAT, 32 + 9, 0x00);
 	uint8_t ms[2] = { 3, 0 };
 	patch("info", 32, ms, 2);
 	check_dir();
-	const struct tfk_finding *f = expect("uftrace.dat.depth-mismatch", SAMPLE_DAT);
-	assert_non_null(strstr(f->expected, "max_stack 3"));
+	expect_count("uftrace.dat.depth-mismatch", 0);
+	const struct tfk_finding *f = expect("uftrace.info.bad-header", "info");
+	assert_int_equal(f->offset, 32);
+	assert_non_null(strstr(f->expected, "18985.dat"));
 	/* --max-stack 2000: depths past 1023 wrap in the 10-bit field (uftrace's own records),
 	 * so a jump is no fault */
 	patch_byte(SAMPLE_DAT, 32 + 9, 0x01);
@@ -1140,6 +1145,283 @@ static void test_kernel_pages(void **state)
 	assert_string_equal(expect("tracedat.page.bad-commit", "kernel-cpu0.dat")->path, "cpu0 page 1");
 }
 
+
+/* ---- issue 42: newer writers, and faults blamed on the right place -------------------- */
+
+/* uftrace before 0.9.3 wrote no '# symbols:' line; a count far above the lines fails uftrace's allocation. */
+static void test_sym_count_absent_or_huge(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	write_text("libm.so.6.sym", "0000000000001000 T a\n0000000000001010 T b\n0000000000001020 ? __func_end\n");
+	check_dir();
+	expect_verdict(TFK_VERDICT_CLEAN);
+	assert_int_equal(rep.total, 0);
+	write_text("libm.so.6.sym", "# symbols: 4294967296\n0000000000001000 T a\n0000000000001010 T b\n");
+	write_text("libz.so.1.2.13.sym", "# symbols: 99999999999\n0000000000001000 T a\n");
+	check_dir();
+	expect_line("uftrace.sym.bad-count", "libm.so.6.sym", 0, 1);
+	expect_line("uftrace.sym.bad-count", "libz.so.1.2.13.sym", 0, 1);
+	assert_string_equal(expect("uftrace.sym.bad-count", "libm.so.6.sym")->found, "4294967296");
+}
+
+/*
+ * uftrace 0.14: feature SYM_SIZE and 'ADDR SIZE T NAME' lines; the argument lengths are still
+ * followed (the damaged string length of a second printf call is caught by printf's spec).
+ */
+static void sym_with_sizes(void)
+{
+	write_text("hello.sym", "# symbols: 11\n# path name: /tmp/tr/hello\n"
+				"# build-id: 9d007f47ebfc7f9a619b10047c978de51db2ced1\n"
+				"000000000000037c 00000020 d __abi_tag\n0000000000001030 00000010 P __stack_chk_fail\n"
+				"0000000000001040 00000010 P printf\n0000000000001050 00000010 P __monstartup\n"
+				"0000000000001060 00000010 P __cxa_atexit\n0000000000001080 00000026 T _start\n"
+				"00000000000010b0 00000005 T __gmon_start__\n0000000000001100 00000005 T _dl_relocate_static_pie\n"
+				"00000000000011c9 00000041 T fib\n000000000000120a 00000036 T main\n"
+				"0000000000001240 00000010 t atexit\n");
+	patch_byte("info", 17, 0x13); /* features 0x1363: SYM_SIZE (bit 12) */
+}
+
+static void test_sym_size(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	sym_with_sizes();
+	check_dir();
+	expect_verdict(TFK_VERDICT_CLEAN);
+	assert_int_equal(rep.total, 0);
+	assert_int_equal(rep.stats.events, SAMPLE_RECORDS);
+	append_printf_call(11);
+	check_dir();
+	expect_at("uftrace.dat.argument-mismatch", SAMPLE_DAT, 5808 + 16);
+}
+
+/* Python tracing (0.14): python.fake.sym, old-format lines with addresses counted from 1. */
+static void test_python_fake_sym(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	patch_byte("info", 17, 0x13);
+	write_text("python.fake.sym", "# symbols: 3\n# path name: python.fake\n#                          \n"
+				      "0000000000000001 T __main__.<module>\n0000000000000002 T fib\n"
+				      "0000000000000003 P print\n0000000000000004 ? __sym_end\n");
+	check_dir();
+	expect_verdict(TFK_VERDICT_CLEAN);
+	assert_int_equal(rep.total, 0);
+}
+
+/* uftrace 0.17: info bit 14 (UTC_OFFSET), its utc_offset: line last. */
+static void set_info_text(const char *text, uint64_t mask)
+{
+	uint8_t head[40];
+	assert_int_equal(read_member("info", head, sizeof(head)), sizeof(head));
+	for (int i = 0; i < 8; i++)
+		head[24 + i] = (uint8_t)(mask >> (8 * i));
+	size_t n = strlen(text);
+	uint8_t *all = malloc(40 + n);
+	assert_non_null(all);
+	memcpy(all, head, 40);
+	memcpy(all + 40, text, n);
+	write_member("info", all, 40 + n);
+	free(all);
+}
+
+static void test_info_utc_offset(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	set_info_text("exename:/tmp/tr/hello\ntaskinfo:lines=2\ntaskinfo:nr_tid=1\ntaskinfo:tids=18985\n"
+		      "record_date:Sat Nov 28 05:28:41 2026\nelapsed_time:0.5 sec\nuftrace_version:v0.17\n"
+		      "utc_offset:1715375210\n",
+		      1ull | 1ull << 7 | 1ull << 11 | 1ull << 13 | 1ull << 14);
+	check_dir();
+	expect_verdict(TFK_VERDICT_CLEAN);
+	assert_int_equal(rep.total, 0);
+	/* the v0.16-2 snapshot: the line inside RECORD_DATE's section, no bit: a writer's quirk */
+	set_info_text("exename:/tmp/tr/hello\ntaskinfo:lines=2\ntaskinfo:nr_tid=1\ntaskinfo:tids=18985\n"
+		      "record_date:Sat Nov 28 05:28:41 2026\nelapsed_time:0.5 sec\nutc_offset:1715375210\n"
+		      "pattern_type:regex\nuftrace_version:v0.16-2-gbb6c\n",
+		      1ull | 1ull << 7 | 1ull << 11 | 1ull << 12 | 1ull << 13);
+	check_dir();
+	expect_line("uftrace.writer.utc-offset-unmasked", "info", 40 + 135, 7);
+	assert_int_equal(rep.total, 1);
+	expect_verdict(TFK_VERDICT_CLEAN);
+}
+
+/* Filters that matched nothing or --trace=off: no task data at all is what uftrace writes. */
+static void test_nothing_recorded(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	remove_member(SAMPLE_DAT);
+	check_dir();
+	expect("core.input.member-missing", SAMPLE_DAT); /* a task that did record lost its data */
+	long at = find_in_member("info", "record -a -d");
+	patch("info", at + 7, "-F", 2);
+	check_dir();
+	expect_verdict(TFK_VERDICT_CLEAN);
+	assert_int_equal(rep.total, 0);
+	assert_int_equal(rep.stats.events, 0);
+}
+
+/*
+ * -T triggers that only read counters (or colour, or take arguments) leave the depths as they
+ * are: a jump is still a fault; a trigger acting on tracing (depth=) makes gaps legitimate.
+ */
+static void test_trigger_keeps_depths(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	long at = find_in_member("info", "record -a -d");
+	patch("info", at + 7, "-T", 2); /* "-T -d /tmp/...": the -d word is no action list */
+	patch_byte(SAMPLE_DAT, 32 + 9, 0x01); /* record 2: ENTRY at depth 4 after an EXIT at 0 */
+	check_dir();
+	expect_count("uftrace.dat.depth-mismatch", 0);
+	/* same length: "-a -d /tmp/samples/uftrace/fib-args.uftrace.data" */
+	const char *reads = "-T fib@read=proc/statm,color=red,arg1 -d ./x.data";
+	const char *depth = "-T fib@read=proc/statm,depth=2        -d ./x.data";
+	patch("info", at + 7, reads, strlen(reads));
+	check_dir();
+	expect_at("uftrace.dat.depth-mismatch", SAMPLE_DAT, 40);
+	patch("info", at + 7, depth, strlen(depth));
+	check_dir();
+	expect_count("uftrace.dat.depth-mismatch", 0);
+}
+
+/* The ELF class byte against the data: class 1 with session maps above 4 GiB. */
+static void test_info_class(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	patch_byte("info", 15, 1);
+	check_dir();
+	expect_at("uftrace.info.bad-header", "info", 15);
+	expect_count("uftrace.dat.argument-mismatch", 0);
+	assert_int_equal(rep.by_severity[TFK_SEV_ERROR], 1);
+	assert_int_equal(rep.stats.events, SAMPLE_RECORDS);
+}
+
+/* A flipped endian byte: the header's own numbers tell the order; records walk as recorded. */
+static void test_info_endian(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	patch_byte("info", 14, 2);
+	check_dir();
+	expect_at("uftrace.info.bad-header", "info", 14);
+	assert_int_equal(rep.by_severity[TFK_SEV_ERROR], 1);
+	assert_int_equal(rep.stats.events, SAMPLE_RECORDS);
+}
+
+/* A bad magic with the rest of the header intact: the feature mask still counts (no cascade). */
+static void test_info_magic_keeps_features(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	patch("info", 0, "XXXXXXXX", 8);
+	check_dir();
+	expect_at("uftrace.info.bad-magic", "info", 0);
+	expect_count("uftrace.dat.more-nospec", 0);
+	assert_int_equal(rep.by_severity[TFK_SEV_ERROR], 1);
+	/* and a header whose numbers cannot be read either: the features stay unknown */
+	uint8_t junk[40];
+	memset(junk, 0x7f, sizeof(junk));
+	patch("info", 0, junk, sizeof(junk));
+	check_dir();
+	expect_count("uftrace.dat.more-nospec", 0);
+}
+
+/* An empty task.txt has its own finding. */
+static void test_task_empty(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	write_text("task.txt", "");
+	check_dir();
+	expect_at("uftrace.task.empty", "task.txt", 0);
+}
+
+/*
+ * A damaged record right after a record with arguments is reported at that record: the
+ * second printf call (its spec confirmed by the first) and then a record whose magic is 0,
+ * whose time goes back, or a LOST record with the more flag.
+ */
+static void append_bad_record(uint64_t time, uint64_t word)
+{
+	uint8_t r[16];
+	put64(r, time);
+	put64(r + 8, word);
+	append_member(SAMPLE_DAT, r, sizeof(r));
+}
+
+static void test_fault_at_its_record(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	const uint64_t main_addr = 0x555e12906214ull;
+	append_printf_call(3);
+	append_bad_record(678882140300ull, rec_word(1, 0, 0, main_addr) & ~(7ull << 3)); /* magic 0 */
+	append_bad_record(678882140400ull, rec_word(0, 0, 0, main_addr));
+	check_dir();
+	expect_count("uftrace.dat.argument-mismatch", 0);
+	expect_at("uftrace.dat.bad-magic", SAMPLE_DAT, 5856 + 8);
+	assert_int_equal(teardown(NULL), 0);
+	assert_int_equal(setup(NULL), 0);
+	append_printf_call(3);
+	append_bad_record(678882000000ull, rec_word(1, 0, 0, main_addr)); /* time before the call */
+	append_bad_record(678882140400ull, rec_word(0, 0, 0, main_addr));
+	check_dir();
+	expect_count("uftrace.dat.argument-mismatch", 0);
+	expect_at("uftrace.dat.time-backwards", SAMPLE_DAT, 5856);
+	assert_int_equal(teardown(NULL), 0);
+	assert_int_equal(setup(NULL), 0);
+	append_printf_call(3);
+	append_bad_record(678882140300ull, rec_word(2, 1, 0, 1)); /* LOST with the more flag */
+	append_bad_record(678882140400ull, rec_word(0, 0, 0, main_addr));
+	check_dir();
+	expect_count("uftrace.dat.argument-mismatch", 0);
+	expect_at("uftrace.dat.more-nospec", SAMPLE_DAT, 5856 + 8);
+}
+
+/*
+ * The same without a spec to follow (info's argauto: key damaged, so the lengths are guessed):
+ * the guess used to take printf's EXIT (magic 0) and its value for 24 more bytes of its ENTRY's
+ * payload; the record is reported where it is.
+ */
+static void test_fault_at_its_record_guessed(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	long at = find_in_member("info", "argauto:");
+	patch("info", at + 7, "X", 1);
+	patch_byte(SAMPLE_DAT, 5768 + 8, 0x0d); /* record 360 (EXIT, more): magic 1 */
+	check_dir();
+	expect_at("uftrace.dat.bad-magic", SAMPLE_DAT, 5768 + 8);
+	assert_int_equal(rep.stats.events, 360);
+	/* its depth raised instead (an EXIT at 4 after printf's ENTRY at 1) */
+	patch_byte(SAMPLE_DAT, 5768 + 8, 0x2d);
+	patch_byte(SAMPLE_DAT, 5768 + 9, 0x01);
+	check_dir();
+	expect_at("uftrace.dat.depth-mismatch", SAMPLE_DAT, 5768 + 8);
+}
+
+/*
+ * A symbol file cut mid-line ("... P pri"): printf's records keep their payloads, and uftrace
+ * finds no function at their address ('record missing argument info'): reported at the record.
+ */
+static void test_sym_cut_payload(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	long at = find_in_member("hello.sym", " P printf");
+	char p[1024];
+	member_path("hello.sym", p, sizeof(p));
+	assert_int_equal(truncate(p, at + 6), 0);
+	check_dir();
+	expect_at("uftrace.dat.more-nospec", SAMPLE_DAT, 5744 + 8);
+	assert_int_equal(rep.stats.events, SAMPLE_RECORDS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1152,6 +1434,9 @@ int main(void)
 		T(test_dat_large), T(test_dat_walks_agree), T(test_dat_lost_untimed), T(test_dat_fork_exec_session),
 		T(test_dat_payload_lookalike), T(test_dat_more), T(test_dat_spec_lengths), T(test_dat_more_without_spec),	T(test_dat_event),	T(test_dat_payload),	    T(test_perf_record),
 		T(test_perf_walker),	T(test_events_extern),	T(test_channel), T(test_many_tasks), T(test_special_member),
+		T(test_sym_count_absent_or_huge), T(test_sym_size), T(test_python_fake_sym), T(test_info_utc_offset),
+		T(test_nothing_recorded), T(test_trigger_keeps_depths), T(test_info_class), T(test_info_endian),
+		T(test_info_magic_keeps_features), T(test_task_empty), T(test_fault_at_its_record), T(test_fault_at_its_record_guessed), T(test_sym_cut_payload),
 #undef T
 #define K(fn) cmocka_unit_test_setup_teardown(fn, setup_kernel, teardown)
 		K(test_kernel_pristine), K(test_kernel_bad_header), K(test_kernel_syntax), K(test_kernel_too_long),

@@ -725,6 +725,121 @@ static void kernel_header_damaged(void **state)
 	free(now);
 }
 
+
+/* ---- issue 42: header bytes told right from the data, the records all kept ------------ */
+
+/* Patch one byte of a member of in. */
+static void patch_in(const char *name, long off, uint8_t v)
+{
+	char p[1200];
+	snprintf(p, sizeof(p), "%s/%s", in, name);
+	FILE *f = fopen(p, "r+b");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, off, SEEK_SET), 0);
+	assert_int_equal(fwrite(&v, 1, 1, f), 1);
+	fclose(f);
+}
+
+/*
+ * A flipped endian byte, an ELF class 1 under 64-bit maps, a damaged magic, a max_stack below
+ * the depth recorded: info is written again with the byte the data tells (the sample's info
+ * exactly), its argument spec and every record kept, where repair used to rebuild a minimal
+ * info (values stripped) or cut the task at the first deeper record.
+ */
+static void info_header_fixed(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	static const struct { long off; uint8_t v; } damage[] = { { 14, 2 }, { 15, 1 }, { 0, 'X' }, { 32, 4 } };
+	for (size_t i = 0; i < sizeof(damage) / sizeof(damage[0]); i++) {
+		if (i) {
+			assert_int_equal(teardown(NULL), 0);
+			assert_int_equal(setup(NULL), 0);
+		}
+		patch_in("info", damage[i].off, damage[i].v);
+		if (damage[i].off == 32)
+			patch_in("info", 33, 0); /* max_stack 4 (was 1024) */
+		repair_ok();
+		task_kept(SAMPLE_RECORDS, 0, "copied");
+		same_as_sample(SAMPLE_DAT, SIZE_MAX);
+		if (damage[i].off == 32) {
+			/* max_stack raised to uftrace's default, the rest as recorded */
+			size_t n;
+			uint8_t *got = slurp(out, "info", &n), *want = slurp(UF_SAMPLE, "info", &n);
+			assert_int_equal(got[32] | got[33] << 8, 1024);
+			assert_memory_equal(got + 34, want + 34, n - 34);
+			free(got);
+			free(want);
+		} else {
+			same_as_sample("info", SIZE_MAX);
+		}
+		assert_string_equal(member("info")->action, "rewritten");
+	}
+}
+
+/* An empty task.txt is made again from info's executable, the one map and the task files. */
+static void task_txt_empty(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	with_text(": > '%s/task.txt'", in);
+	repair_ok();
+	bool found = false;
+	for (size_t i = 0; i < rep.before.count; i++)
+		found |= strcmp(rep.before.findings[i].fault->id, "uftrace.task.empty") == 0;
+	assert_true(found);
+	task_kept(SAMPLE_RECORDS, 0, "copied");
+	assert_string_equal(member("task.txt")->action, "rebuilt");
+}
+
+/*
+ * hello.sym cut in printf's line ("... P pri"): uftrace finds no function for the records with
+ * printf's values ('record missing argument info'); the task is cut before the first of them.
+ */
+static void sym_cut_mid_line(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	with_text("f='%s/hello.sym'; n=$(grep -b -a ' P printf' \"$f\" | cut -d: -f1); truncate -s $((n + 6)) \"$f\"", in);
+	repair_ok();
+	task_kept(RECORDS_BEFORE_ARGS, SAMPLE_RECORDS - RECORDS_BEFORE_ARGS, "truncated");
+	same_as_sample(SAMPLE_DAT, 5744);
+}
+
+
+/*
+ * The map renamed (sid-0000000000000001.map): the one session without its map and the one map
+ * no session names are paired, the map written under the session's name; nothing else lost.
+ */
+static void orphan_map_paired(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	with_text("mv '%s/" SAMPLE_MAP "' '%s/sid-0000000000000001.map'", in, in);
+	repair_ok();
+	task_kept(SAMPLE_RECORDS, 0, "copied");
+	same_as_sample(SAMPLE_MAP, SIZE_MAX);
+	same_as_sample("task.txt", SIZE_MAX);
+	assert_false(exists(out, "sid-0000000000000001.map"));
+	assert_string_equal(member("sid-0000000000000001.map")->action, "rewritten");
+}
+
+/*
+ * task.txt cut by the end of the file inside its TASK line ("TASK timestamp=... tid=1"): info
+ * names the task (18985), the one SESS line its process: the line is made whole again, where it
+ * used to be dropped (and info rebuilt without the argument spec, or the task refused).
+ */
+static void task_line_cut(void **state)
+{
+	(void)state;
+	NEED_SAMPLE();
+	with_text("f='%s/task.txt'; n=$(grep -b TASK \"$f\" | cut -d: -f1); truncate -s $((n + 34)) \"$f\"", in);
+	repair_ok();
+	task_kept(SAMPLE_RECORDS, 0, "copied");
+	same_as_sample("task.txt", SIZE_MAX);
+	same_as_sample("info", SIZE_MAX);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -733,6 +848,7 @@ int main(void)
 		T(malformed_task_lines),   T(damaged_symbols),  T(maps),           T(missing_map_refused),
 		T(dry_run_and_target),     T(salvage_report),   T(payload_ends_file), T(perf_tail), T(in_place), T(damaged_info),
 		T(task_txt_missing), T(task_txt_missing_time_back), T(task_txt_cut_in_first_line), T(task_txt_two_sessions_refused),
+		T(info_header_fixed), T(task_txt_empty), T(sym_cut_mid_line), T(orphan_map_paired), T(task_line_cut),
 #define K(fn) cmocka_unit_test_setup_teardown(fn, setup_kernel, teardown)
 		K(kernel_pristine_nothing_to_do), K(kernel_pages), K(kernel_header_damaged),
 #undef K

@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-#define TFK_UFTRACE_MODEL_INFO 1u      /* struct tfk_uftrace_info, once, before any member */
+#define TFK_UFTRACE_MODEL_INFO 1u      /* struct tfk_uftrace_info, before any member (again at the end when a header fix was found late) */
 #define TFK_UFTRACE_MODEL_MEMBER 2u    /* struct tfk_uftrace_member, after each member's check */
 #define TFK_UFTRACE_MODEL_LINE 3u      /* struct tfk_uftrace_line, for each text line to drop */
 #define TFK_UFTRACE_MODEL_TASK_LINE 4u /* struct tfk_uftrace_task_line, each valid line of task.txt */
@@ -52,6 +52,17 @@ struct tfk_uftrace_info {
 	int64_t tids[TFK_UFTRACE_INFO_TIDS];
 	uint32_t ntids;
 	bool tids_all;
+	/*
+	 * Header bytes the check found wrong and could tell right from the rest of the recording:
+	 * the magic (the other fields read right), the endian byte (the order the header's version
+	 * and size are written in), the ELF class (2 when the session maps hold addresses above
+	 * 4 GiB); 0 or false: keep. header_fixes: info's error findings these bytes answer; when
+	 * they are all its errors, repair writes info with them and keeps everything else.
+	 */
+	bool fix_magic;
+	uint8_t fix_endian, fix_class;
+	uint16_t fix_max_stack; /* records deeper than max_stack that follow from each other: raised */
+	uint32_t header_fixes;
 };
 
 /* One member checked: errors counts the error findings raised at it (cross-checks included). */

@@ -58,7 +58,14 @@ enum { UF_SPEC_ARG, UF_SPEC_RET, UF_SPEC_ARGAUTO, UF_SPEC_RETAUTO, UF_SPEC_KINDS
 /* What one member's check tells the others. */
 struct uf_state {
 	bool has_info, info_ok, big_endian;
+	bool feat_known;      /* info's header was read (its magic, or its numbers, intact): feat is the recording's */
+	uint8_t fix_endian, fix_class; /* the header byte repair writes instead (0: keep), found by the data */
+	bool fix_magic;       /* the magic alone is damaged: repair writes it */
+	unsigned header_fixes; /* info's error findings that those bytes fix */
+	uint64_t map_addr_max; /* the highest address of the session maps (for the ELF class) */
+	char map_addr_member[64]; /* the map that holds it */
 	bool filtered;        /* recorded with filters (cmdline): depth gaps are legitimate */
+	bool may_be_empty;    /* recorded with filters or --trace=off: no task data at all is legitimate */
 	bool depth_wraps;     /* max_stack above 1024: depths past 1023 wrap in the record's field */
 	char cmdline[TFK_UFTRACE_PATH_MAX]; /* info's cmdline line, when it fits, for repair */
 	char exename[TFK_UFTRACE_PATH_MAX]; /* info's exename, when it fits and has no quote or control byte */
@@ -85,6 +92,9 @@ struct uf_state {
 	int patt_type;        /* pattern_type: as enum uf_patt (uftrace_argspec.h); 0 without the line */
 	struct uf_args *args; /* payload lengths from the spec (uftrace_args.h), or NULL: guessed */
 	unsigned max_depth;   /* deepest depth recorded */
+	unsigned over_depth;  /* the deepest record at or past max_stack that its task's records allow, or 0 */
+	const char *over_member;
+	uint16_t fix_max_stack; /* the max_stack repair writes (0: keep) */
 	const char *max_depth_member;
 };
 
@@ -106,7 +116,7 @@ bool uf_next_line(struct tfk_cursor *c, struct uf_line *line);
 
 void uf_check_info(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cursor *file);
 void uf_check_task(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_input *in, const struct tfk_cursor *file);
-void uf_check_map(struct tfk_ctx *ctx, const struct tfk_cursor *file);
+void uf_check_map(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cursor *file);
 /* What is wrong with a line of a session map (as uf_check_map reports it), or NULL. */
 const char *uf_map_line_bad(const struct uf_line *l);
 void uf_check_sym(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cursor *file);

@@ -23,7 +23,7 @@
 #define PACK_STRING (1u << 30)
 #define PACK_RETVAL (1u << 31)
 
-enum fn_state { FN_GUESS, FN_NO_SPEC, FN_KNOWN };
+enum fn_state { FN_GUESS, FN_NO_SPEC, FN_KNOWN, FN_NO_SYMBOL };
 
 struct fn_slot {
 	uint32_t args[UF_ARGS_MAX]; /* packed, in payload order */
@@ -224,7 +224,7 @@ static size_t new_slot(struct tfk_ctx *ctx, struct uf_args *a, uint64_t addr)
 	int found = uf_modules_find(ctx, a->mods, addr, &fn);
 	struct uf_arglist list;
 	/* no symbol at all: perhaps a library loaded later (DLOP), whose maps are not followed */
-	s->state = (uint8_t)(found <= 0 ? FN_GUESS : gather(ctx, a, &fn, &list));
+	s->state = (uint8_t)(found == -2 ? FN_NO_SYMBOL : found <= 0 ? FN_GUESS : gather(ctx, a, &fn, &list));
 	if (s->state == FN_KNOWN) {
 		for (unsigned i = 0; i < list.n; i++) {
 			if (list.a[i].size > 0xffff) {
@@ -268,6 +268,8 @@ enum uf_arglen uf_args_length(struct tfk_ctx *ctx, struct uf_args *a, uint64_t a
 	const struct fn_slot *f = &a->fns[s];
 	if (f->state == FN_NO_SPEC)
 		return UF_ARGLEN_NO_SPEC;
+	if (f->state == FN_NO_SYMBOL)
+		return UF_ARGLEN_NO_SYMBOL;
 	uint64_t n = 0;
 	for (unsigned i = 0; i < f->nargs; i++) {
 		uint32_t p = f->args[i];

@@ -21,6 +21,7 @@ enum uf_arglen {
 	UF_ARGLEN_GUESS,    /* not known here: guess it */
 	UF_ARGLEN_KNOWN,    /* *len bytes */
 	UF_ARGLEN_NO_SPEC,  /* the function has no spec: uftrace fails on the record */
+	UF_ARGLEN_NO_SYMBOL, /* no symbol of its module's .sym holds the address: uftrace fails likewise */
 	UF_ARGLEN_PAST_END, /* the spec's strings run past the end of the file */
 	UF_ARGLEN_TOO_LONG, /* longer than libmcount ever writes (its argument buffer) */
 };

@@ -171,7 +171,7 @@ static const struct section sections[] = {
 	{ "exename:", 0 }, { "build_id:", 0 }, { "exit_status:", 0 }, { "cmdline:", 0 },
 	{ "cpuinfo:", 1 }, { "meminfo:", 0 }, { "osinfo:", 1 }, { "taskinfo:", 1 },
 	{ "usageinfo:", 1 }, { "loadinfo:", 0 }, { "argspec:", 2 }, { "record_date:", 3 },
-	{ "pattern_type:", 0 }, { "uftrace_version:", 0 },
+	{ "pattern_type:", 0 }, { "uftrace_version:", 0 }, { "utc_offset:", 0 }, /* bit 14: uftrace 0.17 */
 };
 #define N_SECTIONS (sizeof(sections) / sizeof(sections[0]))
 
@@ -207,34 +207,100 @@ static bool parse_dec(const char *s, size_t n, int64_t *v)
 	return true;
 }
 
-/* Options of uftrace record that legitimately leave depth gaps or unmatched exits. */
-static bool filter_option(const char *s, size_t n)
+/*
+ * Actions of a -T trigger that change no record's place: arguments and return values, counters
+ * read into EVENT records, colours for replay (utils/filter.c's action table). Any other action
+ * (depth=, filter, notrace, trace_on/off, time=, finish, recover, backtrace, hide, caller, ...)
+ * can leave depth gaps or unmatched records.
+ */
+static bool trigger_keeps_depths(const char *s, size_t n)
 {
-	static const char *const longs[] = { "--filter", "--notrace", "--trigger", "--time-filter", "--depth",
-					     "--caller-filter", "--estimate-return", "--hide", "--loc-filter",
-					     "--size-filter" };
-	for (size_t i = 0; i < sizeof(longs) / sizeof(longs[0]); i++) {
-		size_t k = strlen(longs[i]);
-		if (n >= k && memcmp(s, longs[i], k) == 0 && (n == k || s[k] == '='))
-			return true;
+	static const char *const quiet[] = { "arg", "fparg", "retval", "read=", "color=" };
+	size_t i = 0;
+	while (i < n) {
+		/* PATTERN@ACTION,ACTION...;PATTERN@... */
+		size_t j = i;
+		while (j < n && s[j] != ';')
+			j++;
+		const char *at = memchr(s + i, '@', j - i);
+		if (!at)
+			return false;
+		size_t k = (size_t)(at - s) + 1;
+		while (k < j) {
+			size_t e = k;
+			while (e < j && s[e] != ',')
+				e++;
+			bool ok = false;
+			for (size_t q = 0; q < sizeof(quiet) / sizeof(quiet[0]) && !ok; q++) {
+				size_t len = strlen(quiet[q]);
+				ok = e - k >= len && memcmp(s + k, quiet[q], len) == 0;
+			}
+			if (!ok)
+				return false;
+			k = e + 1;
+		}
+		i = j + 1;
 	}
-	return n >= 2 && s[0] == '-' && s[1] != '-' && strchr("FNTtDCZeHL", s[1]) && s[1];
+	return true;
 }
 
-static bool cmdline_filtered(const struct uf_line *l)
+/*
+ * What the options of uftrace record say about the records (info's cmdline: the arguments joined
+ * by spaces). *gaps: options that legitimately leave depth gaps or unmatched exits (filters,
+ * triggers that act on tracing); *none: options under which a recording may hold no record at
+ * all (those, --trace=off and its older name --disable), where a directory without any task
+ * data is what uftrace leaves ("No data available"), not a copy that lost it.
+ */
+static void cmdline_options(const struct uf_line *l, bool *gaps, bool *none)
 {
-	size_t i = 0;
-	while (i < l->len) {
-		while (i < l->len && l->s[i] == ' ')
+	static const char *const longs[] = { "--filter", "--notrace", "--time-filter", "--depth", "--caller-filter",
+					     "--estimate-return", "--hide", "--loc-filter", "--size-filter" };
+	*gaps = *none = false;
+	const char *s = l->s;
+	size_t i = 0, n = l->len;
+	bool trigger_next = false;
+	while (i < n) {
+		while (i < n && s[i] == ' ')
 			i++;
 		size_t j = i;
-		while (j < l->len && l->s[j] != ' ')
+		while (j < n && s[j] != ' ')
 			j++;
-		if (j > i && filter_option(l->s + i, j - i))
-			return true;
+		const char *w = s + i;
+		size_t wn = j - i;
 		i = j;
+		if (wn == 0)
+			break;
+		if (trigger_next) {
+			trigger_next = false;
+			if (!trigger_keeps_depths(w, wn))
+				*gaps = true;
+			continue;
+		}
+		if (wn >= 2 && w[0] == '-' && w[1] == 'T') {
+			if (wn == 2)
+				trigger_next = true;
+			else if (!trigger_keeps_depths(w + 2, wn - 2))
+				*gaps = true;
+			continue;
+		}
+		if (wn >= 9 && memcmp(w, "--trigger", 9) == 0) {
+			if (wn == 9)
+				trigger_next = true;
+			else if (w[9] == '=' && !trigger_keeps_depths(w + 10, wn - 10))
+				*gaps = true;
+			continue;
+		}
+		if ((wn == 11 && memcmp(w, "--trace=off", 11) == 0) || (wn == 9 && memcmp(w, "--disable", 9) == 0))
+			*none = true;
+		for (size_t k = 0; k < sizeof(longs) / sizeof(longs[0]); k++) {
+			size_t kn = strlen(longs[k]);
+			if (wn >= kn && memcmp(w, longs[k], kn) == 0 && (wn == kn || w[kn] == '='))
+				*gaps = true;
+		}
+		if (wn >= 2 && w[0] == '-' && w[1] != '-' && strchr("FNtDCZeHL", w[1]))
+			*gaps = true;
 	}
-	return false;
+	*none = *none || *gaps;
 }
 
 static void check_taskinfo_line(struct tfk_ctx *ctx, struct uf_state *st, const struct uf_line *l, int64_t *nr)
@@ -314,10 +380,30 @@ static int pattern_type(const struct uf_line *l)
 	return 0;
 }
 
+/*
+ * A development snapshot of uftrace's utc_offset (v0.16-2, in the Trace Compass test data)
+ * wrote the line right after elapsed_time:, inside RECORD_DATE's section, with no bit of its
+ * own; 0.17 gives it bit 14 (UTC_OFFSET) and the last place. Every uftrace release reads that
+ * line where it expects pattern_type: and refuses the info ('cannot read uftrace header info').
+ * A writer's quirk, named as such: the line is stepped over and the sections after it checked.
+ */
+static void utc_offset_unmasked(struct tfk_ctx *ctx, struct uf_state *st, struct tfk_cursor *t, struct uf_line *l)
+{
+	struct tfk_cursor peek = *t;
+	struct uf_line next = *l;
+	if ((st->info_mask & (1ull << 14)) || !uf_next_line(&peek, &next) || !starts(&next, "utc_offset:"))
+		return;
+	*t = peek;
+	*l = next;
+	struct tfk_finding *f = line_fault(ctx, TFK_UFTRACE_WRITER_UTC_OFFSET_UNMASKED, l, "info section");
+	tfk_set_expected(f, "utc_offset: as its own section, info bit 14, after uftrace_version: (uftrace 0.17)");
+}
+
 void uf_check_info(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cursor *file)
 {
 	bool spec_ok = true;
 	struct tfk_cursor c = *file;
+	bool magic_ok = true;
 	if (!tfk_cur_has(&c, uf_magic, 8)) {
 		struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_INFO_BAD_MAGIC, 0, 8);
 		tfk_set_path(f, "info header magic");
@@ -326,11 +412,36 @@ void uf_check_info(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cu
 		uint64_t n = tfk_cur_left(&c) < 8 ? tfk_cur_left(&c) : 8;
 		if (tfk_cur_bytes_at(&c, 0, n, &p))
 			tfk_set_found_bytes(f, p, n);
-		return;
+		magic_ok = false;
 	}
 	uint8_t endian = 0, elf_class = 0;
 	tfk_cur_u8_at(&c, 14, &endian);
 	tfk_cur_u8_at(&c, 15, &elf_class);
+	/*
+	 * The byte order the header's own numbers are written in: version 3 or 4 and header size
+	 * 40 read right in one order only (40 is 0x2800 the other way). It overrules a damaged
+	 * endian byte, which would otherwise turn every record of every task around.
+	 */
+	int order = 0; /* 1 little, 2 big, 0 undecided */
+	for (int o = 1; o <= 2 && tfk_cur_left(&c) >= 40; o++) {
+		struct tfk_cursor h = c;
+		h.big_endian = o == 2;
+		uint32_t ver = 0;
+		uint16_t hs = 0;
+		tfk_cur_u32_at(&h, 8, &ver);
+		tfk_cur_u16_at(&h, 12, &hs);
+		if ((ver == 3 || ver == 4) && hs == 40)
+			order = o;
+	}
+	if (!magic_ok && order == 0)
+		return; /* not a header whose fields can be trusted: the features stay unknown */
+	st->feat_known = true;
+	if (!magic_ok) {
+		/* the rest of the header reads right: the magic alone is damaged, repair writes it */
+		st->fix_magic = true;
+		st->header_fixes++;
+		magic_ok = true;
+	}
 	if (tfk_cur_left(&c) < 40) {
 		struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_INFO_BAD_HEADER, 0, tfk_cur_left(&c));
 		tfk_set_path(f, "info header");
@@ -338,14 +449,23 @@ void uf_check_info(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cu
 		tfk_set_found(f, "%llu bytes", (unsigned long long)tfk_cur_left(&c));
 		return;
 	}
-	bool ok = true;
-	if (endian != 1 && endian != 2) {
+	bool ok = magic_ok;
+	if ((endian != 1 && endian != 2) || (order && endian != order)) {
 		struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_INFO_BAD_HEADER, 14, 1);
 		tfk_set_path(f, "info header endian");
-		tfk_set_expected(f, "1 (little) or 2 (big endian)");
+		if (order)
+			tfk_set_expected(f, "%d (%s endian: the header's version and size are written so)", order,
+					 order == 1 ? "little" : "big");
+		else
+			tfk_set_expected(f, "1 (little) or 2 (big endian)");
 		tfk_set_found(f, "%u", endian);
-		ok = false;
-		endian = 1;
+		if (order && magic_ok) {
+			st->fix_endian = (uint8_t)order; /* repair writes the right byte */
+			st->header_fixes++;
+		} else {
+			ok = false;
+		}
+		endian = order ? (uint8_t)order : 1;
 	}
 	c.big_endian = endian == 2;
 	st->big_endian = c.big_endian;
@@ -385,8 +505,11 @@ void uf_check_info(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cu
 	if (st->feat & ~UF_FEAT_KNOWN) {
 		struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_INFO_UNKNOWN_FEATURE, 16, 8);
 		tfk_set_path(f, "info header feature mask");
-		tfk_set_expected(f, "bits 0-13");
-		tfk_set_found(f, "%#llx", (unsigned long long)st->feat);
+		unsigned bit = 0;
+		while (!(st->feat & ~UF_FEAT_KNOWN & (1ull << bit)))
+			bit++;
+		tfk_set_expected(f, "bits 0-13 (PLTHOOK ... CALLSITE)");
+		tfk_set_found(f, "bit %u (mask %#llx)", bit, (unsigned long long)st->feat);
 	}
 	if ((st->feat & UF_FEAT_MAX_STACK) && max_stack == 0) {
 		struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_INFO_BAD_HEADER, 32, 2);
@@ -427,6 +550,7 @@ void uf_check_info(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cu
 				tfk_set_expected(f, "elapsed_time: after record_date:");
 				return;
 			}
+			utc_offset_unmasked(ctx, st, &t, &l);
 			continue;
 		}
 		if (bit == 0 && l.len > 8 && l.len - 8 < sizeof(st->exename)) {
@@ -439,7 +563,7 @@ void uf_check_info(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cu
 			}
 		}
 		if (bit == 3) {
-			st->filtered = cmdline_filtered(&l);
+			cmdline_options(&l, &st->filtered, &st->may_be_empty);
 			if (l.len < sizeof(st->cmdline) && !memchr(l.s, 0, l.len)) {
 				memcpy(st->cmdline, l.s, l.len);
 				st->cmdline[l.len] = '\0';
@@ -540,8 +664,8 @@ static void do_task(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_i
 static void do_map(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_input *in, const struct tfk_member *m,
 		   const struct tfk_cursor *c)
 {
-	(void)st, (void)in, (void)m;
-	uf_check_map(ctx, c);
+	(void)in, (void)m;
+	uf_check_map(ctx, st, c);
 }
 
 static void do_sym(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_input *in, const struct tfk_member *m,
@@ -625,6 +749,9 @@ static void missing_task_data(struct tfk_ctx *ctx, const struct uf_state *st, co
 	for (size_t i = 0; i < in->n; i++)
 		if (in->members[i].kind == TFK_MEMBER_FILE && dat_tid(in->members[i].name) >= 0)
 			return;
+	/* filters that matched nothing, or --trace=off: uftrace writes no task data ("No data available") */
+	if (st->may_be_empty)
+		return;
 	const int64_t *tids = st->n_info_tids ? st->info_tids : st->task_tids;
 	size_t n = st->n_info_tids ? st->n_info_tids : st->n_task_tids;
 	for (size_t i = 0; i < n && i < 8; i++) {
@@ -678,6 +805,33 @@ static void uf_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 		tfk_set_found(f, "none: the recording was killed");
 		ui.elf_class = 2;
 	}
+	/*
+	 * The session maps first: the width of their addresses tells the class of the recording,
+	 * which the argument lengths of the records depend on (a long is 4 or 8 bytes).
+	 */
+	for (size_t i = 0; i < in->n; i++)
+		if (in->members[i].kind == TFK_MEMBER_FILE && !strchr(in->members[i].name, '/') &&
+		    has_prefix_suffix(in->members[i].name, "sid-", ".map"))
+			with_member(ctx, &st, in, &in->members[i], do_map);
+	if (st.has_info && st.feat_known && st.elf_class == 1 && st.map_addr_max > 0xffffffffull) {
+		/* uftrace would read every long of the arguments as 4 bytes: the data says 64-bit */
+		struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, "info", NULL);
+		struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_INFO_BAD_HEADER, 15, 1);
+		tfk_set_path(f, "info header ELF class");
+		tfk_set_expected(f, "2 (64-bit): %s maps addresses up to %#llx", st.map_addr_member,
+				 (unsigned long long)st.map_addr_max);
+		tfk_set_found(f, "1 (32-bit)");
+		tfk_ctx_return(ctx, was);
+		info_errors++;
+		st.elf_class = 2;
+		st.fix_class = 2;
+		st.header_fixes++;
+		ui.elf_class = 2;
+	}
+	ui.fix_magic = st.fix_magic;
+	ui.fix_endian = st.fix_endian;
+	ui.fix_class = st.fix_class;
+	ui.header_fixes = st.header_fixes;
 	uf_send(ctx, TFK_UFTRACE_MODEL_INFO, &ui, sizeof(ui));
 	const struct tfk_member *task = tfk_input_find(in, "task.txt");
 	if (task && task->kind == TFK_MEMBER_FILE) {
@@ -722,7 +876,7 @@ static void uf_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 		if (m->kind != TFK_MEMBER_FILE)
 			continue;
 		if (has_prefix_suffix(name, "sid-", ".map"))
-			with_member(ctx, &st, in, m, do_map);
+			continue; /* checked first */
 		else if (has_prefix_suffix(name, "", ".sym"))
 			with_member(ctx, &st, in, m, do_sym);
 		else if (has_prefix_suffix(name, "", ".dbg"))
@@ -765,6 +919,26 @@ static void uf_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 			tfk_ctx_return(ctx, w);
 		}
 		missing_task_data(ctx, &st, in);
+	}
+	if (st.over_depth && st.info_ok && !st.depth_wraps) {
+		/*
+		 * Records deeper than max_stack that follow from the records before them: the header's
+		 * limit was lowered (uftrace sizes each task's stack by it, and stops at the first
+		 * deeper record), not every such record damaged. uftrace records with 1024 by default.
+		 */
+		struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, "info", NULL);
+		struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_INFO_BAD_HEADER, 32, 2);
+		tfk_set_path(f, "info header max_stack");
+		tfk_set_expected(f, "more than %u, the depth %s's records reach", st.over_depth,
+				 st.over_member ? st.over_member : "a task");
+		tfk_set_found(f, "%u", st.max_stack);
+		tfk_ctx_return(ctx, was);
+		info_errors++;
+		st.fix_max_stack = st.over_depth < 1024 ? 1024 : (uint16_t)(st.over_depth + 1);
+		st.header_fixes++;
+		ui.fix_max_stack = st.fix_max_stack;
+		ui.header_fixes = st.header_fixes;
+		uf_send(ctx, TFK_UFTRACE_MODEL_INFO, &ui, sizeof(ui)); /* the model again, with the fix */
 	}
 	if (info && info->kind == TFK_MEMBER_FILE)
 		send_member(ctx, info, info_errors, info_warnings);

@@ -129,6 +129,48 @@ static bool plausible_next(const struct tfk_cursor *v, uint64_t file_len, uint64
 }
 
 /*
+ * A payload guessed len bytes long (a strictly plausible record after it) may hold a damaged
+ * record: the record after a shorter payload, damaged in one of its fields, then its own
+ * payload up to the record found. Such a slot keeps what that damage leaves intact, and ends
+ * (its more bit giving up to 64 bytes of payload) exactly at the record found:
+ *   - its magic or its type and more bits damaged (a LOST record with the more flag): a time
+ *     no earlier than t and within 2^40 ns, and a depth the record at `at` allows;
+ *   - its depth damaged: magic 5, an ENTRY or EXIT, that time, a depth beyond the allowed;
+ *   - its time damaged (earlier than t): magic 5, an ENTRY or EXIT, an allowed depth;
+ * the last two with a function address in the same 16 MiB as the record at `at` (argument
+ * values are rarely such an address, nor a time that close after the record's own). The
+ * shorter length, so that the walk reports that record where it is; else len.
+ */
+static uint64_t damaged_slot_before(const struct tfk_cursor *v, uint64_t at, uint64_t t, uint64_t w, uint64_t len,
+				    bool depths)
+{
+	const uint64_t found = at + 16 + len;
+	const unsigned type = rec_type(w);
+	for (uint64_t k = 0; k + 16 <= len; k += 8) {
+		uint64_t slot = at + 16 + k, st, sw;
+		if (!view_record(v, slot, &st, &sw) || found - (slot + 16) > (rec_more(sw) ? 64u : 0u))
+			continue;
+		const bool timed = st >= t && st - t < (1ull << 40);
+		const unsigned stype = rec_type(sw);
+		const unsigned allowed = type == UF_ENTRY && stype != UF_EXIT ? rec_depth(w) + 1 : rec_depth(w);
+		const bool header = rec_magic(sw) == UF_RECORD_MAGIC && !(stype == UF_LOST && rec_more(sw));
+		const bool near = (rec_addr(sw) >> 24) == (rec_addr(w) >> 24) && rec_addr(sw) != 0 && stype <= UF_EXIT;
+		bool damaged;
+		if (!header)
+			damaged = timed && (!depths || rec_depth(sw) <= rec_depth(w) + 1);
+		else if (stype > UF_EXIT || !near)
+			damaged = false;
+		else if (timed)
+			damaged = depths && rec_depth(sw) > allowed;
+		else
+			damaged = st < t && (!depths || rec_depth(sw) <= allowed);
+		if (damaged)
+			return k;
+	}
+	return len;
+}
+
+/*
  * The length of the arguments or return value after the record at `at` (time t): the shortest
  * multiple of 8 after which a record strictly plausible follows (plausible_next), else the file
  * ends exactly, else the shortest after which a loosely plausible one follows. Failing all,
@@ -170,12 +212,12 @@ uint64_t uf_guess_payload(const struct tfk_cursor *v, uint64_t file_len, uint64_
 			continue;
 		}
 		if (plausible_next(v, file_len, next, t, w, true, depths))
-			return len;
+			return damaged_slot_before(v, at, t, w, len, depths);
 		if (loose == UF_PAYLOAD_NONE && plausible_next(v, file_len, next, t, w, false, depths))
 			loose = len;
 	}
 	if (loose != UF_PAYLOAD_NONE)
-		return loose;
+		return damaged_slot_before(v, at, t, w, loose, depths);
 	if (tail_timed != UF_PAYLOAD_NONE)
 		return tail_timed;
 	*by_tail = tail != UF_PAYLOAD_NONE;
@@ -183,6 +225,39 @@ uint64_t uf_guess_payload(const struct tfk_cursor *v, uint64_t file_len, uint64_
 }
 
 enum spec_verdict { SPEC_NONE, SPEC_TAKEN, SPEC_CUT };
+
+/*
+ * Is the payload right and the record after it (at next) the damaged one? The spec's length
+ * ends at next, where no plausible record starts. Either the payload is not what the spec says
+ * (a damaged string length: uftrace loses its place) or the payload is whole and the record at
+ * next is bad in itself (its magic, its time, a LOST record with the more flag). The walk
+ * decides by what follows that one record: the 16 bytes at next are a record slot when the
+ * task goes on right after them (a loosely plausible record no earlier than t), or after a
+ * payload of its own when its more bit is set (up to 64 bytes, then a strictly plausible
+ * record), or when the file ends there and they carry a record's magic; the fault is then that
+ * record's own and is reported at it. A wrong length lands inside a record or its payload,
+ * where the bytes further on are not a record's start.
+ */
+static bool next_record_at_fault(const struct tfk_cursor *v, uint64_t file_len, uint64_t next, uint64_t t)
+{
+	uint64_t nt, nw;
+	if (file_len - next < 16 || !view_record(v, next, &nt, &nw))
+		return false;
+	if (file_len - next == 16) /* the last record: its own magic must say it is one */
+		return rec_magic(nw) == UF_RECORD_MAGIC;
+	const uint64_t most = rec_more(nw) ? 64 : 0;
+	for (uint64_t k = 0; k <= most; k += 8) {
+		uint64_t after = next + 16 + k, at, aw;
+		if (after > file_len || file_len - after < 16)
+			break;
+		if (!view_record(v, after, &at, &aw) || rec_magic(aw) != UF_RECORD_MAGIC)
+			continue;
+		if (k == 0 ? plausible_next(v, file_len, after, t, 0, false, false)
+			   : plausible_next(v, file_len, after, t, 0, true, false))
+			return true;
+	}
+	return false;
+}
 
 /*
  * The payload's length from the function's spec (uftrace_args.h), for the ENTRY or EXIT
@@ -204,6 +279,17 @@ static enum spec_verdict spec_payload(struct tfk_ctx *ctx, struct uf_state *st, 
 	enum uf_arglen r = uf_args_length(ctx, st->args, rec_addr(w), ret, v, pos, file_len, &n, &fn);
 	switch (r) {
 	case UF_ARGLEN_GUESS:
+		return SPEC_NONE;
+	case UF_ARGLEN_NO_SYMBOL:
+		/*
+		 * The address lies in a module whose symbols were read, and none holds it (a symbol file
+		 * cut, a name or line lost): uftrace finds no function, so no spec, and fails on the
+		 * payload ('record missing argument info'). Reported at the record, its length guessed.
+		 */
+		uf_emit_record(ctx, TFK_UFTRACE_DAT_MORE_NOSPEC, pos - 8, 8, index,
+			       "the more flag only on a function its module's symbol file holds",
+			       "more = 1 at %#llx, which no symbol of its module holds",
+			       (unsigned long long)rec_addr(w));
 		return SPEC_NONE;
 	case UF_ARGLEN_NO_SPEC:
 		/*
@@ -229,6 +315,11 @@ static enum spec_verdict spec_payload(struct tfk_ctx *ctx, struct uf_state *st, 
 			/* a record cut after it: the spec's length if it is trusted, else the guess's */
 			*len = n;
 			return uf_args_trusted(st->args, fn, ret) ? SPEC_TAKEN : SPEC_NONE;
+		}
+		if (next_record_at_fault(v, file_len, pos + n, t)) {
+			/* the payload is as the spec says: the record after it is reported where it is */
+			*len = n;
+			return SPEC_TAKEN;
 		}
 		break;
 	case UF_ARGLEN_PAST_END:
@@ -552,6 +643,19 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 			unsigned allowed = last_type == UF_ENTRY && type == UF_ENTRY ? last_depth + 1 : last_depth;
 			bool bad = !first && !after_lost && !st->filtered && !st->depth_wraps && depth > allowed;
 			bool over = (st->feat & UF_FEAT_MAX_STACK) && st->max_stack && depth >= st->max_stack;
+			if (over && !bad) {
+				/*
+				 * Deeper than info's max_stack, but as the records before allow: the records agree
+				 * with each other, so the header's limit is what is wrong (reported once, at info,
+				 * by the directory's check; repair raises it). Only a record that also breaks the
+				 * depth chain is damaged itself.
+				 */
+				if (depth > st->over_depth) {
+					st->over_depth = depth;
+					st->over_member = name;
+				}
+				over = false;
+			}
 			if (bad || over) {
 				if (depth_faults++ < UF_LISTED_MAX) {
 					struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_DAT_DEPTH_MISMATCH, pos + 8, 8);
@@ -583,8 +687,8 @@ void uf_check_dat(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 			continue;
 		}
 		/* The payload after the record. */
-		if (type == UF_LOST || (type == UF_ENTRY && !(st->feat & UF_FEAT_ARGUMENT) && st->has_info) ||
-		    (type == UF_EXIT && !(st->feat & UF_FEAT_RETVAL) && st->has_info)) {
+		if (type == UF_LOST || (type == UF_ENTRY && !(st->feat & UF_FEAT_ARGUMENT) && st->feat_known) ||
+		    (type == UF_EXIT && !(st->feat & UF_FEAT_RETVAL) && st->feat_known)) {
 			static const char *const names[] = { "ENTRY", "EXIT", "LOST", "EVENT" };
 			struct tfk_finding *f = NULL;
 			if (nospec++ < UF_LISTED_MAX)

@@ -172,8 +172,8 @@ static bool add_session(struct tfk_ctx *ctx, struct uf_modules *m, const struct 
 
 struct uf_modules *uf_modules_new(struct tfk_ctx *ctx, const struct uf_state *st, const struct tfk_input *in)
 {
-	/* SYM_REL_ADDR (bit 5) and no size field (SYM_SIZE): the .sym form uftrace 0.13 reads. */
-	if (!(st->feat & (1ull << 5)) || (st->feat & UF_FEAT_SYM_SIZE))
+	/* SYM_REL_ADDR (bit 5): symbol addresses relative to their module, as uftrace writes them since 0.9 */
+	if (!(st->feat & (1ull << 5)))
 		return NULL;
 	struct uf_modules *m = tfk_calloc(ctx, 1, sizeof(*m));
 	if (!m)
@@ -236,10 +236,26 @@ static bool read_sym(struct tfk_ctx *ctx, struct uf_modules *m, struct uf_module
 		while (i < l.len && i < 16 && uf_all_hex(l.s + i, 1))
 			i++;
 		/* 16 hex digits, and not all ones: the check reports the others, and repair drops them */
-		if (i != 16 || i + 3 > l.len || l.s[i] != ' ' || l.s[i + 2] != ' ')
+		if (i != 16 || i + 3 > l.len || l.s[i] != ' ')
 			continue;
 		uint64_t addr = uf_hex_value(l.s, i);
 		if (addr == UINT64_MAX)
+			continue;
+		/*
+		 * uftrace 0.14's form (SYM_SIZE): "ADDR SIZE T NAME", told as its loader tells it, by
+		 * a digit where the type would be; the size, 8 hex digits, bounds the symbol.
+		 */
+		uint64_t size = 0;
+		if (l.s[i + 1] >= '0' && l.s[i + 1] <= '9') {
+			size_t k = i + 1;
+			while (k < l.len && k - i - 1 < 8 && uf_all_hex(l.s + k, 1))
+				k++;
+			size = uf_hex_value(l.s + i + 1, k - i - 1);
+			if (k + 3 > l.len || l.s[k] != ' ')
+				continue;
+			i = k;
+		}
+		if (l.s[i + 2] != ' ')
 			continue;
 		char type = l.s[i + 1];
 		const char *name = l.s + i + 3;
@@ -254,7 +270,7 @@ static bool read_sym(struct tfk_ctx *ctx, struct uf_modules *m, struct uf_module
 		if (type == '?' || is_symbol_end(name, nlen)) {
 			if (u->nsyms && addr < u->syms[u->nsyms - 1].addr)
 				return false; /* an end before its symbol: uftrace's size would wrap round */
-			if (u->nsyms)
+			if (u->nsyms && u->syms[u->nsyms - 1].size == 0)
 				u->syms[u->nsyms - 1].size = addr - u->syms[u->nsyms - 1].addr;
 			continue;
 		}
@@ -266,7 +282,7 @@ static bool read_sym(struct tfk_ctx *ctx, struct uf_modules *m, struct uf_module
 			return false;
 		if (u->nsyms && u->syms[u->nsyms - 1].size == 0)
 			u->syms[u->nsyms - 1].size = addr - u->syms[u->nsyms - 1].addr;
-		u->syms[u->nsyms++] = (struct uf_sym){ addr, 0, off, (uint32_t)nlen };
+		u->syms[u->nsyms++] = (struct uf_sym){ addr, size, off, (uint32_t)nlen };
 	}
 	return true;
 }
@@ -398,6 +414,7 @@ static int find_sym(const struct uf_modules *m, const struct uf_module *u, uint6
 int uf_modules_find(struct tfk_ctx *ctx, struct uf_modules *m, uint64_t addr, struct uf_function *fn)
 {
 	int found = 0;
+	bool mapped = false; /* a session maps addr in a module whose symbols were read */
 	for (size_t k = 0, i = 0; k < m->nsess; i = m->sess_end[k++]) {
 		/* the session's maps (sorted, apart): the last starting at or below addr */
 		size_t lo = i, hi = m->sess_end[k];
@@ -420,15 +437,18 @@ int uf_modules_find(struct tfk_ctx *ctx, struct uf_modules *m, uint64_t addr, st
 		int r = find_sym(m, u, addr - m->maps[hit].start, &f);
 		if (r < 0)
 			return -1;
-		if (r == 0)
+		if (r == 0) {
+			mapped = true;
+			fn->module = m->maps[hit].module;
 			continue;
+		}
 		f.module = m->maps[hit].module;
 		if (found && (f.module != fn->module || f.offset != fn->offset))
 			return -1;
 		*fn = f;
 		found = 1;
 	}
-	return found;
+	return found ? 1 : mapped ? -2 : 0;
 }
 
 const char *uf_modules_dbg_spec(const struct uf_modules *m, size_t module, uint64_t offset, bool retval, size_t *len)

@@ -33,8 +33,9 @@ struct uf_function {
 struct uf_modules *uf_modules_new(struct tfk_ctx *ctx, const struct uf_state *st, const struct tfk_input *in);
 /*
  * The function holding addr in every session that maps it. 1: found, the same in all; 0: no
- * session maps a symbol there; -1: unknown (a module without its .sym, sessions disagreeing,
- * a table that could not be read).
+ * session maps it; -2: mapped in a module whose symbols were read, and no symbol holds it
+ * (fn->module names the module; uftrace finds no function there); -1: unknown (a module
+ * without its .sym, sessions disagreeing, a table that could not be read).
  */
 int uf_modules_find(struct tfk_ctx *ctx, struct uf_modules *mods, uint64_t addr, struct uf_function *fn);
 /* The .dbg spec text of the function at offset of module (A: for args, R: for retval), or NULL. */

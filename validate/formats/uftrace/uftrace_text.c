@@ -323,9 +323,11 @@ void uf_check_task(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_in
 	struct tfk_cursor c = *file;
 	struct uf_line l = { 0 };
 	uint64_t last_ns = 0;
+	bool any = false;
 	while (uf_next_line(&c, &l)) {
 		if (l.len == 0 && !l.terminated)
 			break;
+		any = any || l.len > 0;
 		const struct kw *kw = NULL;
 		for (size_t k = 0; k < sizeof(keywords) / sizeof(keywords[0]); k++)
 			if (l.len > 5 && memcmp(l.s, keywords[k].name, 4) == 0 && l.s[4] == ' ')
@@ -420,6 +422,13 @@ void uf_check_task(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_in
 		}
 		send_task_line(ctx, kw, &l, ns, ids, &sid, &path);
 	}
+	if (!any) {
+		/* uftrace record writes a SESS line before any task runs: none means the text was lost */
+		struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_TASK_EMPTY, 0, file->len);
+		tfk_set_path(f, "task.txt");
+		tfk_set_expected(f, "a SESS line, then the TASK lines of the recording");
+		tfk_set_found(f, "%llu bytes and no line", (unsigned long long)file->len);
+	}
 }
 
 /*
@@ -480,7 +489,7 @@ const char *uf_map_line_bad(const struct uf_line *l)
 }
 
 /* 555e12905000-555e1290a000 r-xp 00000000 00:00 0   /tmp/tr/hello build-id:9d00... */
-void uf_check_map(struct tfk_ctx *ctx, const struct tfk_cursor *file)
+void uf_check_map(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cursor *file)
 {
 	struct tfk_cursor c = *file;
 	struct uf_line l = { 0 };
@@ -488,8 +497,17 @@ void uf_check_map(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 		if (l.len == 0)
 			continue;
 		const char *bad = uf_map_line_bad(&l);
-		if (bad)
+		if (bad) {
 			bad_line(ctx, TFK_UFTRACE_MAP_SYNTAX, &l, "map line", bad);
+			continue;
+		}
+		/* the end of the range: how wide the recording's addresses are (info's ELF class) */
+		const char *dash = memchr(l.s, '-', l.len), *sp = memchr(l.s, ' ', l.len);
+		uint64_t end = uf_hex_value(dash + 1, (size_t)(sp - dash - 1));
+		if (end - 1 > st->map_addr_max) {
+			st->map_addr_max = end - 1;
+			snprintf(st->map_addr_member, sizeof(st->map_addr_member), "%s", ctx->member ? ctx->member : "");
+		}
 	}
 }
 
@@ -503,7 +521,7 @@ void uf_check_sym(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 	struct tfk_cursor c = *file;
 	struct uf_line l = { 0 }, count_line = { 0 };
 	int64_t count = -1;
-	uint64_t syms = 0, counted = 0, prev = 0, unsorted = 0, all_ones = 0;
+	uint64_t syms = 0, counted = 0, prev = 0, unsorted = 0, all_ones = 0, malformed = 0;
 	bool any = false, count_bad = false;
 	(void)st;
 	while (uf_next_line(&c, &l)) {
@@ -565,6 +583,7 @@ void uf_check_sym(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 		}
 		if (bad) {
 			bad_line(ctx, TFK_UFTRACE_SYM_SYNTAX, &l, "symbol line", bad);
+			malformed++;
 			continue;
 		}
 		uint64_t addr = uf_hex_value(a.s, 16);
@@ -592,20 +611,23 @@ void uf_check_sym(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cur
 	memset(&um, 0, sizeof(um));
 	snprintf(um.member, sizeof(um.member), "%s", ctx->member ? ctx->member : "");
 	um.counted = counted - all_ones;
-	um.count_ok = syms == 0 || (!count_bad && count >= 0 && (uint64_t)count >= counted);
+	/*
+	 * No count line at all is how uftrace wrote symbol files before 0.9.3 (419ee2a1 added it):
+	 * its readers grow the table as lines come. Every writer since writes the number of symbol
+	 * lines that are not '?' range ends, exactly: uftrace allocates that many symbols up front,
+	 * so a count below the lines overflows the heap and one far above them fails the
+	 * allocation (xrealloc aborts: 4294967296 symbols are 128 GiB).
+	 */
+	/* repair rewrites the count whenever it is not the number of lines it keeps */
+	um.count_ok = (syms == 0 && malformed == 0) || (!count_bad && (count < 0 || (uint64_t)count == um.counted));
 	uf_send(ctx, TFK_UFTRACE_MODEL_SYM, &um, sizeof(um));
-	if (syms == 0)
+	if (syms == 0 && count <= 0)
 		return;
-	if (count < 0) {
-		struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_SYM_BAD_COUNT, 0, 0);
-		tfk_set_path(f, "symbol count");
-		tfk_set_expected(f, "'# symbols: N' before the symbol lines");
-		tfk_set_found(f, "none, and %llu symbol lines", (unsigned long long)syms);
-	} else if (count_line.s && (uint64_t)count < counted) {
+	/* lines reported malformed may have been symbols the count counted: not a second fault */
+	if (count_line.s && ((uint64_t)count < counted || (uint64_t)count - counted > malformed)) {
 		struct tfk_finding *f = tfk_emit(ctx, TFK_UFTRACE_SYM_BAD_COUNT, count_line.offset, count_line.len);
 		tfk_set_path(f, "line %llu: symbol count", (unsigned long long)count_line.number);
-		tfk_set_expected(f, "at least %llu (symbol lines that are not '?' range ends)",
-				 (unsigned long long)counted);
+		tfk_set_expected(f, "%llu (symbol lines that are not '?' range ends)", (unsigned long long)counted);
 		tfk_set_found(f, "%lld", (long long)count);
 	}
 }
