@@ -119,6 +119,8 @@ static void clip(const struct tfk_lttng0_block *b, const uint8_t *in, struct rp_
 	memcpy(h, in + b->offset, hdr);
 	if (b->layout == 1)
 		rp_put_num(h + 32, b->size - b->good_end, 4, b->big_endian); /* lost_size (§3.2) */
+	else if (b->lost_form)
+		rp_put_num(h + 52, b->size - b->good_end, 4, b->big_endian); /* LTF 2.3/2.4 lost_size */
 	else
 		rp_put_num(h + 52, b->good_end, 4, b->big_endian);           /* data_size (§3.3) */
 	const uint64_t start = out->len;

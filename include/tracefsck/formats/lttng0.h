@@ -43,6 +43,7 @@ struct tfk_lttng0_block {
 	uint64_t present;     /* of those, the bytes the file holds (below size when cut short) */
 	uint64_t good_end;    /* block-relative end of the last whole event (KEEP, CLIP) */
 	uint64_t events;      /* whole events walked in the block */
+	bool lost_form;       /* LTF 2.3 / 2.4: the fill at 52 is lost_size (size less the data), not data_size */
 };
 
 #ifdef __cplusplus
