@@ -73,6 +73,7 @@ struct l0_params {
  */
 #define L0_MAX_FIELDS 32      /* fields of one format; a longer format is reported */
 #define L0_MAX_MARKERS 4096   /* markers kept for one trace (LTTng 0.x kernels had a few hundred) */
+#define L0_MAX_CPUS 4096    /* CPUs counted for the summary (the _N suffixes of the tracefiles) */
 #define L0_NAME_MAX 64        /* bytes kept of a channel or marker name, NUL included */
 
 /* A field's class (low 4 bits) and, for L0F_FIXED, its size in bytes (high 4 bits). */
@@ -128,6 +129,8 @@ struct l0_trace {
 	uint64_t events;
 	struct l0_markers markers;  /* read from the metadata tracefiles, which are checked first */
 	const char *channel;        /* LTF 2.x channel of the tracefile being walked ("" for 1.x or alone) */
+	const char *member;         /* the tracefile's name in the directory ("" alone), for the map */
+	uint32_t cpu;               /* its CPU (the name's _N suffix; 0 alone) */
 	bool meta;                  /* it is a metadata tracefile: ids 0 and 1 are the core marker events */
 	/* Findings of one code in the tracefile being walked: listed up to max_per_place, then counted. */
 	struct tfk_place place;

@@ -26,6 +26,7 @@ static void l0_check(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 	tfk_place_begin(&t.place);
 	t.ref_member = "";
 	t.channel = "";
+	t.member = "";
 	bool be = false;
 	int layout = l0_detect(file, 0, &be);
 	ctx->report->stats.format = layout == 2 ? (be ? "LTTng 0.x LTF 2.x (big-endian)" : "LTTng 0.x LTF 2.x")

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lttng0.h"
@@ -131,6 +132,15 @@ static void model_member(const struct tfk_ctx *ctx, const struct tfk_member *m)
 	obs->model(obs->user, tfk_format_lttng0.name, TFK_LTTNG0_MODEL_MEMBER, &mm, sizeof(mm));
 }
 
+/* The CPU of a tracefile: the number after its last '_' (kernel_3, cpu_3), else 0. */
+static uint32_t cpu_of(const char *base)
+{
+	const char *us = strrchr(base, '_');
+	if (!us || !digits(us + 1) || strlen(us + 1) > 6)
+		return 0;
+	return (uint32_t)strtoul(us + 1, NULL, 10);
+}
+
 static void one_member(struct tfk_ctx *ctx, const struct tfk_input *in, const struct tfk_member *m, struct l0_trace *t)
 {
 	model_member(ctx, m);
@@ -138,6 +148,8 @@ static void one_member(struct tfk_ctx *ctx, const struct tfk_input *in, const st
 	channel_of(base_name(m->name), channel, sizeof channel);
 	t->channel = channel;
 	t->meta = meta_name(base_name(m->name));
+	t->member = m->name;
+	t->cpu = cpu_of(base_name(m->name));
 	if (m->size == 0) {
 		struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, m->name, NULL);
 		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_LTTNG0_FILE_EMPTY);
@@ -160,6 +172,8 @@ static void one_member(struct tfk_ctx *ctx, const struct tfk_input *in, const st
 	tfk_member_close(&map);
 	t->channel = "";
 	t->meta = false;
+	t->member = "";
+	t->cpu = 0;
 }
 
 void l0_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
@@ -170,8 +184,10 @@ void l0_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 	ctx->report->stats.format = "LTTng 0.x trace directory";
 	ctx->report->stats.file_size = in->total_size;
 	t.channel = "";
+	t.member = "";
 	bool data = false, meta = false;
 	uint32_t cpus = 0;
+	uint64_t seen[L0_MAX_CPUS / 64] = { 0 };
 	/* The metadata tracefiles first: the others' events are measured from their markers. */
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < in->n; i++) {
@@ -184,7 +200,12 @@ void l0_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 				continue;
 			meta |= pass == 0;
 			data |= !strchr(m->name, '/') && !starts(b, "metadata_");
-			cpus += kind == 1;
+			/* The CPUs: the distinct _N suffixes (cpu_N in 2008, every channel_N in LTF 2.x). */
+			const uint32_t cpu = cpu_of(b);
+			if (cpu < L0_MAX_CPUS && !(seen[cpu / 64] >> (cpu % 64) & 1) && (kind == 1 || strcmp(m->name, b) == 0)) {
+				seen[cpu / 64] |= 1ull << (cpu % 64);
+				cpus++;
+			}
 			one_member(ctx, in, m, &t);
 		}
 	}

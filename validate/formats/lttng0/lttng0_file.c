@@ -5,6 +5,7 @@
  * checked and its events walked; a block whose magic is gone is skipped to the next magic found
  * in the file. Each block is told to the observer's model, for repair.
  */
+#include <stdarg.h>
 #include <string.h>
 
 #include "lttng0.h"
@@ -21,6 +22,9 @@ struct file_walk {
 	uint64_t prev_end;
 	uint32_t prev_lost, prev_corrupt;
 	uint64_t block;            /* blocks met so far */
+	uint64_t events;           /* events walked in the tracefile */
+	uint32_t lost;             /* events_lost of its last sound LTF 2.x block (cumulative) */
+	uint8_t major, minor;      /* version of its first sound block */
 };
 
 struct tfk_finding *l0_emit(struct tfk_ctx *ctx, struct l0_trace *t, enum tfk_fault_code code, uint64_t offset,
@@ -155,8 +159,6 @@ static bool block_times(struct file_walk *fw, uint64_t off, const struct l0_head
 			tfk_set_found(f, "%u", now[i]);
 		}
 	}
-	if (fw->layout == 2 && h->events_lost > fw->ctx->report->stats.events_lost)
-		fw->ctx->report->stats.events_lost = h->events_lost;
 	return sound;
 }
 
@@ -226,8 +228,14 @@ static uint64_t one_block(struct file_walk *fw, uint64_t off)
 		l0_walk_events(fw->ctx, fw->t, c, off, fill, present, &p, &h, fw->block, &w);
 		fw->ctx->report->stats.events += w.events;
 		fw->t->events += w.events;
+		fw->events += w.events;
 	}
 	if (sound) {
+		if (!fw->have_prev) {
+			fw->major = h.major;
+			fw->minor = h.minor;
+		}
+		fw->lost = h.events_lost;
 		fw->have_prev = true;
 		fw->prev_end = h.tsc_end;
 		fw->prev_lost = h.events_lost;
@@ -238,6 +246,30 @@ static uint64_t one_block(struct file_walk *fw, uint64_t off)
 	model(fw, state, off, step, present, &w);
 	tfk_release(fw->ctx, c->base + off, present); /* the walk never comes back to a block */
 	return step > avail ? c->len : off + step;
+}
+
+static void item(const struct tfk_ctx *ctx, uint64_t off, uint64_t len, uint32_t id, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+static void item(const struct tfk_ctx *ctx, uint64_t off, uint64_t len, uint32_t id, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	tfk_observe_item(ctx, TFK_ITEM_BUFFER, off, len, id, name, fmt, ap);
+	va_end(ap);
+}
+
+/* The tracefile in the map (describe): its version, blocks, events walked and events lost. */
+static void tracefile_item(const struct file_walk *fw, uint64_t off, uint64_t len)
+{
+	const char *name = *fw->t->member ? fw->t->member : "tracefile";
+	if (!fw->have_prev) {
+		item(fw->ctx, off, len, fw->t->cpu, name, "LTF %u.x, cpu %u: %llu block(s), none sound, %llu events",
+		     fw->layout, fw->t->cpu, (unsigned long long)fw->block, (unsigned long long)fw->events);
+		return;
+	}
+	item(fw->ctx, off, len, fw->t->cpu, name, "LTF %u.%u%s%s, cpu %u: %llu block(s), %llu events, %u lost", fw->major,
+	     fw->minor, *fw->t->channel ? ", channel " : "", fw->t->channel, fw->t->cpu, (unsigned long long)fw->block,
+	     (unsigned long long)fw->events, fw->lost);
 }
 
 void l0_check_tracefile(struct tfk_ctx *ctx, const struct tfk_cursor *file, struct l0_trace *t, bool compact)
@@ -289,5 +321,8 @@ void l0_check_tracefile(struct tfk_ctx *ctx, const struct tfk_cursor *file, stru
 		fw.block++;
 		off = next > off ? next : file->len;
 	}
+	/* events_lost counts since the trace began, per tracefile: the last block's is the file's. */
+	ctx->report->stats.events_lost += fw.lost;
+	tracefile_item(&fw, file->origin, file->len);
 	quota_flush(ctx, t);
 }
