@@ -716,6 +716,24 @@ static const struct tfk_finding *finding_of(const struct tfk_report *r, const ch
 	return f;
 }
 
+static uint8_t *read_all(const char *dir, const char *name, size_t *len)
+{
+	char path[800];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	long n = ftell(f);
+	assert_true(n >= 0);
+	rewind(f);
+	uint8_t *p = malloc(n ? (size_t)n : 1);
+	assert_non_null(p);
+	assert_int_equal(fread(p, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return p;
+}
+
 static void test_metadata_sizes(void **state)
 {
 	(void)state;
@@ -789,16 +807,37 @@ static void test_metadata_faults(void **state)
 		const bool be = v & 1;
 		struct mdir m;
 		struct tfk_report r;
-		/* A type size of 3 in sched_switch's marker_id: the record is ignored. */
+		/*
+		 * A type size of 3 in sched_switch's marker_id: reported, read as the trace's other
+		 * marker_id events give it (every event is still walked), and written back by repair.
+		 */
 		mdir_make(&m, layout, be, alignment, false);
 		size_t at = id_field(&m.meta, "sched_switch") + 2;
 		assert_int_equal(m.meta.buf[at], 4);
 		m.meta.buf[at] = 3;
 		mdir_check(&m, &r);
-		assert_int_equal(finding_of(&r, "lttng0.metadata.bad-record", m.meta_name)->offset, at);
-		finding_of(&r, "lttng0.event.unknown-id", m.data_name);
-		assert_int_equal(r.stats.events, m.meta.L.total_events + walked_all_but(&m.data, 0));
+		assert_int_equal(finding_of(&r, "lttng0.metadata.bad-type-size", m.meta_name)->offset, at);
+		assert_int_equal(r.by_severity[TFK_SEV_ERROR], 1);
+		assert_int_equal(r.by_severity[TFK_SEV_WARNING], 0);
+		assert_int_equal(r.stats.events, m.meta.L.total_events + m.data.L.total_events);
 		tfk_report_free(&r);
+		{
+			char out[600];
+			snprintf(out, sizeof(out), "%s-out", m.d.path);
+			struct tfk_repair_report rep;
+			tfk_repair_dir(m.d.path, out, NULL, &rep);
+			assert_int_equal(rep.outcome, TFK_REPAIR_DONE);
+			tfk_repair_report_free(&rep);
+			size_t n;
+			uint8_t *p = read_all(out, m.meta_name, &n);
+			assert_int_equal(n, m.meta.len);
+			m.meta.buf[at] = 4;
+			assert_memory_equal(p, m.meta.buf, n); /* the byte written back, nothing else */
+			free(p);
+			char cmd[700];
+			snprintf(cmd, sizeof(cmd), "rm -rf '%s'", out);
+			assert_int_equal(system(cmd), 0);
+		}
 		mdir_free(&m);
 		/* A floating-point conversion in irq_entry's format: its events have no size. */
 		mdir_make(&m, layout, be, alignment, false);
@@ -850,23 +889,6 @@ static void test_metadata_faults(void **state)
 
 /* ---- directory repair ------------------------------------------------------------------ */
 
-static uint8_t *read_all(const char *dir, const char *name, size_t *len)
-{
-	char path[800];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *f = fopen(path, "rb");
-	assert_non_null(f);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	long n = ftell(f);
-	assert_true(n >= 0);
-	rewind(f);
-	uint8_t *p = malloc(n ? (size_t)n : 1);
-	assert_non_null(p);
-	assert_int_equal(fread(p, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return p;
-}
 
 static const struct tfk_salvage_member *salvaged(const struct tfk_repair_report *rep, const char *name)
 {

@@ -132,6 +132,7 @@ struct l0_trace {
 	const char *member;         /* the tracefile's name in the directory ("" alone), for the map */
 	uint32_t cpu;               /* its CPU (the name's _N suffix; 0 alone) */
 	bool meta;                  /* it is a metadata tracefile: ids 0 and 1 are the core marker events */
+	uint8_t alignment;          /* the header's alignment of the block being walked */
 	/* Findings of one code in the tracefile being walked: listed up to max_per_place, then counted. */
 	struct tfk_place place;
 };

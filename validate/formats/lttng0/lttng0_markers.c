@@ -253,15 +253,6 @@ static struct l0_marker *marker_named(struct l0_markers *mk, const char *channel
 	return NULL;
 }
 
-static void bad_record(struct tfk_ctx *ctx, struct l0_trace *t, uint64_t offset, uint64_t length, const char *what,
-		       const char *expected)
-{
-	struct tfk_finding *f = l0_emit(ctx, t, TFK_LTTNG0_METADATA_BAD_RECORD, offset, length);
-	tfk_set_path(f, "%s", what);
-	tfk_set_expected(f, "%s", expected);
-	tfk_set_found(f, "no such value");
-}
-
 /* A string field at view-relative off: copied (NUL included) when 1..L0_NAME_MAX-1 bytes, else reported. */
 static bool name_at(struct tfk_ctx *ctx, struct l0_trace *t, const struct tfk_cursor *c, uint64_t off, char *out,
 		    const char *what)
@@ -281,6 +272,36 @@ static bool name_at(struct tfk_ctx *ctx, struct l0_trace *t, const struct tfk_cu
 	return true;
 }
 
+/*
+ * A type size (slot 0..3: int, long, pointer, size_t) or the alignment (slot 4) of a marker_id
+ * that cannot be: every marker_id of the trace gives the traced kernel's, so the value the
+ * trace's markers agree on (before any, int 4, arch_size, the header's alignment) replaces it,
+ * here and, through the model, in the repaired copy.
+ */
+static void bad_type_size(struct tfk_ctx *ctx, struct l0_trace *t, const struct tfk_cursor *c, uint64_t off,
+			  unsigned slot, uint8_t *sz, uint8_t arch_size)
+{
+	static const char *const names[5] = { "int", "long", "pointer", "size_t", "alignment" };
+	uint8_t want = slot == 0 ? 4 : slot == 4 ? t->alignment : arch_size;
+	for (size_t i = 0; i < t->markers.n; i++) {
+		const struct l0_marker *m = &t->markers.m[i];
+		if (m->has_id) {
+			want = slot == 4 ? m->align : m->sizes[slot];
+			break;
+		}
+	}
+	struct tfk_finding *f = l0_emit(ctx, t, TFK_LTTNG0_METADATA_BAD_TYPE_SIZE, c->origin + off, 1);
+	tfk_set_path(f, "marker_id %s size", names[slot]);
+	tfk_set_expected(f, "%u, as the trace's other marker_id events give", want);
+	tfk_set_found(f, "%u", sz[slot]);
+	sz[slot] = want;
+	const struct tfk_observer *obs = ctx->obs;
+	if (obs && obs->model) {
+		struct tfk_lttng0_patch p = { c->origin + off, want };
+		obs->model(obs->user, tfk_format_lttng0.name, TFK_LTTNG0_MODEL_PATCH, &p, sizeof p);
+	}
+}
+
 void l0_marker_record(struct tfk_ctx *ctx, struct l0_trace *t, const struct tfk_cursor *c, uint8_t layout, uint16_t id,
 		      const uint64_t *offs, uint8_t arch_size)
 {
@@ -296,16 +317,9 @@ void l0_marker_record(struct tfk_ctx *ctx, struct l0_trace *t, const struct tfk_
 		tfk_cur_u16_at(c, offs[k], &mid);
 		for (unsigned i = 0; i < 5; i++)
 			tfk_cur_u8_at(c, offs[k + 1 + i], &sz[i]);
-		for (unsigned i = 0; i < 4; i++)
-			if (sz[i] != 1 && sz[i] != 2 && sz[i] != 4 && sz[i] != 8) {
-				bad_record(ctx, t, c->origin + offs[k + 1 + i], 1, "marker_id type size",
-					   "1, 2, 4 or 8 bytes");
-				return;
-			}
-		if (sz[4] != 0 && sz[4] != 1 && sz[4] != 2 && sz[4] != 4 && sz[4] != 8) {
-			bad_record(ctx, t, c->origin + offs[k + 5], 1, "marker_id alignment", "0, 1, 2, 4 or 8");
-			return;
-		}
+		for (unsigned i = 0; i < 5; i++)
+			if (!(sz[i] == 1 || sz[i] == 2 || sz[i] == 4 || sz[i] == 8 || (i == 4 && sz[i] == 0)))
+				bad_type_size(ctx, t, c, offs[k + 1 + i], i, sz, arch_size);
 		/*
 		 * Another marker of the channel with this id already: the ids clash, unless it is the
 		 * same marker again (each CPU's metadata tracefile repeats the markers).
