@@ -21,6 +21,7 @@
 #include "raised.h"
 #include "tracefsck/check.h"
 #include "tracefsck/repair.h"
+#include "formats/lttng0/lttng0.h"
 
 struct fx {
 	struct l0fx_spec s;
@@ -1320,6 +1321,216 @@ static int write_dir_corpus(const char *dir)
 	return 0;
 }
 
+
+/* ---- as the LTF 2.x tracers really wrote (REAL-TRACES.md) ------------------------------- */
+
+/* A metadata_0 and a kernel_0 of events sized by their markers, as a real writer of spec's version. */
+static void rdir_make(struct mdir *m, struct l0fx_spec s)
+{
+	dir_make(&m->d);
+	s.channel = "kernel";
+	struct l0fx_spec ms = s;
+	ms.meta = true;
+	ms.trim = false;
+	ms.blocks = L0FX_MAX_BLOCKS;
+	make(&m->meta, ms);
+	s.formats = true;
+	s.blocks = 4;
+	s.events = 9;
+	make(&m->data, s);
+	snprintf(m->meta_name, sizeof m->meta_name, "metadata_0");
+	snprintf(m->data_name, sizeof m->data_name, "kernel_0");
+	m->events = m->meta.L.total_events + m->data.L.total_events;
+}
+
+/* The decoder (apart from the checker) walks every event of both tracefiles. */
+static void rdir_decoded(struct mdir *m)
+{
+	static struct l0dec_meta meta;
+	static struct l0dec_event ev[1024];
+	memset(&meta, 0, sizeof(meta));
+	const bool be = m->data.s.big_endian;
+	assert_int_equal(l0dec_decode_meta(m->meta.buf, m->meta.len, 2, be, &meta, true, "", ev, 1024),
+			 (long)m->meta.L.total_events);
+	assert_int_equal(l0dec_decode_meta(m->data.buf, m->data.len, 2, be, &meta, false, "kernel", ev, 1024),
+			 (long)m->data.L.total_events);
+}
+
+/*
+ * 2.3 to 2.6, packed or aligned, 32- or 64-bit, the fixture's markers and the real kernels':
+ * clean, no minor called unknown, every event walked. 2.3/2.4 carry lost_size and buf_size, 2.4
+ * and 2.5 align a type on its size, every payload begins on its widest field, "#p%ld" is a
+ * pointer, "#2u%u" two bytes and "irqstate #1%d" nothing at all.
+ */
+static void test_real_versions(void **state)
+{
+	(void)state;
+	for (uint8_t minor = 3; minor <= 6; minor++)
+		for (unsigned v = 0; v < 12; v++) {
+			struct l0fx_spec s = l0fx_default(2);
+			s.minor = minor;
+			s.alignment = (uint8_t)(v % 3 == 0 ? 0 : v % 3 == 1 ? 4 : 8);
+			s.arch_size = v & 4 ? 4 : 8;
+			s.markers = v & 8 ? l0fx_real_markers : NULL;
+			s.big_endian = v & 1;
+			struct mdir m;
+			rdir_make(&m, s);
+			struct tfk_report r;
+			mdir_check(&m, &r);
+			expect_clean(&r, m.events);
+			tfk_report_free(&r);
+			rdir_decoded(&m);
+			mdir_free(&m);
+		}
+}
+
+/* Minors outside 2.3 .. 2.6 are named (a warning on each block), and still walked as 2.6. */
+static void test_real_unknown_minor(void **state)
+{
+	(void)state;
+	const uint8_t minors[2] = { 2, 7 };
+	for (unsigned i = 0; i < 2; i++) {
+		struct fx x;
+		struct l0fx_spec s = l0fx_default(2);
+		make(&x, s);
+		for (unsigned b = 0; b < x.L.blocks; b++)
+			x.buf[x.L.block_off[b] + 21] = minors[i];
+		check(&x);
+		assert_int_equal(count(&x.rep, "lttng0.header.other-minor"), x.L.blocks);
+		expect_at(&x.rep, "lttng0.header.other-minor", x.L.block_off[0] + 21);
+		assert_int_equal(x.rep.by_severity[TFK_SEV_ERROR], 0);
+		assert_int_equal(x.rep.stats.events, x.L.total_events);
+		done(&x);
+	}
+}
+
+/*
+ * The version decides the layout: a 2.3 tracefile's lost_size read as 2.5's data_size is an
+ * impossible fill (the blocks dropped), and a 2.3 block whose buf_size differs from the first's
+ * breaks the fixed sub-buffer size (LTTV 2.3 computes every block's place from the first's).
+ */
+static void test_real_lost_size(void **state)
+{
+	(void)state;
+	struct fx x;
+	struct l0fx_spec s = l0fx_default(2);
+	s.minor = 3;
+	s.events = 20;
+	make(&x, s);
+	check(&x);
+	expect_clean(&x.rep, x.L.total_events);
+	/* lost_size is the unused tail: data end = buf_size - lost_size */
+	uint32_t lost = 0;
+	for (int i = 3; i >= 0; i--)
+		lost = lost << 8 | x.buf[x.L.block_off[1] + 52 + (unsigned)i];
+	assert_int_equal(s.block_size - lost, x.L.data_end[1] - x.L.block_off[1]);
+	for (unsigned b = 0; b < x.L.blocks; b++)
+		x.buf[x.L.block_off[b] + 21] = 5;
+	check(&x);
+	/* Read as 2.5, each block's walk runs on past its real data, into the unused tail. */
+	assert_int_not_equal(tfk_report_verdict(&x.rep), TFK_VERDICT_CLEAN);
+	assert_int_equal(count(&x.rep, "lttng0.event.size-unknown"), x.L.blocks);
+	expect_at(&x.rep, "lttng0.event.size-unknown", x.L.data_end[0]);
+	done(&x);
+
+	make(&x, s);
+	put(&x, x.L.block_off[1] + 52, s.block_size, 4); /* lost_size past the headers */
+	expect_only(&x, "lttng0.block.bad-fill", x.L.block_off[1] + 52, x.L.total_events - x.L.events[1]);
+	assert_string_equal(x.rep.findings[0].path, "block 1 lost_size");
+	done(&x);
+
+	make(&x, s);
+	put(&x, x.L.block_off[1] + 56, 2 * s.block_size, 4);
+	check(&x);
+	expect_at(&x.rep, "lttng0.block.inconsistent", x.L.block_off[1] + 56);
+	done(&x);
+}
+
+/* A 2.3 tracefile cut inside its last block: repair writes that block's lost_size back. */
+static void test_real_lost_size_repair(void **state)
+{
+	(void)state;
+	struct fx x;
+	struct l0fx_spec s = l0fx_default(2);
+	s.minor = 3;
+	s.events = 30;
+	make(&x, s);
+	x.len = x.L.data_end[2] - 1;
+	expect_repaired(&x, x.L.total_events - 1, 0, x.L.total_events - 1, x.L.total_events);
+	done(&x);
+}
+
+/* 2.5+ lttd wrote each sub-buffer only up to its last page: sb_size varies, all of it sound. */
+static void test_real_trimmed(void **state)
+{
+	(void)state;
+	for (uint8_t minor = 5; minor <= 6; minor++) {
+		struct l0fx_spec s = l0fx_default(2);
+		s.minor = minor;
+		s.block_size = 16384;
+		s.events = 40;
+		s.trim = true;
+		struct mdir m;
+		rdir_make(&m, s);
+		assert_true(m.data.len < (size_t)s.blocks * s.block_size);
+		struct tfk_report r;
+		mdir_check(&m, &r);
+		expect_clean(&r, m.events);
+		tfk_report_free(&r);
+		rdir_decoded(&m);
+		mdir_free(&m);
+	}
+}
+
+/* The tracer's format grammar, field by field. */
+static void test_real_format_grammar(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *fmt;
+		int n;
+		uint8_t f[4];
+	} cases[] = {
+		{ "ip #p%ld syscall_id #2u%u", 2, { L0F_PTR, 2 << 4, 0, 0 } },
+		{ "address #p%lu write_access #1u%u", 2, { L0F_PTR, 1 << 4, 0, 0 } },
+		{ "irqstate #1%d", 0, { 0 } },                              /* '#1' is no type: nothing */
+		{ "label %s address #n4u%u", 2, { L0F_STRING, 4 << 4, 0, 0 } },
+		{ "fd %u offset %lld origin %u", 3, { L0F_INT, 8 << 4, L0F_INT, 0 } },
+		{ "c %c h %hu hh %hhu z %zu", 4, { 1 << 4, 2 << 4, 1 << 4, L0F_SIZE_T } },
+		{ "a ## b %% c %lX", 1, { L0F_LONG, 0, 0, 0 } },
+		{ " ", 0, { 0 } },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint8_t f[L0_MAX_FIELDS], n = 0xFF;
+		assert_int_equal(l0_format_parse(cases[i].fmt, strlen(cases[i].fmt), f, &n), -1);
+		assert_int_equal(n, cases[i].n);
+		for (int k = 0; k < cases[i].n; k++)
+			assert_int_equal(f[k], cases[i].f[k]);
+	}
+	uint8_t f[L0_MAX_FIELDS], n;
+	assert_int_equal(l0_format_parse("x %f", 4, f, &n), 2); /* floating point: no size */
+}
+
+/*
+ * Beside metadata_0, a channel tracefile whose first block was zeroed is still a tracefile: the
+ * lost magic is reported there, not taken for a file of no concern.
+ */
+static void test_real_zeroed_first_block(void **state)
+{
+	(void)state;
+	struct l0fx_spec s = l0fx_default(2);
+	s.minor = 5;
+	struct mdir m;
+	rdir_make(&m, s);
+	memset(m.data.buf, 0, m.data.L.block_off[1]);
+	struct tfk_report r;
+	mdir_check(&m, &r);
+	assert_int_equal(finding_of(&r, "lttng0.header.bad-magic", m.data_name)->offset, 16);
+	assert_int_equal(r.stats.events, m.events - m.data.L.events[0]);
+	tfk_report_free(&r);
+	mdir_free(&m);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "--corpus") == 0)
@@ -1350,6 +1561,13 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_repair_dir_metadata_lost),
 		cmocka_unit_test(test_repair_damaged),
 		cmocka_unit_test(test_repair_salvage_text),
+		cmocka_unit_test(test_real_versions),
+		cmocka_unit_test(test_real_unknown_minor),
+		cmocka_unit_test(test_real_lost_size),
+		cmocka_unit_test(test_real_lost_size_repair),
+		cmocka_unit_test(test_real_trimmed),
+		cmocka_unit_test(test_real_format_grammar),
+		cmocka_unit_test(test_real_zeroed_first_block),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
