@@ -74,7 +74,7 @@ struct l0_params {
 #define L0_MAX_FIELDS 32      /* fields of one format; a longer format is reported */
 #define L0_MAX_MARKERS 4096   /* markers kept for one trace (LTTng 0.x kernels had a few hundred) */
 #define L0_MAX_CPUS 4096    /* CPUs counted for the summary (the _N suffixes of the tracefiles) */
-#define L0_NAME_MAX 64        /* bytes kept of a channel or marker name, NUL included */
+#define L0_NAME_MAX 256       /* bytes kept of a channel or marker name, NUL included (LTTV has no limit) */
 
 /* A field's class (low 4 bits) and, for L0F_FIXED, its size in bytes (high 4 bits). */
 enum { L0F_FIXED = 0, L0F_INT, L0F_LONG, L0F_PTR, L0F_SIZE_T, L0F_STRING };
