@@ -1224,18 +1224,21 @@ static int write_corpus(const char *dir)
 		const char *name;
 		uint8_t layout;
 		bool be, hb;
-		uint8_t align;
+		uint8_t align, minor;
 	} seeds[] = {
-		{ "seed-lttng0-2008-le", 1, false, false, 0 },
-		{ "seed-lttng0-2008-be-heartbeat-align8", 1, true, true, 8 },
-		{ "seed-lttng0-ltf26-le-align8", 2, false, false, 8 },
-		{ "seed-lttng0-ltf26-be", 2, true, false, 0 },
+		{ "seed-lttng0-2008-le", 1, false, false, 0, 0 },
+		{ "seed-lttng0-2008-be-heartbeat-align8", 1, true, true, 8, 0 },
+		{ "seed-lttng0-ltf26-le-align8", 2, false, false, 8, 0 },
+		{ "seed-lttng0-ltf26-be", 2, true, false, 0, 0 },
+		{ "seed-lttng0-ltf23-le-lost-size", 2, false, false, 0, 3 },
+		{ "seed-lttng0-ltf25-le-align4-natural", 2, false, false, 4, 5 },
 	};
 	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
 		struct l0fx_spec s = l0fx_default(seeds[i].layout);
 		s.big_endian = seeds[i].be;
 		s.heartbeat = seeds[i].hb;
 		s.alignment = seeds[i].align;
+		s.minor = seeds[i].minor;
 		s.blocks = 2;
 		s.block_size = seeds[i].layout == 1 ? 512 : 4096;
 		s.events = 6;
