@@ -1278,11 +1278,15 @@ static int write_dir_corpus(const char *dir)
 		bool be;
 		uint8_t align;
 		bool cut;
+		uint8_t minor;
+		bool real;       /* the real kernels' marker formats */
 	} seeds[] = {
-		{ "seed-lttng0-dir-2008-le", 1, false, 0, false },
-		{ "seed-lttng0-dir-2008-be-align8-cut", 1, true, 8, true },
-		{ "seed-lttng0-dir-ltf26-le-align8", 2, false, 8, false },
-		{ "seed-lttng0-dir-ltf26-be-cut", 2, true, 0, true },
+		{ "seed-lttng0-dir-2008-le", 1, false, 0, false, 0, false },
+		{ "seed-lttng0-dir-2008-be-align8-cut", 1, true, 8, true, 0, false },
+		{ "seed-lttng0-dir-ltf26-le-align8", 2, false, 8, false, 0, false },
+		{ "seed-lttng0-dir-ltf26-be-cut", 2, true, 0, true, 0, false },
+		{ "seed-lttng0-dir-ltf23-le-real-markers", 2, false, 0, false, 3, true },
+		{ "seed-lttng0-dir-ltf25-le-align4-real-markers-cut", 2, false, 4, true, 5, true },
 	};
 	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
 		const uint8_t layout = seeds[i].layout;
@@ -1293,6 +1297,8 @@ static int write_dir_corpus(const char *dir)
 		s.block_size = layout == 1 ? 512 : 4096;
 		s.blocks = 2;
 		s.events = 6;
+		s.minor = seeds[i].minor;
+		s.markers = seeds[i].real ? l0fx_real_markers : NULL;
 		struct l0fx_spec ms = s, fs = s;
 		ms.meta = true;
 		ms.blocks = L0FX_MAX_BLOCKS;
