@@ -113,6 +113,9 @@ struct l0_markers {
  */
 long l0_format_parse(const char *fmt, size_t len, uint8_t *fields, uint8_t *nfields);
 
+/* The offset of a '#' trace type with no type after it ("#1%d": the tracer records no field), or -1. */
+long l0_format_typeless(const char *fmt, size_t len);
+
 /* The marker given id in the channel (its format perhaps unknown), or NULL. */
 const struct l0_marker *l0_marker_find(struct l0_markers *mk, const char *channel, uint16_t id);
 /* Does any marker of the channel have an id and a format (ids can be checked against them)? */
@@ -133,6 +136,7 @@ struct l0_trace {
 	uint32_t cpu;               /* its CPU (the name's _N suffix; 0 alone) */
 	bool meta;                  /* it is a metadata tracefile: ids 0 and 1 are the core marker events */
 	uint8_t alignment;          /* the header's alignment of the block being walked */
+	uint8_t major, minor;       /* and its version */
 	/* Findings of one code in the tracefile being walked: listed up to max_per_place, then counted. */
 	struct tfk_place place;
 };

@@ -226,6 +226,8 @@ static uint64_t one_block(struct file_walk *fw, uint64_t off)
 		struct l0_params p = { fw->layout, h.arch_size, h.alignment, fw->layout == 2 && l0_natural_align(h.minor),
 				       h.has_heartbeat != 0, fw->compact, times, h.tscbits, h.tsc_lsb_truncate, sound };
 		fw->t->alignment = h.alignment;
+		fw->t->major = h.major;
+		fw->t->minor = h.minor;
 		l0_walk_events(fw->ctx, fw->t, c, off, fill, present, &p, &h, fw->block, &w);
 		fw->ctx->report->stats.events += w.events;
 		fw->t->events += w.events;

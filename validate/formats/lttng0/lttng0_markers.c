@@ -132,8 +132,8 @@ long l0_format_parse(const char *fmt, size_t len, uint8_t *fields, uint8_t *nfie
 				i++; /* "##": a '#' of the text */
 				continue;
 			}
-			while (i < len && fmt[i] == 'n')
-				i++; /* network byte order: the size is what matters here */
+			while (i < len && (fmt[i] == 'n' || fmt[i] == 'b'))
+				i++; /* network byte order, compact bitfield: the size is what matters here */
 			const char q = qualifier(fmt, len, &i, true);
 			const int f = i < len ? typed(q, fmt[i]) : -2;
 			/*
@@ -161,6 +161,26 @@ long l0_format_parse(const char *fmt, size_t len, uint8_t *fields, uint8_t *nfie
 		forced = -1;
 	}
 	*nfields = n;
+	return -1;
+}
+
+long l0_format_typeless(const char *fmt, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		const size_t at = i;
+		if (fmt[i++] != '#')
+			continue;
+		if (i < len && fmt[i] == '#') {
+			i++;
+			continue;
+		}
+		while (i < len && (fmt[i] == 'n' || fmt[i] == 'b'))
+			i++;
+		const char q = qualifier(fmt, len, &i, true);
+		if (i >= len || typed(q, fmt[i]) < 0)
+			return (long)at;
+		i++;
+	}
 	return -1;
 }
 
@@ -378,6 +398,15 @@ void l0_marker_record(struct tfk_ctx *ctx, struct l0_trace *t, const struct tfk_
 		tfk_set_expected(f, "integer, pointer or string conversions (at most %u) whose sizes are known", L0_MAX_FIELDS);
 		tfk_set_found_bytes(f, fmt + bad, (size_t)(n - (uint64_t)bad) > 16 ? 16 : (size_t)(n - (uint64_t)bad));
 		return;
+	}
+	const long typeless = l0_format_typeless(fmt, (size_t)n);
+	if (typeless >= 0) {
+		/* A writer quirk (quirks.def): the tracer recorded no field for this conversion. */
+		struct tfk_finding *f = l0_emit(ctx, t, TFK_LTTNG0_WRITER_TYPELESS_TRACE_TYPE, c->origin + offs[k] + (uint64_t)typeless,
+						n - (uint64_t)typeless);
+		tfk_set_path(f, "marker %s%s%s format", channel, *channel ? "." : "", name);
+		tfk_set_expected(f, "a type after the '#' trace type (\"#1u%%u\" records one byte; this records nothing)");
+		tfk_set_found(f, "%u.%u", t->major, t->minor);
 	}
 	/* The format is every marker of that name's, whatever its id. */
 	bool any = false;
