@@ -6,6 +6,7 @@
  * in the file. Each block is told to the observer's model, for repair.
  */
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lttng0.h"
@@ -270,9 +271,12 @@ static void tracefile_item(const struct file_walk *fw, uint64_t off, uint64_t le
 		     fw->layout, fw->t->cpu, (unsigned long long)fw->block, (unsigned long long)fw->events);
 		return;
 	}
-	item(fw->ctx, off, len, fw->t->cpu, name, "LTF %u.%u%s%s, cpu %u: %llu block(s), %llu events, %u lost", fw->major,
-	     fw->minor, *fw->t->channel ? ", channel " : "", fw->t->channel, fw->t->cpu, (unsigned long long)fw->block,
-	     (unsigned long long)fw->events, fw->lost);
+	char lost[32] = "";
+	if (fw->layout == 2) /* the 2008 header has no lost-event counter */
+		snprintf(lost, sizeof lost, ", %u lost", fw->lost);
+	item(fw->ctx, off, len, fw->t->cpu, name, "LTF %u.%u%s%s, cpu %u: %llu block(s), %llu events%s", fw->major, fw->minor,
+	     *fw->t->channel ? ", channel " : "", fw->t->channel, fw->t->cpu, (unsigned long long)fw->block,
+	     (unsigned long long)fw->events, lost);
 }
 
 void l0_check_tracefile(struct tfk_ctx *ctx, const struct tfk_cursor *file, struct l0_trace *t, bool compact)

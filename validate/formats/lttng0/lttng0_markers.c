@@ -144,7 +144,6 @@ long l0_format_parse(const char *fmt, size_t len, uint8_t *fields, uint8_t *nfie
 			if (i < len)
 				i++;
 			forced = f < 0 ? -1 : f;
-			(void)at;
 			continue;
 		}
 		if (ch != '%')
