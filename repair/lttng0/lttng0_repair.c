@@ -22,10 +22,11 @@
 #include "sinks/sink_common.h"
 #include "tracefsck/formats/lttng0.h"
 
-/* A tracefile of a directory: its blocks are blocks[first, first + n). */
+/* A tracefile of a directory: its blocks are blocks[first, first + n), its patches likewise. */
 struct l0_member {
 	char name[256];
 	size_t first, n;
+	size_t pfirst, pn;
 };
 
 struct l0_model {
@@ -33,6 +34,8 @@ struct l0_model {
 	size_t n, cap;
 	struct l0_member *members;
 	size_t nm, capm;
+	struct tfk_lttng0_patch *patches; /* bytes the check proved, to write back */
+	size_t np, capp;
 	bool oom;
 };
 
@@ -65,6 +68,18 @@ static void on_model(void *user, const char *format, uint32_t kind, const void *
 		mm->name[sizeof(mm->name) - 1] = 0;
 		mm->first = m->n;
 		mm->n = 0;
+		mm->pfirst = m->np;
+		mm->pn = 0;
+		return;
+	}
+	if (kind == TFK_LTTNG0_MODEL_PATCH && size == sizeof(struct tfk_lttng0_patch)) {
+		if (!grow((void **)&m->patches, &m->capp, m->np, sizeof(*m->patches))) {
+			m->oom = true;
+			return;
+		}
+		memcpy(&m->patches[m->np++], data, sizeof(*m->patches));
+		if (m->nm)
+			m->members[m->nm - 1].pn++;
 		return;
 	}
 	if (kind != TFK_LTTNG0_MODEL_BLOCK || size != sizeof(*m->blocks))
@@ -91,9 +106,11 @@ static void l0_model_free(void *model)
 	struct l0_model *m = model;
 	free(m->blocks);
 	free(m->members);
+	free(m->patches);
 	m->blocks = NULL;
 	m->members = NULL;
-	m->n = m->cap = m->nm = m->capm = 0;
+	m->patches = NULL;
+	m->n = m->cap = m->nm = m->capm = m->np = m->capp = 0;
 }
 
 /*
@@ -119,6 +136,8 @@ static void clip(const struct tfk_lttng0_block *b, const uint8_t *in, struct rp_
 	memcpy(h, in + b->offset, hdr);
 	if (b->layout == 1)
 		rp_put_num(h + 32, b->size - b->good_end, 4, b->big_endian); /* lost_size (§3.2) */
+	else if (b->lost_form)
+		rp_put_num(h + 52, b->size - b->good_end, 4, b->big_endian); /* LTF 2.3/2.4 lost_size */
 	else
 		rp_put_num(h + 52, b->good_end, 4, b->big_endian);           /* data_size (§3.3) */
 	const uint64_t start = out->len;
@@ -216,9 +235,11 @@ static const struct l0_member *member_of(const struct l0_model *m, const char *n
 	return NULL;
 }
 
-/* Is every block of the tracefile kept as it is (nothing cut, clipped, dropped)? */
+/* Is every block of the tracefile kept as it is (nothing cut, clipped, dropped, patched)? */
 static bool whole(const struct l0_model *m, const struct l0_member *mm)
 {
+	if (mm->pn)
+		return false;
 	for (size_t i = mm->first; i < mm->first + mm->n; i++)
 		if (m->blocks[i].state != TFK_LTTNG0_KEEP || m->blocks[i].present != m->blocks[i].size)
 			return false;
@@ -244,17 +265,34 @@ static int write_member(const struct l0_model *m, const struct tfk_input *in, co
 		s->lost_unknown = c.pages_clipped || c.bytes_missing || c.pages_dropped;
 	}
 	int rc = 0;
+	/* The bytes the check proved are written back in a copy, which the blocks are laid out from. */
+	const uint8_t *data = map.data;
+	uint8_t *patched = NULL;
+	if (mm && mm->pn) {
+		patched = malloc(map.size ? map.size : 1);
+		if (!patched) {
+			errno = ENOMEM;
+			rc = -1;
+			goto out;
+		}
+		memcpy(patched, map.data, map.size);
+		for (size_t i = mm->pfirst; i < mm->pfirst + mm->pn; i++)
+			if (m->patches[i].offset < map.size)
+				patched[m->patches[i].offset] = m->patches[i].value;
+		data = patched;
+	}
 	if (!mm || whole(m, mm)) {
-		rp_out_keep(&o, map.data, map.size);
-	} else if (lay_blocks(m->blocks + mm->first, mm->n, map.data, map.size, &o) == 0) {
+		rp_out_keep(&o, data, map.size);
+	} else if (lay_blocks(m->blocks + mm->first, mm->n, data, map.size, &o) == 0) {
 		s->action = rp_action_name(RP_ACTION_LEFT_OUT);
 		s->bytes_dropped = map.size;
 		snprintf(s->note, sizeof(s->note), "no block whose header can be trusted");
 		goto out;
 	} else {
 		s->action = rp_action_name(RP_ACTION_REWRITTEN);
-		snprintf(s->note, sizeof(s->note), "%" PRIu64 " block%s kept whole, %" PRIu64 " clipped to the last whole event, %" PRIu64 " dropped",
-			 c.pages_kept, c.pages_kept == 1 ? "" : "s", c.pages_clipped, c.pages_dropped);
+		snprintf(s->note, sizeof(s->note), "%" PRIu64 " block%s kept whole, %" PRIu64 " clipped to the last whole event, %" PRIu64 " dropped%s",
+			 c.pages_kept, c.pages_kept == 1 ? "" : "s", c.pages_clipped, c.pages_dropped,
+			 mm->pn ? "; marker_id type sizes written back" : "");
 	}
 	s->bytes_out = o.len;
 	s->bytes_dropped = map.size > o.len ? map.size - o.len : 0;
@@ -269,6 +307,7 @@ out:
 		total->bytes_missing += c.bytes_missing;
 	}
 	rp_out_free(&o);
+	free(patched);
 	if (mem->size)
 		tfk_member_close(&map);
 	return rc;

@@ -12,6 +12,7 @@
  * a string up to its NUL, a number of its C type's size, aligned on that size (at most the
  * trace's alignment) when alignment is on.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,9 +24,12 @@ struct dec {
 	const char *channel;
 	uint8_t layout, arch, align;
 	bool be;
+	bool natural;           /* LTF 2.4, 2.5: a type aligns on its size */
+	const uint8_t *file;    /* the tracefile, for event end offsets */
 };
 
 static uint64_t num(const uint8_t *p, unsigned width, bool be);
+static size_t up(size_t x, unsigned a);
 
 /* The core events' formats: marker_id and marker_format, with the channel in LTF 2.x. */
 static const char *core_format(uint8_t layout, uint16_t id)
@@ -41,22 +45,38 @@ static const char *core_format(uint8_t layout, uint16_t id)
  * Walk the fields of fmt from block-relative pos (b is the block, end its data end): each
  * field's position into at[] (up to 16); the payload's end, or 0 when it does not fit.
  */
-static size_t walk_format(const struct dec *d, const char *fmt, const uint8_t sizes[4], const uint8_t *b, size_t pos,
-			  size_t end, size_t *at, unsigned *nat)
+static size_t walk_format(const struct dec *d, const char *fmt, const uint8_t sizes[4], unsigned align,
+			  const uint8_t *b, size_t pos, size_t end, size_t *at, unsigned *nat, unsigned *widest)
 {
 	unsigned n = 0, forced = 0;
 	for (const char *c = fmt; *c; c++) {
 		if (*c == '#') {
+			/* A trace type: ## is text; n* then a size (1 2 4 8, h, l, ll, z, t) and a type. */
 			c++;
-			if (*c == 'n')
+			if (*c == '#')
+				continue;
+			while (*c == 'n')
 				c++;
-			forced = 0;
-			while (*c >= '0' && *c <= '9')
-				forced = forced * 10 + (unsigned)(*c++ - '0');
-			while (*c && *c != '%')
-				c++;
+			unsigned q = 0;
+			if (*c && strchr("1248", *c))
+				q = (unsigned)(*c++ - '0');
+			else if (*c == 'l' && c[1] == 'l')
+				q = 8, c += 2;
+			else if (*c == 'l' || *c == 'z' || *c == 'Z' || *c == 't')
+				q = *c == 'l' ? sizes[1] : *c == 't' ? sizes[2] : sizes[3], c++;
+			else if (*c == 'h')
+				q = 2, c++;
+			if (*c == 'p')
+				forced = sizes[2];
+			else if (*c == 'c')
+				forced = 1;
+			else if (*c && strchr("diouxX", *c))
+				forced = q ? q : sizes[0];
+			else
+				forced = 0; /* not a type: the character is passed over ("#1%d" records nothing) */
 			if (!*c)
-				return 0;
+				break;
+			continue;
 		}
 		if (*c != '%')
 			continue;
@@ -84,6 +104,7 @@ static size_t walk_format(const struct dec *d, const char *fmt, const uint8_t si
 			if (pos >= end)
 				return 0;
 			pos++;
+			forced = 0;
 			continue;
 		}
 		if (*c == 'p')
@@ -97,8 +118,10 @@ static size_t walk_format(const struct dec *d, const char *fmt, const uint8_t si
 		if (forced)
 			size = forced;
 		forced = 0;
-		if (d->align && size > 1) {
-			unsigned a = size < d->align ? size : d->align;
+		if (widest && size > *widest)
+			*widest = size;
+		if (align && size > 1) {
+			unsigned a = d->natural || size < align ? size : align;
 			pos = (pos + a - 1) / a * a;
 		}
 		if (pos + size > end)
@@ -140,6 +163,7 @@ static void read_record(struct dec *d, uint16_t id, const uint8_t *b, const size
 		m->id = (uint16_t)num(b + at[k], 2, d->be);
 		for (unsigned i = 0; i < 4; i++)
 			m->sizes[i] = b[at[k + 1 + i]];
+		m->align = b[at[k + 5]];
 		m->has_id = true;
 	} else if (id == 1 && nat == k + 1) {
 		copy_str(m->format, sizeof m->format, b + at[k]);
@@ -154,20 +178,30 @@ static bool payload(struct dec *d, const uint8_t *b, size_t pos, size_t end, uin
 	const bool core = d->meta && d->is_meta && id < 2;
 	const char *fmt = NULL;
 	uint8_t sizes[4] = { 4, d->arch, d->arch, d->arch };
+	unsigned align = d->align;
 	if (core) {
 		fmt = core_format(d->layout, id);
-	} else if (size < 0 && d->meta) {
+	} else if (d->meta) {
 		for (size_t i = 0; i < d->meta->n; i++) {
 			const struct l0dec_marker *m = &d->meta->m[i];
 			if (m->has_id && m->has_format && m->id == id && !strcmp(m->channel, d->layout == 1 ? "" : d->channel)) {
 				fmt = m->format;
 				memcpy(sizes, m->sizes, 4);
+				if (d->layout == 2)
+					align = m->align; /* LTF 2.x: the marker's own alignment */
 			}
 		}
 	}
+	if (d->layout == 2 && fmt && align) {
+		/* The payload begins aligned on its widest number (a first, unaligned pass finds it). */
+		size_t at0[16];
+		unsigned n0 = 0, widest = 1;
+		(void)walk_format(d, fmt, sizes, 0, b, pos, end, at0, &n0, &widest);
+		pos = up(pos, d->natural || widest < align ? widest : align);
+	}
 	size_t at[16];
 	unsigned nat = 0;
-	size_t fend = fmt ? walk_format(d, fmt, sizes, b, pos, end, at, &nat) : 0;
+	size_t fend = fmt ? walk_format(d, fmt, sizes, core ? d->align : align, b, pos, end, at, &nat, NULL) : 0;
 	if (size < 0) {
 		if (!fend)
 			return false;
@@ -222,6 +256,8 @@ static long block_2008(struct dec *d, const uint8_t *b, size_t size, bool be, un
 			pos = up(pos, arch);
 		if (!payload(d, b, pos, end, e->id, declared == 0xFFFF ? -1 : (long)declared, e, &pos))
 			return -1;
+		e->full = e->tsc;
+		e->end = (size_t)(b - d->file) + pos;
 	}
 	return (long)n;
 }
@@ -230,13 +266,22 @@ static long block_ltf26(struct dec *d, const uint8_t *b, size_t size, bool be, u
 			size_t max, size_t n)
 {
 	unsigned align = b[23];
+	const unsigned minor = b[21];
 	d->arch = b[22];
 	d->align = (uint8_t)align;
+	d->natural = minor == 4 || minor == 5;
+	/* 2.3 and 2.4: lost_size at 52 (the fill is the size less it); 2.5 and 2.6: data_size. */
 	size_t end = (size_t)num(b + 52, 4, be), pos = 68;
+	if (minor < 5)
+		end = end <= size ? size - end : SIZE_MAX;
 	if (end > size)
 		return -1;
-	while (pos < end && up(pos, align ? 4 : 1) < end) {
-		pos = up(pos, align ? 4 : 1);
+	const unsigned hdr_a = !align ? 1 : d->natural || align >= 4 ? 4 : align;
+	const unsigned tsc_a = !align ? 1 : d->natural || align >= 8 ? 8 : align;
+	uint64_t cur = num(b, 8, be); /* the block's begin cycle count */
+	const uint64_t mask = (1ull << 27) - 1;
+	while (pos < end && up(pos, hdr_a) < end) {
+		pos = up(pos, hdr_a);
 		if (pos + 4 > end || n == max)
 			return -1;
 		uint32_t word = (uint32_t)num(b + pos, 4, be);
@@ -245,39 +290,49 @@ static long block_ltf26(struct dec *d, const uint8_t *b, size_t size, bool be, u
 		e->block = block;
 		e->tsc = word & 0x7FFFFFF;
 		pos += 4;
+		if (id5 != 29) {
+			/* LTTV: one wrap when the low bits decrease */
+			uint64_t full = (cur & ~mask) | e->tsc;
+			if (e->tsc < (cur & mask))
+				full += mask + 1;
+			cur = full;
+		}
+		bool ok;
 		if (id5 < 29) {
 			e->id = (uint16_t)id5; /* compact: the size comes from the marker's format */
-			if (!payload(d, b, pos, end, e->id, -1, e, &pos))
+			ok = payload(d, b, pos, end, e->id, -1, e, &pos);
+		} else {
+			if (pos + 2 > end)
 				return -1;
-			continue;
+			e->id = (uint16_t)num(b + pos, 2, be);
+			if (id5 == 31) {
+				ok = payload(d, b, pos + 2, end, e->id, -1, e, &pos);
+			} else {
+				if (pos + 4 > end)
+					return -1;
+				uint32_t declared = (uint32_t)num(b + pos + 2, 2, be);
+				pos += 4;
+				if (declared == 0xFFFF) {
+					if (pos + 4 > end)
+						return -1;
+					declared = (uint32_t)num(b + pos, 4, be);
+					pos += 4;
+				}
+				if (id5 == 29) {
+					pos = up(pos, tsc_a);
+					if (pos + 8 > end)
+						return -1;
+					e->tsc = num(b + pos, 8, be);
+					cur = e->tsc;
+					pos += 8;
+				}
+				ok = payload(d, b, pos, end, e->id, (long)declared, e, &pos);
+			}
 		}
-		if (pos + 2 > end)
+		if (!ok)
 			return -1;
-		e->id = (uint16_t)num(b + pos, 2, be);
-		if (id5 == 31) {
-			if (!payload(d, b, pos + 2, end, e->id, -1, e, &pos))
-				return -1;
-			continue;
-		}
-		if (pos + 4 > end)
-			return -1;
-		uint32_t declared = (uint32_t)num(b + pos + 2, 2, be);
-		pos += 4;
-		if (declared == 0xFFFF) {
-			if (pos + 4 > end)
-				return -1;
-			declared = (uint32_t)num(b + pos, 4, be);
-			pos += 4;
-		}
-		if (id5 == 29) {
-			pos = align ? up(pos, 8) : pos;
-			if (pos + 8 > end)
-				return -1;
-			e->tsc = num(b + pos, 8, be);
-			pos += 8;
-		}
-		if (!payload(d, b, pos, end, e->id, (long)declared, e, &pos))
-			return -1;
+		e->full = cur;
+		e->end = (size_t)(b - d->file) + pos;
 	}
 	return (long)n;
 }
@@ -285,7 +340,7 @@ static long block_ltf26(struct dec *d, const uint8_t *b, size_t size, bool be, u
 long l0dec_decode_meta(const uint8_t *p, size_t len, uint8_t layout, bool be, struct l0dec_meta *meta, bool is_meta,
 		       const char *channel, struct l0dec_event *ev, size_t max)
 {
-	struct dec d = { meta, is_meta, channel ? channel : "", layout, 0, 0, be };
+	struct dec d = { meta, is_meta, channel ? channel : "", layout, 0, 0, be, false, p };
 	size_t off = 0, n = 0;
 	for (unsigned block = 0; off < len; block++) {
 		if (len - off < 109)

@@ -82,14 +82,47 @@ struct field {
 	uint64_t value;
 };
 
-/* The fields of a format (only the conversions l0fx_markers and the core formats use). */
+const struct l0fx_marker l0fx_real_markers[L0FX_NMARKERS] = {
+	{ 5, "syscall_entry", "ip #p%ld syscall_id #2u%u" },
+	{ 9, "llseek", "fd %u offset %lld origin %u" },
+	{ 43, "page_fault_get_user_entry", "address #p%lu write_access #1u%u" },
+	{ 7, "idle_entry", "irqstate #1%d" },
+};
+
+static const struct l0fx_marker *markers_of(const struct l0fx_spec *s)
+{
+	return s->markers ? s->markers : l0fx_markers;
+}
+
+/*
+ * The fields of a format, by the tracer's grammar (the conversions the fixture's markers and
+ * the core formats use): a "#" trace type ([n] then 1 2 4 8 and a type, or p) gives the size of
+ * the "%" conversion after it; a "#" not followed by a type ("#1%d") makes the tracer pass over
+ * the next character, here the '%', so that nothing is recorded.
+ */
 static unsigned format_fields(const char *fmt, unsigned arch, struct field *f)
 {
 	unsigned n = 0, forced = 0;
 	for (const char *p = fmt; *p; p++) {
 		if (*p == '#') {
-			forced = (unsigned)(p[1] - '0');
-			p += 2; /* "#2u" */
+			p++;
+			if (*p == '#')
+				continue;
+			while (*p == 'n')
+				p++;
+			unsigned q = 0;
+			if (*p && strchr("1248", *p))
+				q = (unsigned)(*p++ - '0');
+			if (*p == 'p')
+				forced = arch;
+			else if (*p == 'c')
+				forced = 1;
+			else if (*p && strchr("diouxX", *p))
+				forced = q ? q : 4;
+			else
+				forced = 0;
+			if (!*p)
+				break;
 			continue;
 		}
 		if (*p != '%')
@@ -99,13 +132,13 @@ static unsigned format_fields(const char *fmt, unsigned arch, struct field *f)
 			continue;
 		unsigned size = 4;
 		bool str = false;
-		if (strncmp(p, "llu", 3) == 0) {
+		if (strncmp(p, "ll", 2) == 0) {
 			size = 8;
 			p += 2;
-		} else if (strncmp(p, "hhu", 3) == 0) {
+		} else if (strncmp(p, "hh", 2) == 0) {
 			size = 1;
 			p += 2;
-		} else if (strncmp(p, "hu", 2) == 0) {
+		} else if (*p == 'h') {
 			size = 2;
 			p++;
 		} else if (*p == 'l' || *p == 'z') {
@@ -119,16 +152,40 @@ static unsigned format_fields(const char *fmt, unsigned arch, struct field *f)
 			str = true;
 		}
 		f[n].str = str ? "" : NULL;
-		f[n].size = forced ? forced : size;
+		f[n].size = forced && !str ? forced : size;
 		forced = 0;
 		n++;
 	}
 	return n;
 }
 
+/* LTF 2.4 and 2.5 aligned a type on its own size; 2.3 and 2.6 on min(size, alignment). */
+static bool natural(const struct l0fx_spec *s)
+{
+	return s->layout == 2 && (s->minor == 4 || s->minor == 5);
+}
+
+/* Where a type of size bytes aligns (1: packed). */
+static unsigned type_align(const struct l0fx_spec *s, unsigned size)
+{
+	if (!s->alignment || !size)
+		return 1;
+	return natural(s) || size < s->alignment ? size : s->alignment;
+}
+
 /* Lay out fields at block-relative position at into tmp (from offset n); the new n. */
 static size_t put_fields(const struct l0fx_spec *s, uint8_t *tmp, size_t at, size_t n, const struct field *f, unsigned nf)
 {
+	if (s->layout == 2) {
+		/* The tracer began the payload aligned on its widest number (LTTV's largest_align). */
+		unsigned widest = 1;
+		for (unsigned i = 0; i < nf; i++)
+			if (!f[i].str && type_align(s, f[i].size) > widest)
+				widest = type_align(s, f[i].size);
+		size_t pad = align_up(at + n, widest) - (at + n);
+		memset(tmp + n, 0, pad);
+		n += pad;
+	}
 	for (unsigned i = 0; i < nf; i++) {
 		if (f[i].str) {
 			size_t len = strlen(f[i].str) + 1;
@@ -136,8 +193,7 @@ static size_t put_fields(const struct l0fx_spec *s, uint8_t *tmp, size_t at, siz
 			n += len;
 			continue;
 		}
-		unsigned a = s->alignment ? (f[i].size < s->alignment ? f[i].size : s->alignment) : 1;
-		size_t pad = align_up(at + n, a) - (at + n);
+		size_t pad = align_up(at + n, type_align(s, f[i].size)) - (at + n);
 		memset(tmp + n, 0, pad);
 		n += pad;
 		l0fx_put(tmp + n, f[i].value, f[i].size, s->big_endian);
@@ -151,7 +207,7 @@ static const char *const comms[5] = { "init", "bash", "kworker/0:1", "", "sshd" 
 /* The payload of formats event g: values from g, strings from comms. */
 static unsigned format_payload(const struct l0fx_spec *s, uint64_t g, struct field *f)
 {
-	unsigned nf = format_fields(l0fx_markers[g % L0FX_NMARKERS].format, s->arch_size, f);
+	unsigned nf = format_fields(markers_of(s)[g % L0FX_NMARKERS].format, s->arch_size, f);
 	for (unsigned i = 0; i < nf; i++) {
 		if (f[i].str)
 			f[i].str = comms[(g + i) % 5];
@@ -181,9 +237,9 @@ static bool meta_payload(const struct l0fx_spec *s, uint64_t g, struct field *f,
 	const char *name, *format;
 	uint16_t id;
 	if (m < L0FX_NMARKERS) {
-		name = l0fx_markers[m].name;
-		format = l0fx_markers[m].format;
-		id = l0fx_markers[m].id;
+		name = markers_of(s)[m].name;
+		format = markers_of(s)[m].format;
+		id = markers_of(s)[m].id;
 	} else {
 		snprintf(names[m - L0FX_NMARKERS], sizeof names[0], "plain_%u", m - L0FX_NMARKERS);
 		name = names[m - L0FX_NMARKERS];
@@ -233,7 +289,7 @@ static size_t put_sized_by_format(const struct l0fx_spec *s, uint8_t *blk, size_
 			return 0;
 	} else {
 		nf = format_payload(s, g, f);
-		id = l0fx_markers[g % L0FX_NMARKERS].id;
+		id = markers_of(s)[g % L0FX_NMARKERS].id;
 	}
 	uint8_t tmp[256];
 	size_t n = 0, at;
@@ -249,13 +305,13 @@ static size_t put_sized_by_format(const struct l0fx_spec *s, uint8_t *blk, size_
 		memset(tmp + n, 0, payload - n);
 		n = put_fields(s, tmp, at, payload, f, nf);
 	} else {
-		at = align_up(pos, s->alignment ? 4 : 1);
+		at = align_up(pos, type_align(s, 4));
 		if (first && !s->meta) {
-			/* escape 29: u16 id, u16 size, the u64 TSC aligned to 8, then the payload */
+			/* escape 29: u16 id, u16 size, the u64 TSC aligned as a u64, then the payload */
 			l0fx_put(tmp, 29u << 27 | (uint32_t)(tsc & 0x7FFFFFF), 4, be);
 			l0fx_put(tmp + 4, id, 2, be);
 			n = 8;
-			size_t t = s->alignment ? align_up(at + n, 8) - at : n;
+			size_t t = align_up(at + n, type_align(s, 8)) - at;
 			memset(tmp + n, 0, t - n);
 			l0fx_put(tmp + t, tsc, 8, be);
 			size_t body = t + 8;
@@ -312,7 +368,7 @@ static size_t put_event(const struct l0fx_spec *s, uint8_t *blk, size_t pos, uin
 			}
 		}
 	} else {
-		at = align_up(pos, s->alignment ? 4 : 1);
+		at = align_up(pos, type_align(s, 4));
 		unsigned id5 = s->unknown_sizes ? (unsigned)(g % 29) : first ? 29 : 30;
 		l0fx_put(tmp, (uint32_t)id5 << 27 | (uint32_t)(tsc & 0x7FFFFFF), 4, be);
 		n = 4;
@@ -325,7 +381,7 @@ static size_t put_event(const struct l0fx_spec *s, uint8_t *blk, size_t pos, uin
 				n += 4;
 			}
 			if (id5 == 29) {
-				size_t t = s->alignment ? align_up(at + n, 8) - at : n;
+				size_t t = align_up(at + n, type_align(s, 8)) - at;
 				memset(tmp + n, 0, t - n);
 				n = t;
 				l0fx_put(tmp + n, tsc, 8, be);
@@ -379,18 +435,42 @@ static void put_header(const struct l0fx_spec *s, uint8_t *blk, uint64_t begin, 
 		l0fx_put(blk + 8, end, 8, be);
 		l0fx_put(blk + 16, MAGIC, 4, be);
 		blk[20] = 2;
-		blk[21] = 6;
+		blk[21] = s->minor ? s->minor : 6;
 		blk[22] = s->arch_size;
 		blk[23] = s->alignment;
 		l0fx_put(blk + 24, start_sec, 8, be);
 		l0fx_put(blk + 32, 0, 8, be);
 		l0fx_put(blk + 40, 2000000000, 8, be);
 		l0fx_put(blk + 48, 1, 4, be);
-		l0fx_put(blk + 52, used, 4, be);
+		/* 2.3 and 2.4: lost_size (unused bytes at the end) and buf_size; then data_size, sb_size. */
+		l0fx_put(blk + 52, s->minor && s->minor < 5 ? s->block_size - used : used, 4, be);
 		l0fx_put(blk + 56, s->block_size, 4, be);
 		l0fx_put(blk + 60, 2 * b, 4, be); /* cumulative events_lost */
 		l0fx_put(blk + 64, 0, 4, be);
 	}
+}
+
+/*
+ * 2.5+ lttd wrote a sub-buffer only up to the page that holds its last byte: each block becomes
+ * PAGE_ALIGN(data) long, its sb_size saying so, and the offsets of the layout move with it.
+ */
+static void trim(const struct l0fx_spec *s, uint8_t *buf, size_t *len, struct l0fx_layout *L)
+{
+	size_t out = 0;
+	for (unsigned b = 0; b < L->blocks; b++) {
+		const size_t from = L->block_off[b], size = align_up(L->data_end[b] - from, 4096);
+		const size_t shift = from - out;
+		memmove(buf + out, buf + from, size);
+		l0fx_put(buf + out + 56, size, 4, s->big_endian);
+		L->block_off[b] -= shift;
+		L->event_off[b] -= shift;
+		L->last_off[b] -= shift;
+		L->data_end[b] -= shift;
+		for (uint64_t g = L->first_event[b]; g < L->first_event[b] + L->events[b] && g < L0FX_MAX_EVENTS; g++)
+			L->ev_off[g] -= shift;
+		out += size;
+	}
+	*len = out;
 }
 
 int l0fx_write(const struct l0fx_spec *s, uint8_t **out, size_t *len, struct l0fx_layout *L)
@@ -434,5 +514,7 @@ int l0fx_write(const struct l0fx_spec *s, uint8_t **out, size_t *len, struct l0f
 	*out = buf;
 	L->blocks = blocks;
 	*len = (size_t)blocks * s->block_size;
+	if (s->trim && s->layout == 2)
+		trim(s, buf, len, L);
 	return 0;
 }

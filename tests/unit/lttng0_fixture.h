@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Legacy LTTng 0.x tracefiles for the tests, written from the spec (other-formats.md §3.2 and
- * §3.3) and the 2008 format document (spec/seeds/lttng-trace-format-2008.txt): several blocks
- * of events, either layout, either byte order. No real recording or reader exists any more.
+ * §3.3), the 2008 format document (spec/seeds/lttng-trace-format-2008.txt) and what the LTF
+ * 2.3 to 2.6 tracers really wrote (validate/formats/lttng0/REAL-TRACES.md): several blocks of
+ * events, either layout, either byte order.
  */
 #ifndef TFK_LTTNG0_FIXTURE_H
 #define TFK_LTTNG0_FIXTURE_H
@@ -41,6 +42,17 @@ struct l0fx_spec {
 	 * marker of l0fx_markers and the plain ids of the default events, for channel. */
 	bool meta;
 	const char *channel;     /* 2.x meta: the channel its markers belong to */
+	/*
+	 * As LTTng 0.x tracers really wrote LTF 2.x (validate/formats/lttng0/REAL-TRACES.md):
+	 * minor 3 or 4 write lost_size and buf_size at 52 and 56 (fixed-size sub-buffers), 5 and 6
+	 * data_size and sb_size (0: 6); 4 and 5 align a type on its own size, 3 and 6 on
+	 * min(size, alignment). trim: each sub-buffer written only up to the page holding its last
+	 * byte, as 2.5+ lttd did (sb_size varies from block to block).
+	 */
+	uint8_t minor;
+	bool trim;
+	/* The markers of formats and meta tracefiles (NULL: l0fx_markers; l0fx_real_markers). */
+	const struct l0fx_marker *markers;
 };
 
 /* The markers of `formats` events. Ids below 29 are compact in LTF 2.x; 40 takes escape 31. */
@@ -50,6 +62,12 @@ struct l0fx_marker {
 };
 #define L0FX_NMARKERS 4
 extern const struct l0fx_marker l0fx_markers[L0FX_NMARKERS];
+/*
+ * Markers with the formats of the real 2009-2011 kernels' (metadata of the Eclipse test traces):
+ * the tracer's "#" types ("#p%ld" pointer-sized, "#2u%u" two bytes), a 64-bit field after a
+ * 32-bit one, an id past 28 (escape 31) and "irqstate #1%d", which records no field at all.
+ */
+extern const struct l0fx_marker l0fx_real_markers[L0FX_NMARKERS];
 
 struct l0fx_layout {
 	size_t block_off[L0FX_MAX_BLOCKS];

@@ -21,6 +21,7 @@
 #include "raised.h"
 #include "tracefsck/check.h"
 #include "tracefsck/repair.h"
+#include "formats/lttng0/lttng0.h"
 
 struct fx {
 	struct l0fx_spec s;
@@ -349,7 +350,7 @@ static void test_header_fields(void **state)
 		done(&x);
 		make(&x, s);
 		for (unsigned b = 0; b < 3; b++)
-			x.buf[x.L.block_off[b] + major + 1] = 5;
+			x.buf[x.L.block_off[b] + major + 1] = layout == 1 ? 5 : 7; /* 2.3 .. 2.6 are known */
 		check(&x);
 		assert_int_equal(count(&x.rep, "lttng0.header.other-minor"), 3);
 		expect_at(&x.rep, "lttng0.header.other-minor", x.L.block_off[1] + major + 1);
@@ -716,6 +717,24 @@ static const struct tfk_finding *finding_of(const struct tfk_report *r, const ch
 	return f;
 }
 
+static uint8_t *read_all(const char *dir, const char *name, size_t *len)
+{
+	char path[800];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	long n = ftell(f);
+	assert_true(n >= 0);
+	rewind(f);
+	uint8_t *p = malloc(n ? (size_t)n : 1);
+	assert_non_null(p);
+	assert_int_equal(fread(p, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return p;
+}
+
 static void test_metadata_sizes(void **state)
 {
 	(void)state;
@@ -789,16 +808,37 @@ static void test_metadata_faults(void **state)
 		const bool be = v & 1;
 		struct mdir m;
 		struct tfk_report r;
-		/* A type size of 3 in sched_switch's marker_id: the record is ignored. */
+		/*
+		 * A type size of 3 in sched_switch's marker_id: reported, read as the trace's other
+		 * marker_id events give it (every event is still walked), and written back by repair.
+		 */
 		mdir_make(&m, layout, be, alignment, false);
 		size_t at = id_field(&m.meta, "sched_switch") + 2;
 		assert_int_equal(m.meta.buf[at], 4);
 		m.meta.buf[at] = 3;
 		mdir_check(&m, &r);
-		assert_int_equal(finding_of(&r, "lttng0.metadata.bad-record", m.meta_name)->offset, at);
-		finding_of(&r, "lttng0.event.unknown-id", m.data_name);
-		assert_int_equal(r.stats.events, m.meta.L.total_events + walked_all_but(&m.data, 0));
+		assert_int_equal(finding_of(&r, "lttng0.metadata.bad-type-size", m.meta_name)->offset, at);
+		assert_int_equal(r.by_severity[TFK_SEV_ERROR], 1);
+		assert_int_equal(r.by_severity[TFK_SEV_WARNING], 0);
+		assert_int_equal(r.stats.events, m.meta.L.total_events + m.data.L.total_events);
 		tfk_report_free(&r);
+		{
+			char out[600];
+			snprintf(out, sizeof(out), "%s-out", m.d.path);
+			struct tfk_repair_report rep;
+			tfk_repair_dir(m.d.path, out, NULL, &rep);
+			assert_int_equal(rep.outcome, TFK_REPAIR_DONE);
+			tfk_repair_report_free(&rep);
+			size_t n;
+			uint8_t *p = read_all(out, m.meta_name, &n);
+			assert_int_equal(n, m.meta.len);
+			m.meta.buf[at] = 4;
+			assert_memory_equal(p, m.meta.buf, n); /* the byte written back, nothing else */
+			free(p);
+			char cmd[700];
+			snprintf(cmd, sizeof(cmd), "rm -rf '%s'", out);
+			assert_int_equal(system(cmd), 0);
+		}
 		mdir_free(&m);
 		/* A floating-point conversion in irq_entry's format: its events have no size. */
 		mdir_make(&m, layout, be, alignment, false);
@@ -850,23 +890,6 @@ static void test_metadata_faults(void **state)
 
 /* ---- directory repair ------------------------------------------------------------------ */
 
-static uint8_t *read_all(const char *dir, const char *name, size_t *len)
-{
-	char path[800];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *f = fopen(path, "rb");
-	assert_non_null(f);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	long n = ftell(f);
-	assert_true(n >= 0);
-	rewind(f);
-	uint8_t *p = malloc(n ? (size_t)n : 1);
-	assert_non_null(p);
-	assert_int_equal(fread(p, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return p;
-}
 
 static const struct tfk_salvage_member *salvaged(const struct tfk_repair_report *rep, const char *name)
 {
@@ -1201,18 +1224,21 @@ static int write_corpus(const char *dir)
 		const char *name;
 		uint8_t layout;
 		bool be, hb;
-		uint8_t align;
+		uint8_t align, minor;
 	} seeds[] = {
-		{ "seed-lttng0-2008-le", 1, false, false, 0 },
-		{ "seed-lttng0-2008-be-heartbeat-align8", 1, true, true, 8 },
-		{ "seed-lttng0-ltf26-le-align8", 2, false, false, 8 },
-		{ "seed-lttng0-ltf26-be", 2, true, false, 0 },
+		{ "seed-lttng0-2008-le", 1, false, false, 0, 0 },
+		{ "seed-lttng0-2008-be-heartbeat-align8", 1, true, true, 8, 0 },
+		{ "seed-lttng0-ltf26-le-align8", 2, false, false, 8, 0 },
+		{ "seed-lttng0-ltf26-be", 2, true, false, 0, 0 },
+		{ "seed-lttng0-ltf23-le-lost-size", 2, false, false, 0, 3 },
+		{ "seed-lttng0-ltf25-le-align4-natural", 2, false, false, 4, 5 },
 	};
 	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
 		struct l0fx_spec s = l0fx_default(seeds[i].layout);
 		s.big_endian = seeds[i].be;
 		s.heartbeat = seeds[i].hb;
 		s.alignment = seeds[i].align;
+		s.minor = seeds[i].minor;
 		s.blocks = 2;
 		s.block_size = seeds[i].layout == 1 ? 512 : 4096;
 		s.events = 6;
@@ -1252,11 +1278,15 @@ static int write_dir_corpus(const char *dir)
 		bool be;
 		uint8_t align;
 		bool cut;
+		uint8_t minor;
+		bool real;       /* the real kernels' marker formats */
 	} seeds[] = {
-		{ "seed-lttng0-dir-2008-le", 1, false, 0, false },
-		{ "seed-lttng0-dir-2008-be-align8-cut", 1, true, 8, true },
-		{ "seed-lttng0-dir-ltf26-le-align8", 2, false, 8, false },
-		{ "seed-lttng0-dir-ltf26-be-cut", 2, true, 0, true },
+		{ "seed-lttng0-dir-2008-le", 1, false, 0, false, 0, false },
+		{ "seed-lttng0-dir-2008-be-align8-cut", 1, true, 8, true, 0, false },
+		{ "seed-lttng0-dir-ltf26-le-align8", 2, false, 8, false, 0, false },
+		{ "seed-lttng0-dir-ltf26-be-cut", 2, true, 0, true, 0, false },
+		{ "seed-lttng0-dir-ltf23-le-real-markers", 2, false, 0, false, 3, true },
+		{ "seed-lttng0-dir-ltf25-le-align4-real-markers-cut", 2, false, 4, true, 5, true },
 	};
 	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
 		const uint8_t layout = seeds[i].layout;
@@ -1267,6 +1297,8 @@ static int write_dir_corpus(const char *dir)
 		s.block_size = layout == 1 ? 512 : 4096;
 		s.blocks = 2;
 		s.events = 6;
+		s.minor = seeds[i].minor;
+		s.markers = seeds[i].real ? l0fx_real_markers : NULL;
 		struct l0fx_spec ms = s, fs = s;
 		ms.meta = true;
 		ms.blocks = L0FX_MAX_BLOCKS;
@@ -1296,6 +1328,259 @@ static int write_dir_corpus(const char *dir)
 			return 1;
 	}
 	return 0;
+}
+
+
+/* ---- as the LTF 2.x tracers really wrote (REAL-TRACES.md) ------------------------------- */
+
+/* A metadata_0 and a kernel_0 of events sized by their markers, as a real writer of spec's version. */
+static void rdir_make(struct mdir *m, struct l0fx_spec s)
+{
+	dir_make(&m->d);
+	s.channel = "kernel";
+	struct l0fx_spec ms = s;
+	ms.meta = true;
+	ms.trim = false;
+	ms.blocks = L0FX_MAX_BLOCKS;
+	make(&m->meta, ms);
+	s.formats = true;
+	s.blocks = 4;
+	s.events = 9;
+	make(&m->data, s);
+	snprintf(m->meta_name, sizeof m->meta_name, "metadata_0");
+	snprintf(m->data_name, sizeof m->data_name, "kernel_0");
+	m->events = m->meta.L.total_events + m->data.L.total_events;
+}
+
+/* Clean with the events, no finding but n notes of the real pm markers' writer quirk. */
+static void expect_clean_but_quirk(const struct tfk_report *r, uint64_t events, size_t n)
+{
+	size_t q = 0;
+	for (size_t i = 0; i < r->count; i++)
+		q += strcmp(r->findings[i].fault->id, "lttng0.writer.typeless-trace-type") == 0;
+	if (tfk_report_verdict(r) != TFK_VERDICT_CLEAN || r->count != n || q != n) {
+		dump(r);
+		fail_msg("not clean: %zu findings", r->count);
+	}
+	assert_int_equal(r->stats.events, events);
+}
+
+/* The decoder (apart from the checker) walks every event of both tracefiles. */
+static void rdir_decoded(struct mdir *m)
+{
+	static struct l0dec_meta meta;
+	static struct l0dec_event ev[1024];
+	memset(&meta, 0, sizeof(meta));
+	const bool be = m->data.s.big_endian;
+	assert_int_equal(l0dec_decode_meta(m->meta.buf, m->meta.len, 2, be, &meta, true, "", ev, 1024),
+			 (long)m->meta.L.total_events);
+	assert_int_equal(l0dec_decode_meta(m->data.buf, m->data.len, 2, be, &meta, false, "kernel", ev, 1024),
+			 (long)m->data.L.total_events);
+}
+
+/*
+ * 2.3 to 2.6, packed or aligned, 32- or 64-bit, the fixture's markers and the real kernels':
+ * clean, no minor called unknown, every event walked. 2.3/2.4 carry lost_size and buf_size, 2.4
+ * and 2.5 align a type on its size, every payload begins on its widest field, "#p%ld" is a
+ * pointer, "#2u%u" two bytes and "irqstate #1%d" nothing at all.
+ */
+static void test_real_versions(void **state)
+{
+	(void)state;
+	for (uint8_t minor = 3; minor <= 6; minor++)
+		for (unsigned v = 0; v < 12; v++) {
+			struct l0fx_spec s = l0fx_default(2);
+			s.minor = minor;
+			s.alignment = (uint8_t)(v % 3 == 0 ? 0 : v % 3 == 1 ? 4 : 8);
+			s.arch_size = v & 4 ? 4 : 8;
+			s.markers = v & 8 ? l0fx_real_markers : NULL;
+			s.big_endian = v & 1;
+			struct mdir m;
+			rdir_make(&m, s);
+			struct tfk_report r;
+			mdir_check(&m, &r);
+			expect_clean_but_quirk(&r, m.events, s.markers ? 1 : 0);
+			tfk_report_free(&r);
+			rdir_decoded(&m);
+			mdir_free(&m);
+		}
+}
+
+/* Minors outside 2.3 .. 2.6 are named (a warning on each block), and still walked as 2.6. */
+static void test_real_unknown_minor(void **state)
+{
+	(void)state;
+	const uint8_t minors[2] = { 2, 7 };
+	for (unsigned i = 0; i < 2; i++) {
+		struct fx x;
+		struct l0fx_spec s = l0fx_default(2);
+		make(&x, s);
+		for (unsigned b = 0; b < x.L.blocks; b++)
+			x.buf[x.L.block_off[b] + 21] = minors[i];
+		check(&x);
+		assert_int_equal(count(&x.rep, "lttng0.header.other-minor"), x.L.blocks);
+		expect_at(&x.rep, "lttng0.header.other-minor", x.L.block_off[0] + 21);
+		assert_int_equal(x.rep.by_severity[TFK_SEV_ERROR], 0);
+		assert_int_equal(x.rep.stats.events, x.L.total_events);
+		done(&x);
+	}
+}
+
+/*
+ * The version decides the layout: a 2.3 tracefile's lost_size read as 2.5's data_size is an
+ * impossible fill (the blocks dropped), and a 2.3 block whose buf_size differs from the first's
+ * breaks the fixed sub-buffer size (LTTV 2.3 computes every block's place from the first's).
+ */
+static void test_real_lost_size(void **state)
+{
+	(void)state;
+	struct fx x;
+	struct l0fx_spec s = l0fx_default(2);
+	s.minor = 3;
+	s.events = 20;
+	make(&x, s);
+	check(&x);
+	expect_clean(&x.rep, x.L.total_events);
+	/* lost_size is the unused tail: data end = buf_size - lost_size */
+	uint32_t lost = 0;
+	for (int i = 3; i >= 0; i--)
+		lost = lost << 8 | x.buf[x.L.block_off[1] + 52 + (unsigned)i];
+	assert_int_equal(s.block_size - lost, x.L.data_end[1] - x.L.block_off[1]);
+	for (unsigned b = 0; b < x.L.blocks; b++)
+		x.buf[x.L.block_off[b] + 21] = 5;
+	check(&x);
+	/* Read as 2.5, each block's walk runs on past its real data, into the unused tail. */
+	assert_int_not_equal(tfk_report_verdict(&x.rep), TFK_VERDICT_CLEAN);
+	assert_int_equal(count(&x.rep, "lttng0.event.size-unknown"), x.L.blocks);
+	expect_at(&x.rep, "lttng0.event.size-unknown", x.L.data_end[0]);
+	done(&x);
+
+	make(&x, s);
+	put(&x, x.L.block_off[1] + 52, s.block_size, 4); /* lost_size past the headers */
+	expect_only(&x, "lttng0.block.bad-fill", x.L.block_off[1] + 52, x.L.total_events - x.L.events[1]);
+	assert_string_equal(x.rep.findings[0].path, "block 1 lost_size");
+	done(&x);
+
+	make(&x, s);
+	put(&x, x.L.block_off[1] + 56, 2 * s.block_size, 4);
+	check(&x);
+	expect_at(&x.rep, "lttng0.block.inconsistent", x.L.block_off[1] + 56);
+	done(&x);
+}
+
+/* A 2.3 tracefile cut inside its last block: repair writes that block's lost_size back. */
+static void test_real_lost_size_repair(void **state)
+{
+	(void)state;
+	struct fx x;
+	struct l0fx_spec s = l0fx_default(2);
+	s.minor = 3;
+	s.events = 30;
+	make(&x, s);
+	x.len = x.L.data_end[2] - 1;
+	expect_repaired(&x, x.L.total_events - 1, 0, x.L.total_events - 1, x.L.total_events);
+	done(&x);
+}
+
+/* 2.5+ lttd wrote each sub-buffer only up to its last page: sb_size varies, all of it sound. */
+static void test_real_trimmed(void **state)
+{
+	(void)state;
+	for (uint8_t minor = 5; minor <= 6; minor++) {
+		struct l0fx_spec s = l0fx_default(2);
+		s.minor = minor;
+		s.block_size = 16384;
+		s.events = 40;
+		s.trim = true;
+		struct mdir m;
+		rdir_make(&m, s);
+		assert_true(m.data.len < (size_t)s.blocks * s.block_size);
+		struct tfk_report r;
+		mdir_check(&m, &r);
+		expect_clean_but_quirk(&r, m.events, 0);
+		tfk_report_free(&r);
+		rdir_decoded(&m);
+		mdir_free(&m);
+	}
+}
+
+/* The tracer's format grammar, field by field. */
+static void test_real_format_grammar(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *fmt;
+		int n;
+		uint8_t f[4];
+	} cases[] = {
+		{ "ip #p%ld syscall_id #2u%u", 2, { L0F_PTR, 2 << 4, 0, 0 } },
+		{ "address #p%lu write_access #1u%u", 2, { L0F_PTR, 1 << 4, 0, 0 } },
+		{ "irqstate #1%d", 0, { 0 } },                              /* '#1' is no type: nothing */
+		{ "label %s address #n4u%u", 2, { L0F_STRING, 4 << 4, 0, 0 } },
+		{ "fd %u offset %lld origin %u", 3, { L0F_INT, 8 << 4, L0F_INT, 0 } },
+		{ "c %c h %hu hh %hhu z %zu", 4, { 1 << 4, 2 << 4, 1 << 4, L0F_SIZE_T } },
+		{ "a ## b %% c %lX", 1, { L0F_LONG, 0, 0, 0 } },
+		{ " ", 0, { 0 } },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint8_t f[L0_MAX_FIELDS], n = 0xFF;
+		assert_int_equal(l0_format_parse(cases[i].fmt, strlen(cases[i].fmt), f, &n), -1);
+		assert_int_equal(n, cases[i].n);
+		for (int k = 0; k < cases[i].n; k++)
+			assert_int_equal(f[k], cases[i].f[k]);
+	}
+	uint8_t f[L0_MAX_FIELDS], n;
+	assert_int_equal(l0_format_parse("x %f", 4, f, &n), 2); /* floating point: no size */
+}
+
+/*
+ * The writer quirk of the real 2.5 kernels' pm markers ("irqstate #1%d", fixture from the real
+ * metadata): a note at the '#' of the format, the trace's version as found, and the events of
+ * the marker walked as the tracer wrote them (no field).
+ */
+static void test_real_quirk_typeless(void **state)
+{
+	(void)state;
+	struct l0fx_spec s = l0fx_default(2);
+	s.minor = 5;
+	s.arch_size = 4;
+	s.markers = l0fx_real_markers;
+	struct mdir m;
+	rdir_make(&m, s);
+	struct tfk_report r;
+	mdir_check(&m, &r);
+	const struct tfk_finding *f = finding_of(&r, "lttng0.writer.typeless-trace-type", m.meta_name);
+	assert_int_equal(f->offset, find_str(&m.meta, "irqstate #1%d") + 9);
+	assert_int_equal(f->severity, TFK_SEV_NOTE);
+	assert_string_equal(f->found, "2.5");
+	assert_string_equal(f->path, "marker kernel.idle_entry format");
+	assert_int_equal(r.count, 1);
+	assert_int_equal(tfk_report_verdict(&r), TFK_VERDICT_CLEAN);
+	assert_int_equal(r.stats.events, m.events);
+	tfk_report_free(&r);
+	assert_int_equal(l0_format_typeless("irqstate #1%d", 13), 9);
+	assert_int_equal(l0_format_typeless("ip #p%ld syscall_id #2u%u a ## b", 32), -1);
+	mdir_free(&m);
+}
+
+/*
+ * Beside metadata_0, a channel tracefile whose first block was zeroed is still a tracefile: the
+ * lost magic is reported there, not taken for a file of no concern.
+ */
+static void test_real_zeroed_first_block(void **state)
+{
+	(void)state;
+	struct l0fx_spec s = l0fx_default(2);
+	s.minor = 5;
+	struct mdir m;
+	rdir_make(&m, s);
+	memset(m.data.buf, 0, m.data.L.block_off[1]);
+	struct tfk_report r;
+	mdir_check(&m, &r);
+	assert_int_equal(finding_of(&r, "lttng0.header.bad-magic", m.data_name)->offset, 16);
+	assert_int_equal(r.stats.events, m.events - m.data.L.events[0]);
+	tfk_report_free(&r);
+	mdir_free(&m);
 }
 
 int main(int argc, char **argv)
@@ -1328,6 +1613,14 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_repair_dir_metadata_lost),
 		cmocka_unit_test(test_repair_damaged),
 		cmocka_unit_test(test_repair_salvage_text),
+		cmocka_unit_test(test_real_versions),
+		cmocka_unit_test(test_real_unknown_minor),
+		cmocka_unit_test(test_real_lost_size),
+		cmocka_unit_test(test_real_lost_size_repair),
+		cmocka_unit_test(test_real_trimmed),
+		cmocka_unit_test(test_real_format_grammar),
+		cmocka_unit_test(test_real_zeroed_first_block),
+		cmocka_unit_test(test_real_quirk_typeless),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

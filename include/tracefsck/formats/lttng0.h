@@ -22,6 +22,17 @@ extern "C" {
  */
 #define TFK_LTTNG0_MODEL_MEMBER 2u
 
+/*
+ * kind: data is a struct tfk_lttng0_patch: a byte of the current tracefile that repair writes
+ * back with the value the trace proves (a marker_id's type size or alignment).
+ */
+#define TFK_LTTNG0_MODEL_PATCH 3u
+
+struct tfk_lttng0_patch {
+	uint64_t offset;      /* in the tracefile */
+	uint8_t value;
+};
+
 struct tfk_lttng0_member {
 	char name[256];       /* relative path in the directory (raw) */
 	uint64_t size;
@@ -43,6 +54,7 @@ struct tfk_lttng0_block {
 	uint64_t present;     /* of those, the bytes the file holds (below size when cut short) */
 	uint64_t good_end;    /* block-relative end of the last whole event (KEEP, CLIP) */
 	uint64_t events;      /* whole events walked in the block */
+	bool lost_form;       /* LTF 2.3 / 2.4: the fill at 52 is lost_size (size less the data), not data_size */
 };
 
 #ifdef __cplusplus

@@ -23,12 +23,27 @@
 #define L0_V2_HEADER 68u     /* §3.3: ltt_subbuffer_header_2_6 up to header_end */
 #define L0_V2_PAGE 4096u     /* §3.5: sb_size is page aligned (4 KiB pages assumed) */
 
+/* LTF 2.x minor versions whose layout is known (REAL-TRACES.md): 2.3 .. 2.6. */
+#define L0_V2_MINOR_MIN 3u
+#define L0_V2_MINOR_MAX 6u
+/* Before 2.5 the header's fill fields are lost_size and buf_size (fixed-size sub-buffers). */
+static inline bool l0_lost_form(uint8_t minor)
+{
+	return minor < 5;
+}
+/* 2.4 and 2.5 aligned a type on its own size; 2.3 and 2.6 on min(size, alignment). */
+static inline bool l0_natural_align(uint8_t minor)
+{
+	return minor == 4 || minor == 5;
+}
+
 /* One block's header, both layouts (fields of the other layout stay 0). */
 struct l0_header {
 	uint64_t tsc_begin, tsc_end;
-	uint32_t size;              /* buf_size (1.x) or sb_size (2.x) */
-	uint32_t lost_size;         /* 1.x */
-	uint32_t data_size;         /* 2.x */
+	uint32_t size;              /* buf_size (1.x, 2.3, 2.4) or sb_size (2.5, 2.6) */
+	uint32_t lost_size;         /* 1.x, 2.3, 2.4: bytes unused at the end of the block */
+	uint32_t data_size;         /* 2.5, 2.6 */
+	bool lost_form;             /* 2.x before 2.5: the fields at 52 and 56 are lost_size and buf_size */
 	uint32_t events_lost, subbuf_corrupt; /* 2.x, cumulative */
 	uint8_t major, minor, arch_size, alignment;
 	uint8_t has_heartbeat, flight_recorder, tscbits, compact_data_shift; /* 1.x */
@@ -41,6 +56,7 @@ struct l0_header {
 struct l0_params {
 	uint8_t layout;             /* 1 or 2 */
 	uint8_t arch_size, alignment;
+	bool natural;               /* LTF 2.4 and 2.5: a type aligns on its own size, not min(size, alignment) */
 	bool heartbeat;             /* 1.x: 32-bit event timestamps */
 	bool compact;               /* 1.x compact tracefile: one u32 per event */
 	bool tsc_bounds;            /* the block's cycle counts are sound: events' full TSCs lie within them */
@@ -57,7 +73,8 @@ struct l0_params {
  */
 #define L0_MAX_FIELDS 32      /* fields of one format; a longer format is reported */
 #define L0_MAX_MARKERS 4096   /* markers kept for one trace (LTTng 0.x kernels had a few hundred) */
-#define L0_NAME_MAX 64        /* bytes kept of a channel or marker name, NUL included */
+#define L0_MAX_CPUS 4096    /* CPUs counted for the summary (the _N suffixes of the tracefiles) */
+#define L0_NAME_MAX 256       /* bytes kept of a channel or marker name, NUL included (LTTV has no limit) */
 
 /* A field's class (low 4 bits) and, for L0F_FIXED, its size in bytes (high 4 bits). */
 enum { L0F_FIXED = 0, L0F_INT, L0F_LONG, L0F_PTR, L0F_SIZE_T, L0F_STRING };
@@ -69,6 +86,8 @@ struct l0_marker {
 	uint16_t id;
 	bool has_id, has_format;
 	uint8_t sizes[4];          /* int, long, pointer, size_t (from marker_id; arch defaults before) */
+	uint8_t align;             /* the marker's own alignment (marker_id's last byte): its fields align on it */
+	bool core;                 /* a core marker event: aligned by the header's alignment */
 	uint8_t nfields;
 	uint8_t fields[L0_MAX_FIELDS];
 };
@@ -87,8 +106,15 @@ struct l0_markers {
 	bool index_cover;          /* the channel has a marker with an id and a format */
 };
 
-/* Parse a marker format into fields; -1 when it can be sized, else the offset of the bad byte. */
+/*
+ * Parse a marker format into fields; -1 when it can be sized, else the offset of the bad byte.
+ * The grammar is the tracer's: "#" trace types ([n]* qualifier? type, e.g. "#2u", "#p", "#1u")
+ * give the recorded size of the "%" conversion that follows ("#p%lu" is a pointer-sized field).
+ */
 long l0_format_parse(const char *fmt, size_t len, uint8_t *fields, uint8_t *nfields);
+
+/* The offset of a '#' trace type with no type after it ("#1%d": the tracer records no field), or -1. */
+long l0_format_typeless(const char *fmt, size_t len);
 
 /* The marker given id in the channel (its format perhaps unknown), or NULL. */
 const struct l0_marker *l0_marker_find(struct l0_markers *mk, const char *channel, uint16_t id);
@@ -106,7 +132,11 @@ struct l0_trace {
 	uint64_t events;
 	struct l0_markers markers;  /* read from the metadata tracefiles, which are checked first */
 	const char *channel;        /* LTF 2.x channel of the tracefile being walked ("" for 1.x or alone) */
+	const char *member;         /* the tracefile's name in the directory ("" alone), for the map */
+	uint32_t cpu;               /* its CPU (the name's _N suffix; 0 alone) */
 	bool meta;                  /* it is a metadata tracefile: ids 0 and 1 are the core marker events */
+	uint8_t alignment;          /* the header's alignment of the block being walked */
+	uint8_t major, minor;       /* and its version */
 	/* Findings of one code in the tracefile being walked: listed up to max_per_place, then counted. */
 	struct tfk_place place;
 };

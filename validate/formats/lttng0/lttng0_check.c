@@ -26,6 +26,7 @@ static void l0_check(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 	tfk_place_begin(&t.place);
 	t.ref_member = "";
 	t.channel = "";
+	t.member = "";
 	bool be = false;
 	int layout = l0_detect(file, 0, &be);
 	ctx->report->stats.format = layout == 2 ? (be ? "LTTng 0.x LTF 2.x (big-endian)" : "LTTng 0.x LTF 2.x")
@@ -40,8 +41,12 @@ static void l0_dictionary(tfk_token_fn emit, void *user)
 	static const uint8_t le[4] = { 0xED, 0xB7, 0xD6, 0x00 }, be[4] = { 0x00, 0xD6, 0xB7, 0xED };
 	emit(user, "lttng0_magic_le", le, 4);
 	emit(user, "lttng0_magic_be", be, 4);
-	static const uint8_t v10[2] = { 1, 0 }, v26[2] = { 2, 6 }, ffff[2] = { 0xFF, 0xFF };
+	static const uint8_t v10[2] = { 1, 0 }, v23[2] = { 2, 3 }, v24[2] = { 2, 4 }, v25[2] = { 2, 5 }, v26[2] = { 2, 6 };
+	static const uint8_t ffff[2] = { 0xFF, 0xFF };
 	emit(user, "lttng0_version_1_0", v10, 2);
+	emit(user, "lttng0_version_2_3", v23, 2);
+	emit(user, "lttng0_version_2_4", v24, 2);
+	emit(user, "lttng0_version_2_5", v25, 2);
 	emit(user, "lttng0_version_2_6", v26, 2);
 	emit(user, "lttng0_size_escape", ffff, 2);
 	static const uint8_t sizes[][4] = { { 0, 0x10, 0, 0 }, { 0, 0, 0x10, 0 }, { 0, 4, 0, 0 }, { 0, 0, 4, 0 } };
@@ -50,7 +55,8 @@ static void l0_dictionary(tfk_token_fn emit, void *user)
 	static const uint8_t esc[4][4] = { { 0, 0, 0, 0xE8 }, { 0, 0, 0, 0xF0 }, { 0xE8, 0, 0, 0 }, { 0xF0, 0, 0, 0 } };
 	for (size_t i = 0; i < 4; i++)
 		emit(user, "lttng0_event_escape", esc[i], 4);
-	static const char *const names[] = { "cpu_", "control/", "facilities_", "metadata_", "compact", "flight-" };
+	static const char *const names[] = { "cpu_", "control/", "facilities_", "metadata_", "compact", "flight-", "#p%lu", "#2u%u",
+					     "#1u%zu" };
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		emit(user, "lttng0_name", names[i], strlen(names[i]));
 }

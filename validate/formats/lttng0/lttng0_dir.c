@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lttng0.h"
@@ -53,14 +54,32 @@ static bool has_magic(const struct tfk_input *in, const struct tfk_member *m)
 	return yes;
 }
 
-/* Which members are tracefiles: 1 a per-CPU one, 2 another channel, 0 none. */
-static int tracefile_kind(const struct tfk_input *in, const struct tfk_member *m, bool probe)
+/* An LTF 2.x channel tracefile's name: lower-case letters, digits and '_', ending "_N". */
+static bool channel_name(const char *name)
+{
+	const char *us = strrchr(name, '_');
+	if (!us || us == name || !digits(us + 1))
+		return false;
+	for (const char *p = name; p < us; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '-'))
+			return false;
+	return true;
+}
+
+/*
+ * Which members are tracefiles: 1 a per-CPU one, 2 another channel, 0 none. Beside an LTF 2.x
+ * metadata_N (ltf2), a file named as a channel is one even when its first magic is gone (a
+ * zeroed block is reported there, not taken for a stranger).
+ */
+static int tracefile_kind(const struct tfk_input *in, const struct tfk_member *m, bool probe, bool ltf2)
 {
 	if (m->kind != TFK_MEMBER_FILE)
 		return 0;
 	const char *slash = strchr(m->name, '/');
 	if (!slash)
-		return cpu_name(m->name) ? 1 : starts(m->name, "compact") || (probe && has_magic(in, m)) ? 2 : 0;
+		return cpu_name(m->name) ? 1
+		       : starts(m->name, "compact") || (probe && ((ltf2 && channel_name(m->name)) || has_magic(in, m))) ? 2
+															: 0;
 	return starts(m->name, "control/") && !strchr(slash + 1, '/') ? 2 : 0;
 }
 
@@ -72,7 +91,7 @@ int l0_sniff_dir(const struct tfk_input *in)
 		const struct tfk_member *m = &in->members[i];
 		if (m->kind == TFK_MEMBER_DIR && strcmp(m->name, "control") == 0)
 			control = true;
-		int kind = tracefile_kind(in, m, false);
+		int kind = tracefile_kind(in, m, false, false);
 		cpu |= kind == 1;
 		/* A few tracefiles (and top-level files, for LTF 2.x channel names) are enough to be sure. */
 		if (probed < 8 && m->kind == TFK_MEMBER_FILE && (kind || !strchr(m->name, '/'))) {
@@ -131,6 +150,15 @@ static void model_member(const struct tfk_ctx *ctx, const struct tfk_member *m)
 	obs->model(obs->user, tfk_format_lttng0.name, TFK_LTTNG0_MODEL_MEMBER, &mm, sizeof(mm));
 }
 
+/* The CPU of a tracefile: the number after its last '_' (kernel_3, cpu_3), else 0. */
+static uint32_t cpu_of(const char *base)
+{
+	const char *us = strrchr(base, '_');
+	if (!us || !digits(us + 1) || strlen(us + 1) > 6)
+		return 0;
+	return (uint32_t)strtoul(us + 1, NULL, 10);
+}
+
 static void one_member(struct tfk_ctx *ctx, const struct tfk_input *in, const struct tfk_member *m, struct l0_trace *t)
 {
 	model_member(ctx, m);
@@ -138,6 +166,8 @@ static void one_member(struct tfk_ctx *ctx, const struct tfk_input *in, const st
 	channel_of(base_name(m->name), channel, sizeof channel);
 	t->channel = channel;
 	t->meta = meta_name(base_name(m->name));
+	t->member = m->name;
+	t->cpu = cpu_of(base_name(m->name));
 	if (m->size == 0) {
 		struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, m->name, NULL);
 		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_LTTNG0_FILE_EMPTY);
@@ -160,6 +190,8 @@ static void one_member(struct tfk_ctx *ctx, const struct tfk_input *in, const st
 	tfk_member_close(&map);
 	t->channel = "";
 	t->meta = false;
+	t->member = "";
+	t->cpu = 0;
 }
 
 void l0_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
@@ -170,8 +202,16 @@ void l0_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 	ctx->report->stats.format = "LTTng 0.x trace directory";
 	ctx->report->stats.file_size = in->total_size;
 	t.channel = "";
+	t.member = "";
 	bool data = false, meta = false;
 	uint32_t cpus = 0;
+	uint64_t seen[L0_MAX_CPUS / 64] = { 0 };
+	/* An LTF 2.x trace: a top-level metadata_N that begins with a block header. */
+	bool ltf2 = false;
+	for (size_t i = 0; i < in->n && !ltf2; i++) {
+		const struct tfk_member *m = &in->members[i];
+		ltf2 = !strchr(m->name, '/') && starts(m->name, "metadata_") && digits(m->name + 9) && has_magic(in, m);
+	}
 	/* The metadata tracefiles first: the others' events are measured from their markers. */
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < in->n; i++) {
@@ -179,12 +219,17 @@ void l0_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in)
 			const char *b = base_name(m->name);
 			if (meta_name(b) != (pass == 0))
 				continue;
-			int kind = tracefile_kind(in, m, true);
+			int kind = tracefile_kind(in, m, true, ltf2);
 			if (!kind)
 				continue;
 			meta |= pass == 0;
 			data |= !strchr(m->name, '/') && !starts(b, "metadata_");
-			cpus += kind == 1;
+			/* The CPUs: the distinct _N suffixes (cpu_N in 2008, every channel_N in LTF 2.x). */
+			const uint32_t cpu = cpu_of(b);
+			if (cpu < L0_MAX_CPUS && !(seen[cpu / 64] >> (cpu % 64) & 1) && (kind == 1 || strcmp(m->name, b) == 0)) {
+				seen[cpu / 64] |= 1ull << (cpu % 64);
+				cpus++;
+			}
 			one_member(ctx, in, m, &t);
 		}
 	}

@@ -159,10 +159,48 @@ static bool string_end(struct walker *k, uint64_t pos, uint64_t *end)
 	return false;
 }
 
+/* The size of a numeric field of the marker. */
+static unsigned field_size(const struct l0_marker *m, uint8_t f)
+{
+	return L0F_CLASS(f) == L0F_FIXED ? L0F_SIZE(f) : m->sizes[L0F_CLASS(f) - L0F_INT];
+}
+
+/*
+ * What a numeric field of size bytes aligns on. The 2008 layout and the core marker events use
+ * the header's alignment; other LTF 2.x events their marker's own (marker_id's alignment byte,
+ * which the tracer recorded per marker). 0 is packed; 2.4 and 2.5 aligned a type on its own size,
+ * the others on min(size, alignment).
+ */
+static unsigned field_align(const struct l0_params *p, const struct l0_marker *m, unsigned size)
+{
+	const unsigned a = p->layout == 1 || m->core ? p->alignment : m->align;
+	if (!a || !size)
+		return 1;
+	if (p->natural)
+		return size;
+	return size < a ? size : a;
+}
+
+/* LTF 2.x: an event's payload begins aligned on its widest field's alignment (LTTV largest_align). */
+static uint64_t payload_start(const struct l0_params *p, const struct l0_marker *m, uint64_t pos)
+{
+	if (p->layout == 1 || !m)
+		return pos;
+	unsigned la = 1;
+	for (unsigned i = 0; i < m->nfields; i++) {
+		if (L0F_CLASS(m->fields[i]) == L0F_STRING)
+			continue;
+		const unsigned a = field_align(p, m, field_size(m, m->fields[i]));
+		if (a > la)
+			la = a;
+	}
+	return align_up(pos, la);
+}
+
 /*
  * Measure a payload at block-relative pos from the marker's fields: strings to their NUL,
- * numbers of their class's size, each aligned to min(size, alignment) when the trace aligns
- * (§3.2 "Event header alignment"). offs receives each field's view-relative offset.
+ * numbers of their class's size, each aligned as field_align says (§3.2 "Event header
+ * alignment"; LTTV's marker.c). offs receives each field's view-relative offset.
  */
 static bool measure(struct walker *k, const struct l0_params *p, const struct l0_marker *m, uint64_t pos, uint64_t *end,
 		    uint64_t *offs)
@@ -175,9 +213,8 @@ static bool measure(struct walker *k, const struct l0_params *p, const struct l0
 				return false;
 			continue;
 		}
-		const unsigned size = L0F_CLASS(f) == L0F_FIXED ? L0F_SIZE(f) : m->sizes[L0F_CLASS(f) - L0F_INT];
-		if (p->alignment)
-			pos = align_up(pos, size < p->alignment ? size : p->alignment);
+		const unsigned size = field_size(m, f);
+		pos = align_up(pos, field_align(p, m, size));
 		if (fits(k, pos, size, "field") != FIT_OK)
 			return false;
 		offs[i] = k->at + pos;
@@ -195,6 +232,7 @@ static bool payload(struct walker *k, const struct l0_params *p, uint16_t id, ui
 {
 	const struct l0_marker *m = marker_for(k, p, id, size < 0);
 	uint64_t offs[L0_MAX_FIELDS];
+	pos = payload_start(p, m, pos);
 	if (size >= 0) {
 		if (fits(k, pos, (uint64_t)size, "payload") != FIT_OK)
 			return false;
@@ -307,7 +345,7 @@ static bool v2_event(struct walker *k, const struct l0_params *p, const struct l
 	}
 	if (id5 == 29) {
 		if (p->alignment)
-			pos = align_up(pos, 8);
+			pos = align_up(pos, p->natural || p->alignment >= 8 ? 8 : p->alignment);
 		READ_OR_STOP(pos, 8, "full timestamp");
 		uint64_t tsc = 0;
 		tfk_cur_u64_at(k->c, k->at + pos, &tsc);
@@ -323,8 +361,10 @@ void l0_walk_events(struct tfk_ctx *ctx, struct l0_trace *t, const struct tfk_cu
 	struct walker k = { ctx, t, c, at, fill, block_len, block, w, 0, 0, false, h->tsc_begin, false, false };
 	uint64_t pos = p->layout == 1 ? L0_V1_HEADER : L0_V2_HEADER;
 	unsigned a = 1;
-	if (p->alignment)
-		a = p->layout == 2 || p->compact ? 4 : (p->alignment < p->arch_size ? p->alignment : p->arch_size);
+	if (p->alignment && p->layout == 2)
+		a = p->natural || p->alignment >= 4 ? 4 : p->alignment; /* the u32 event header */
+	else if (p->alignment)
+		a = p->compact ? 4 : (p->alignment < p->arch_size ? p->alignment : p->arch_size);
 	w->good_end = pos;
 	/* Every event is at least 4 bytes, so the walk ends within the block's size. */
 	for (;;) {

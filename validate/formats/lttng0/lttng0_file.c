@@ -5,6 +5,8 @@
  * checked and its events walked; a block whose magic is gone is skipped to the next magic found
  * in the file. Each block is told to the observer's model, for repair.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lttng0.h"
@@ -15,11 +17,15 @@ struct file_walk {
 	struct l0_trace *t;
 	uint8_t layout;
 	bool be, compact;
-	uint32_t block_size;       /* 1.x: the first sound block's buf_size (0 until known) */
+	uint32_t block_size;       /* 1.x, 2.3, 2.4: the first sound block's buf_size (0 until known) */
+	bool lost_form;            /* the block being told to the model has a 2.3/2.4 lost_size */
 	bool have_prev;
 	uint64_t prev_end;
 	uint32_t prev_lost, prev_corrupt;
 	uint64_t block;            /* blocks met so far */
+	uint64_t events;           /* events walked in the tracefile */
+	uint32_t lost;             /* events_lost of its last sound LTF 2.x block (cumulative) */
+	uint8_t major, minor;      /* version of its first sound block */
 };
 
 struct tfk_finding *l0_emit(struct tfk_ctx *ctx, struct l0_trace *t, enum tfk_fault_code code, uint64_t offset,
@@ -42,7 +48,7 @@ static void model(struct file_walk *fw, uint32_t state, uint64_t off, uint64_t s
 	if (!obs || !obs->model)
 		return;
 	struct tfk_lttng0_block b = { state, fw->layout, fw->be, off, size, present, w ? w->good_end : 0,
-				      w ? w->events : 0 };
+				      w ? w->events : 0, fw->lost_form };
 	obs->model(obs->user, tfk_format_lttng0.name, TFK_LTTNG0_MODEL_BLOCK, &b, sizeof b);
 }
 
@@ -76,7 +82,7 @@ static uint64_t block_step(struct file_walk *fw, uint64_t off, const struct l0_h
 {
 	const uint64_t hdr = fw->layout == 1 ? L0_V1_HEADER : L0_V2_HEADER;
 	const uint64_t abs = fw->c->origin + off + (fw->layout == 1 ? 36 : 56);
-	const char *name = fw->layout == 1 ? "buf_size" : "sb_size";
+	const char *name = fw->layout == 1 || h->lost_form ? "buf_size" : "sb_size";
 	if (h->size < hdr + 4) {
 		/* §0 / §3.5: LTTV divides by buf_size, loops forever on sb_size 0 */
 		struct tfk_finding *f = l0_emit(fw->ctx, fw->t, TFK_LTTNG0_BLOCK_BAD_SIZE, abs, 4);
@@ -84,8 +90,9 @@ static uint64_t block_step(struct file_walk *fw, uint64_t off, const struct l0_h
 		tfk_set_expected(f, "at least %llu (headers and one event header)", (unsigned long long)(hdr + 4));
 		tfk_set_found(f, "%u", h->size);
 		*sound = false;
-		return fw->layout == 1 ? fw->block_size : 0;
+		return fw->layout == 1 || h->lost_form ? fw->block_size : 0;
 	}
+	const bool fixed = fw->layout == 1 || h->lost_form; /* every block of the tracefile the same size */
 	bool odd = fw->layout == 1 ? !is_pow2(h->size) : h->size % L0_V2_PAGE != 0;
 	if (odd) {
 		struct tfk_finding *f = l0_emit(fw->ctx, fw->t, TFK_LTTNG0_BLOCK_ODD_SIZE, abs, 4);
@@ -93,7 +100,7 @@ static uint64_t block_step(struct file_walk *fw, uint64_t off, const struct l0_h
 		tfk_set_expected(f, fw->layout == 1 ? "a power of two" : "a multiple of 4096");
 		tfk_set_found(f, "%u", h->size);
 	}
-	if (fw->layout == 1 && fw->block_size && h->size != fw->block_size) {
+	if (fixed && fw->block_size && h->size != fw->block_size) {
 		struct tfk_finding *f = l0_emit(fw->ctx, fw->t, TFK_LTTNG0_BLOCK_INCONSISTENT, abs, 4);
 		tfk_set_path(f, "block %llu buf_size", (unsigned long long)fw->block);
 		tfk_set_expected(f, "%u, as the tracefile's first block", fw->block_size);
@@ -108,17 +115,18 @@ static uint64_t block_step(struct file_walk *fw, uint64_t off, const struct l0_h
 static uint64_t block_fill(struct file_walk *fw, uint64_t off, uint64_t step, const struct l0_header *h)
 {
 	const uint64_t hdr = fw->layout == 1 ? L0_V1_HEADER : L0_V2_HEADER;
-	if (fw->layout == 1 ? h->lost_size <= step - hdr : h->data_size >= hdr && h->data_size <= step)
-		return fw->layout == 1 ? step - h->lost_size : h->data_size;
+	const bool lost = fw->layout == 1 || h->lost_form;
+	if (lost ? h->lost_size <= step - hdr : h->data_size >= hdr && h->data_size <= step)
+		return lost ? step - h->lost_size : h->data_size;
 	struct tfk_finding *f = l0_emit(fw->ctx, fw->t, TFK_LTTNG0_BLOCK_BAD_FILL, fw->c->origin + off + (fw->layout == 1 ? 32 : 52), 4);
-	tfk_set_path(f, "block %llu %s", (unsigned long long)fw->block, fw->layout == 1 ? "lost_size" : "data_size");
-	if (fw->layout == 1)
+	tfk_set_path(f, "block %llu %s", (unsigned long long)fw->block, lost ? "lost_size" : "data_size");
+	if (lost)
 		tfk_set_expected(f, "at most %llu (the block size %llu less its headers)", (unsigned long long)(step - hdr),
 				 (unsigned long long)step);
 	else
 		tfk_set_expected(f, "between %llu (the header) and %llu (sb_size)", (unsigned long long)hdr,
 				 (unsigned long long)step);
-	tfk_set_found(f, "%u", fw->layout == 1 ? h->lost_size : h->data_size);
+	tfk_set_found(f, "%u", lost ? h->lost_size : h->data_size);
 	return 0;
 }
 
@@ -152,8 +160,6 @@ static bool block_times(struct file_walk *fw, uint64_t off, const struct l0_head
 			tfk_set_found(f, "%u", now[i]);
 		}
 	}
-	if (fw->layout == 2 && h->events_lost > fw->ctx->report->stats.events_lost)
-		fw->ctx->report->stats.events_lost = h->events_lost;
 	return sound;
 }
 
@@ -173,6 +179,7 @@ static uint64_t one_block(struct file_walk *fw, uint64_t off)
 	const uint64_t avail = c->len - off;
 	struct l0_header h;
 	l0_read_header(c, off, fw->layout, &h);
+	fw->lost_form = h.lost_form;
 	bool sound = l0_check_fields(fw->ctx, fw->t, c, off, fw->layout, &h, fw->block);
 	uint64_t step = block_step(fw, off, &h, &sound);
 	if (!step) {
@@ -181,7 +188,7 @@ static uint64_t one_block(struct file_walk *fw, uint64_t off)
 		model(fw, TFK_LTTNG0_DROP, off, next - off, next - off, NULL);
 		return next;
 	}
-	if (fw->layout == 1 && !fw->block_size && sound)
+	if ((fw->layout == 1 || h.lost_form) && !fw->block_size && sound)
 		fw->block_size = h.size;
 	uint64_t fill = block_fill(fw, off, step, &h);
 	sound &= fill != 0;
@@ -217,13 +224,22 @@ static uint64_t one_block(struct file_walk *fw, uint64_t off)
 	bool params = h.arch_size == 4 || h.arch_size == 8;
 	params &= h.alignment == 0 || h.alignment == 1 || h.alignment == 2 || h.alignment == 4 || h.alignment == 8;
 	if (fill && params) {
-		struct l0_params p = { fw->layout, h.arch_size, h.alignment, h.has_heartbeat != 0, fw->compact, times,
-					h.tscbits, h.tsc_lsb_truncate, sound };
+		struct l0_params p = { fw->layout, h.arch_size, h.alignment, fw->layout == 2 && l0_natural_align(h.minor),
+				       h.has_heartbeat != 0, fw->compact, times, h.tscbits, h.tsc_lsb_truncate, sound };
+		fw->t->alignment = h.alignment;
+		fw->t->major = h.major;
+		fw->t->minor = h.minor;
 		l0_walk_events(fw->ctx, fw->t, c, off, fill, present, &p, &h, fw->block, &w);
 		fw->ctx->report->stats.events += w.events;
 		fw->t->events += w.events;
+		fw->events += w.events;
 	}
 	if (sound) {
+		if (!fw->have_prev) {
+			fw->major = h.major;
+			fw->minor = h.minor;
+		}
+		fw->lost = h.events_lost;
 		fw->have_prev = true;
 		fw->prev_end = h.tsc_end;
 		fw->prev_lost = h.events_lost;
@@ -234,6 +250,33 @@ static uint64_t one_block(struct file_walk *fw, uint64_t off)
 	model(fw, state, off, step, present, &w);
 	tfk_release(fw->ctx, c->base + off, present); /* the walk never comes back to a block */
 	return step > avail ? c->len : off + step;
+}
+
+static void item(const struct tfk_ctx *ctx, uint64_t off, uint64_t len, uint32_t id, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+static void item(const struct tfk_ctx *ctx, uint64_t off, uint64_t len, uint32_t id, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	tfk_observe_item(ctx, TFK_ITEM_BUFFER, off, len, id, name, fmt, ap);
+	va_end(ap);
+}
+
+/* The tracefile in the map (describe): its version, blocks, events walked and events lost. */
+static void tracefile_item(const struct file_walk *fw, uint64_t off, uint64_t len)
+{
+	const char *name = *fw->t->member ? fw->t->member : "tracefile";
+	if (!fw->have_prev) {
+		item(fw->ctx, off, len, fw->t->cpu, name, "LTF %u.x, cpu %u: %llu block(s), none sound, %llu events",
+		     fw->layout, fw->t->cpu, (unsigned long long)fw->block, (unsigned long long)fw->events);
+		return;
+	}
+	char lost[32] = "";
+	if (fw->layout == 2) /* the 2008 header has no lost-event counter */
+		snprintf(lost, sizeof lost, ", %u lost", fw->lost);
+	item(fw->ctx, off, len, fw->t->cpu, name, "LTF %u.%u%s%s, cpu %u: %llu block(s), %llu events%s", fw->major, fw->minor,
+	     *fw->t->channel ? ", channel " : "", fw->t->channel, fw->t->cpu, (unsigned long long)fw->block,
+	     (unsigned long long)fw->events, lost);
 }
 
 void l0_check_tracefile(struct tfk_ctx *ctx, const struct tfk_cursor *file, struct l0_trace *t, bool compact)
@@ -272,8 +315,8 @@ void l0_check_tracefile(struct tfk_ctx *ctx, const struct tfk_cursor *file, stru
 			tfk_set_path(f, "block %llu magic_number", (unsigned long long)fw.block);
 			tfk_set_expected(f, "0x00D6B7ED at block offset %llu", (unsigned long long)mat);
 			tfk_set_found(f, "0x%08X", m);
-			/* A 1.x block of the known size is skipped whole; otherwise to the next magic. */
-			uint64_t next = fw.layout == 1 && fw.block_size ? off + fw.block_size : next_magic(&fw, off + 1);
+			/* A block of the known fixed size (1.x, 2.3, 2.4) is skipped whole; otherwise to the next magic. */
+			uint64_t next = fw.block_size ? off + fw.block_size : next_magic(&fw, off + 1);
 			if (next > file->len || next <= off)
 				next = file->len;
 			garbage(&fw, off, next);
@@ -285,5 +328,8 @@ void l0_check_tracefile(struct tfk_ctx *ctx, const struct tfk_cursor *file, stru
 		fw.block++;
 		off = next > off ? next : file->len;
 	}
+	/* events_lost counts since the trace began, per tracefile: the last block's is the file's. */
+	ctx->report->stats.events_lost += fw.lost;
+	tracefile_item(&fw, file->origin, file->len);
 	quota_flush(ctx, t);
 }

@@ -99,8 +99,15 @@ void l0_read_header(const struct tfk_cursor *c, uint64_t at, uint8_t layout, str
 		h->alignment = u8_at(c, at + 23);
 		h->start_freq = u64_at(c, at + 40);
 		h->freq_scale = u32_at(c, at + 48);
-		h->data_size = u32_at(c, at + 52);
 		h->size = u32_at(c, at + 56);
+		if (l0_lost_form(h->minor)) {
+			/* LTF 2.3 / 2.4: lost_size and buf_size (LTTV 0.12's ltt_subbuffer_header_2_3) */
+			h->lost_form = true;
+			h->lost_size = u32_at(c, at + 52);
+			h->data_size = h->lost_size <= h->size ? h->size - h->lost_size : 0;
+		} else {
+			h->data_size = u32_at(c, at + 52);
+		}
 		h->events_lost = u32_at(c, at + 60);
 		h->subbuf_corrupt = u32_at(c, at + 64);
 	}
@@ -128,17 +135,21 @@ bool l0_check_fields(struct tfk_ctx *ctx, struct l0_trace *t, const struct tfk_c
 	const uint64_t o_arch = layout == 1 ? 56 : 22, o_align = layout == 1 ? 61 : 23;
 	const uint64_t o_scale = layout == 1 ? 65 : 48, o_freq = layout == 1 ? 69 : 40;
 	const uint64_t o_major = layout == 1 ? 57 : 20, o_minor = o_major + 1;
-	const unsigned want_major = layout, want_minor = layout == 1 ? 0 : 6;
+	const unsigned want_major = layout;
+	const bool known_minor = layout == 1 ? h->minor == 0 : h->minor >= L0_V2_MINOR_MIN && h->minor <= L0_V2_MINOR_MAX;
 	if (h->major != want_major) {
 		struct tfk_finding *f = l0_emit(ctx, t, TFK_LTTNG0_HEADER_BAD_VERSION, abs + o_major, 2);
 		tfk_set_path(f, "block %llu trace header version", (unsigned long long)block);
 		tfk_set_expected(f, "%u.x (magic at offset %u)", want_major, layout == 1 ? L0_V1_MAGIC_AT : L0_V2_MAGIC_AT);
 		tfk_set_found(f, "%u.%u", h->major, h->minor);
 		ok = false;
-	} else if (h->minor != want_minor) {
+	} else if (!known_minor) {
 		struct tfk_finding *f = l0_emit(ctx, t, TFK_LTTNG0_HEADER_OTHER_MINOR, abs + o_minor, 1);
 		tfk_set_path(f, "block %llu trace header version", (unsigned long long)block);
-		tfk_set_expected(f, "%u.%u", want_major, want_minor);
+		if (layout == 1)
+			tfk_set_expected(f, "1.0");
+		else
+			tfk_set_expected(f, "2.%u to 2.%u", L0_V2_MINOR_MIN, L0_V2_MINOR_MAX);
 		tfk_set_found(f, "%u.%u", h->major, h->minor);
 	}
 	if (h->arch_size != 4 && h->arch_size != 8) {

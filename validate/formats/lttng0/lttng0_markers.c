@@ -20,13 +20,13 @@
 #define FX(n) ((uint8_t)((n) << 4 | L0F_FIXED))
 
 static const struct l0_marker core[2][2] = {
-	{ { .channel = "", .name = "core_marker_id", .has_id = true, .has_format = true, .nfields = 7,
+	{ { .channel = "", .name = "core_marker_id", .has_id = true, .core = true, .has_format = true, .nfields = 7,
 	    .fields = { L0F_STRING, FX(2), FX(1), FX(1), FX(1), FX(1), FX(1) } },
-	  { .channel = "", .name = "core_marker_format", .id = 1, .has_id = true, .has_format = true, .nfields = 2,
+	  { .channel = "", .name = "core_marker_format", .id = 1, .has_id = true, .core = true, .has_format = true, .nfields = 2,
 	    .fields = { L0F_STRING, L0F_STRING } } },
-	{ { .channel = "metadata", .name = "core_marker_id", .has_id = true, .has_format = true, .nfields = 8,
+	{ { .channel = "metadata", .name = "core_marker_id", .has_id = true, .core = true, .has_format = true, .nfields = 8,
 	    .fields = { L0F_STRING, L0F_STRING, FX(2), FX(1), FX(1), FX(1), FX(1), FX(1) } },
-	  { .channel = "metadata", .name = "core_marker_format", .id = 1, .has_id = true, .has_format = true,
+	  { .channel = "metadata", .name = "core_marker_format", .id = 1, .has_id = true, .core = true, .has_format = true,
 	    .nfields = 3, .fields = { L0F_STRING, L0F_STRING, L0F_STRING } } },
 };
 
@@ -35,9 +35,69 @@ const struct l0_marker *l0_core_marker(uint8_t layout, uint16_t id)
 	return id < 2 && (layout == 1 || layout == 2) ? &core[layout - 1][id] : NULL;
 }
 
+/* A size qualifier of a "%" conversion or a "#" trace type; 0 when fmt[*i] is none. */
+static char qualifier(const char *fmt, size_t len, size_t *i, bool trace)
+{
+	if (*i >= len)
+		return 0;
+	const char q = fmt[*i];
+	if (!strchr("hlLZzt", q) && q != 'S' && !(trace && strchr("1248", q)))
+		return 0;
+	(*i)++;
+	if (q == 'l' && *i < len && fmt[*i] == 'l') {
+		(*i)++;
+		return 'L';
+	}
+	if (q == 'h' && !trace && *i < len && fmt[*i] == 'h') {
+		(*i)++;
+		return 'H'; /* "%hhu": LTTV stops at it; a byte is the only size it can mean */
+	}
+	return q;
+}
+
 /*
- * One conversion at fmt[*i] (just past '%'): its field, or -1 for "%%" (no field), or -2 when
- * it cannot be sized (a '*' width, floating point, an unknown conversion).
+ * The field a type character and its qualifier give: c is one byte, s a string, p a pointer,
+ * d i o u x X an integer of the qualifier's size (L 8, l long, z Z size_t, t pointer, h 2, the
+ * trace types' 1 2 4 8, none int). -2 for any other character.
+ */
+static int typed(char q, char conv)
+{
+	if (conv == 'c')
+		return FX(1);
+	if (conv == 's')
+		return L0F_STRING;
+	if (conv == 'p')
+		return L0F_PTR;
+	if (!conv || !strchr("diouxX", conv))
+		return -2;
+	switch (q) {
+	case 'L':
+		return FX(8);
+	case 'l':
+		return L0F_LONG;
+	case 'z':
+	case 'Z':
+		return L0F_SIZE_T;
+	case 't':
+		return L0F_PTR;
+	case 'h':
+		return FX(2);
+	case 'H':
+		return FX(1);
+	case '1':
+	case '2':
+	case '4':
+	case '8':
+		return FX(q - '0');
+	default:
+		return L0F_INT;
+	}
+}
+
+/*
+ * One "%" conversion at fmt[*i] (just past '%'): its field, or -1 for "%%" (no field), or -2
+ * when it cannot be sized (a '*' width, floating point, an unknown conversion). Flags and a
+ * width are passed over (the tracer's formats have none, but a reader would print them).
  */
 static int conversion(const char *fmt, size_t len, size_t *i)
 {
@@ -50,87 +110,76 @@ static int conversion(const char *fmt, size_t len, size_t *i)
 		k++;
 	while (k < len && ((fmt[k] >= '0' && fmt[k] <= '9') || fmt[k] == '.'))
 		k++;
-	unsigned longs = 0, shorts = 0;
-	int cls = L0F_INT;
-	for (; k < len; k++) {
-		char ch = fmt[k];
-		if (ch == 'h')
-			shorts++;
-		else if (ch == 'l')
-			longs++;
-		else if (ch == 'L' || ch == 'q')
-			longs = 2;
-		else if (ch == 'z' || ch == 'Z')
-			cls = L0F_SIZE_T;
-		else if (ch == 'j')
-			longs = 2;
-		else if (ch == 't')
-			cls = L0F_LONG;
-		else
-			break;
-	}
+	const char q = qualifier(fmt, len, &k, false);
 	if (k >= len) {
 		*i = k;
 		return -2;
 	}
 	const char conv = fmt[k];
 	*i = k + 1;
-	if (conv == 's')
-		return L0F_STRING;
-	if (conv == 'p')
-		return L0F_PTR;
-	if (!strchr("diouxXc", conv))
-		return -2;
-	if (conv == 'c' && !longs && !shorts && cls == L0F_INT)
-		return FX(1); /* a char is recorded as one byte (our reading of ltt-serialize) */
-	if (cls == L0F_SIZE_T || cls == L0F_LONG)
-		return cls;
-	if (longs >= 2)
-		return FX(8);
-	if (longs == 1)
-		return L0F_LONG;
-	if (shorts >= 2)
-		return FX(1);
-	if (shorts == 1)
-		return FX(2);
-	return L0F_INT;
+	return typed(q, conv);
 }
 
 long l0_format_parse(const char *fmt, size_t len, uint8_t *fields, uint8_t *nfields)
 {
 	uint8_t n = 0;
-	int forced = 0; /* "#1u%zu": the LTTng type prefix gives the recorded size */
+	int forced = -1; /* the field a "#" trace type gave the next conversion ("#p%lu", "#2u%u") */
 	for (size_t i = 0; i < len;) {
 		const size_t at = i;
 		const char ch = fmt[i++];
 		if (ch == '#') {
-			if (i < len && fmt[i] == 'n')
-				i++; /* network byte order: the size is what matters here */
-			unsigned size = 0;
-			while (i < len && fmt[i] >= '0' && fmt[i] <= '9' && size < 100)
-				size = size * 10 + (unsigned)(fmt[i++] - '0');
-			while (i < len && fmt[i] != '%' && ((fmt[i] >= 'a' && fmt[i] <= 'z') || (fmt[i] >= 'A' && fmt[i] <= 'Z')))
+			if (i < len && fmt[i] == '#') {
+				i++; /* "##": a '#' of the text */
+				continue;
+			}
+			while (i < len && (fmt[i] == 'n' || fmt[i] == 'b'))
+				i++; /* network byte order, compact bitfield: the size is what matters here */
+			const char q = qualifier(fmt, len, &i, true);
+			const int f = i < len ? typed(q, fmt[i]) : -2;
+			/*
+			 * Not a type ("#1%d"): the tracer's parser (and LTTV's) gives no trace type and
+			 * steps over the character it stopped at, here the '%', so that no field is
+			 * recorded for the conversion at all.
+			 */
+			if (i < len)
 				i++;
-			if ((size != 1 && size != 2 && size != 4 && size != 8) || i >= len || fmt[i] != '%')
-				return (long)at;
-			forced = (int)size;
+			forced = f < 0 ? -1 : f;
 			continue;
 		}
 		if (ch != '%')
 			continue;
 		int f = conversion(fmt, len, &i);
-		if (f == -1 && !forced)
+		if (f == -1)
 			continue;
-		if (f < 0 || (forced && f == L0F_STRING))
+		if (f < 0)
 			return (long)at;
 		if (n == L0_MAX_FIELDS)
 			return (long)at;
-		fields[n++] = forced ? FX(forced) : (uint8_t)f;
-		forced = 0;
+		/* The trace type gives the recorded size, unless the conversion is a string. */
+		fields[n++] = (uint8_t)(forced >= 0 && f != L0F_STRING ? forced : f);
+		forced = -1;
 	}
-	if (forced)
-		return (long)len;
 	*nfields = n;
+	return -1;
+}
+
+long l0_format_typeless(const char *fmt, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		const size_t at = i;
+		if (fmt[i++] != '#')
+			continue;
+		if (i < len && fmt[i] == '#') {
+			i++;
+			continue;
+		}
+		while (i < len && (fmt[i] == 'n' || fmt[i] == 'b'))
+			i++;
+		const char q = qualifier(fmt, len, &i, true);
+		if (i >= len || typed(q, fmt[i]) < 0)
+			return (long)at;
+		i++;
+	}
 	return -1;
 }
 
@@ -184,13 +233,10 @@ void l0_markers_free(struct l0_markers *mk)
 	memset(mk, 0, sizeof(*mk));
 }
 
-/* The marker named (channel, name), added when new; NULL at the cap (reported once) or out of memory. */
-static struct l0_marker *marker_of(struct tfk_ctx *ctx, struct l0_markers *mk, const char *channel, const char *name,
-				   uint64_t offset, uint8_t arch_size)
+/* A new marker of (channel, name); NULL at the cap (reported once) or out of memory. */
+static struct l0_marker *marker_add(struct tfk_ctx *ctx, struct l0_markers *mk, const char *channel, const char *name,
+				    uint64_t offset, uint8_t arch_size)
 {
-	for (size_t i = 0; i < mk->n; i++)
-		if (strcmp(mk->m[i].channel, channel) == 0 && strcmp(mk->m[i].name, name) == 0)
-			return &mk->m[i];
 	if (mk->n == L0_MAX_MARKERS) {
 		if (!mk->full)
 			tfk_limit_hit(ctx, offset, "LTTng 0.x markers", mk->n + 1, L0_MAX_MARKERS);
@@ -217,13 +263,13 @@ static struct l0_marker *marker_of(struct tfk_ctx *ctx, struct l0_markers *mk, c
 	return m;
 }
 
-static void bad_record(struct tfk_ctx *ctx, struct l0_trace *t, uint64_t offset, uint64_t length, const char *what,
-		       const char *expected)
+/* The first marker of (channel, name) that has (want_id) or lacks an id, or NULL. */
+static struct l0_marker *marker_named(struct l0_markers *mk, const char *channel, const char *name)
 {
-	struct tfk_finding *f = l0_emit(ctx, t, TFK_LTTNG0_METADATA_BAD_RECORD, offset, length);
-	tfk_set_path(f, "%s", what);
-	tfk_set_expected(f, "%s", expected);
-	tfk_set_found(f, "no such value");
+	for (size_t i = 0; i < mk->n; i++)
+		if (strcmp(mk->m[i].channel, channel) == 0 && strcmp(mk->m[i].name, name) == 0)
+			return &mk->m[i];
+	return NULL;
 }
 
 /* A string field at view-relative off: copied (NUL included) when 1..L0_NAME_MAX-1 bytes, else reported. */
@@ -245,6 +291,36 @@ static bool name_at(struct tfk_ctx *ctx, struct l0_trace *t, const struct tfk_cu
 	return true;
 }
 
+/*
+ * A type size (slot 0..3: int, long, pointer, size_t) or the alignment (slot 4) of a marker_id
+ * that cannot be: every marker_id of the trace gives the traced kernel's, so the value the
+ * trace's markers agree on (before any, int 4, arch_size, the header's alignment) replaces it,
+ * here and, through the model, in the repaired copy.
+ */
+static void bad_type_size(struct tfk_ctx *ctx, struct l0_trace *t, const struct tfk_cursor *c, uint64_t off,
+			  unsigned slot, uint8_t *sz, uint8_t arch_size)
+{
+	static const char *const names[5] = { "int", "long", "pointer", "size_t", "alignment" };
+	uint8_t want = slot == 0 ? 4 : slot == 4 ? t->alignment : arch_size;
+	for (size_t i = 0; i < t->markers.n; i++) {
+		const struct l0_marker *m = &t->markers.m[i];
+		if (m->has_id) {
+			want = slot == 4 ? m->align : m->sizes[slot];
+			break;
+		}
+	}
+	struct tfk_finding *f = l0_emit(ctx, t, TFK_LTTNG0_METADATA_BAD_TYPE_SIZE, c->origin + off, 1);
+	tfk_set_path(f, "marker_id %s size", names[slot]);
+	tfk_set_expected(f, "%u, as the trace's other marker_id events give", want);
+	tfk_set_found(f, "%u", sz[slot]);
+	sz[slot] = want;
+	const struct tfk_observer *obs = ctx->obs;
+	if (obs && obs->model) {
+		struct tfk_lttng0_patch p = { c->origin + off, want };
+		obs->model(obs->user, tfk_format_lttng0.name, TFK_LTTNG0_MODEL_PATCH, &p, sizeof p);
+	}
+}
+
 void l0_marker_record(struct tfk_ctx *ctx, struct l0_trace *t, const struct tfk_cursor *c, uint8_t layout, uint16_t id,
 		      const uint64_t *offs, uint8_t arch_size)
 {
@@ -260,29 +336,49 @@ void l0_marker_record(struct tfk_ctx *ctx, struct l0_trace *t, const struct tfk_
 		tfk_cur_u16_at(c, offs[k], &mid);
 		for (unsigned i = 0; i < 5; i++)
 			tfk_cur_u8_at(c, offs[k + 1 + i], &sz[i]);
-		for (unsigned i = 0; i < 4; i++)
-			if (sz[i] != 1 && sz[i] != 2 && sz[i] != 4 && sz[i] != 8) {
-				bad_record(ctx, t, c->origin + offs[k + 1 + i], 1, "marker_id type size",
-					   "1, 2, 4 or 8 bytes");
-				return;
-			}
-		/* Another marker of the channel with this id already: the ids clash. */
+		for (unsigned i = 0; i < 5; i++)
+			if (!(sz[i] == 1 || sz[i] == 2 || sz[i] == 4 || sz[i] == 8 || (i == 4 && sz[i] == 0)))
+				bad_type_size(ctx, t, c, offs[k + 1 + i], i, sz, arch_size);
+		/*
+		 * Another marker of the channel with this id already: the ids clash, unless it is the
+		 * same marker again (each CPU's metadata tracefile repeats the markers).
+		 */
 		for (size_t i = 0; i < t->markers.n; i++) {
-			const struct l0_marker *o = &t->markers.m[i];
-			if (o->has_id && o->id == mid && strcmp(o->channel, channel) == 0 && strcmp(o->name, name) != 0) {
+			struct l0_marker *o = &t->markers.m[i];
+			if (!o->has_id || o->id != mid || strcmp(o->channel, channel) != 0)
+				continue;
+			if (strcmp(o->name, name) != 0) {
 				struct tfk_finding *f = l0_emit(ctx, t, TFK_LTTNG0_METADATA_REDEFINED, c->origin + offs[k], 2);
 				tfk_set_path(f, "marker %s event_id", name);
 				tfk_set_expected(f, "an id no other marker of channel \"%s\" has", channel);
 				tfk_set_found(f, "%u, already %s's", mid, o->name);
 				return;
 			}
-		}
-		struct l0_marker *m = marker_of(ctx, &t->markers, channel, name, c->origin + offs[0], arch_size);
-		if (!m)
+			memcpy(o->sizes, sz, 4);
+			o->align = sz[4];
+			t->markers.gen++;
 			return;
+		}
+		/*
+		 * A marker may be given several ids (LTTV chains them by name): a marker of that name
+		 * without an id yet takes this one, else a new entry shares the name and its format.
+		 */
+		struct l0_marker *m = marker_named(&t->markers, channel, name);
+		if (!m || m->has_id) {
+			const struct l0_marker *named = m;
+			m = marker_add(ctx, &t->markers, channel, name, c->origin + offs[0], arch_size);
+			if (!m)
+				return;
+			if (named && named->has_format) {
+				m->nfields = named->nfields;
+				memcpy(m->fields, named->fields, named->nfields);
+				m->has_format = true;
+			}
+		}
 		m->id = mid;
 		m->has_id = true;
 		memcpy(m->sizes, sz, 4);
+		m->align = sz[4];
 		t->markers.gen++;
 		return;
 	}
@@ -302,11 +398,33 @@ void l0_marker_record(struct tfk_ctx *ctx, struct l0_trace *t, const struct tfk_
 		tfk_set_found_bytes(f, fmt + bad, (size_t)(n - (uint64_t)bad) > 16 ? 16 : (size_t)(n - (uint64_t)bad));
 		return;
 	}
-	struct l0_marker *m = marker_of(ctx, &t->markers, channel, name, c->origin + offs[0], arch_size);
-	if (!m)
-		return;
-	m->nfields = nf;
-	memcpy(m->fields, fields, nf);
-	m->has_format = true;
+	const long typeless = l0_format_typeless(fmt, (size_t)n);
+	if (typeless >= 0) {
+		/* A writer quirk (quirks.def): the tracer recorded no field for this conversion. */
+		struct tfk_finding *f = l0_emit(ctx, t, TFK_LTTNG0_WRITER_TYPELESS_TRACE_TYPE, c->origin + offs[k] + (uint64_t)typeless,
+						n - (uint64_t)typeless);
+		tfk_set_path(f, "marker %s%s%s format", channel, *channel ? "." : "", name);
+		tfk_set_expected(f, "a type after the '#' trace type (\"#1u%%u\" records one byte; this records nothing)");
+		tfk_set_found(f, "%u.%u", t->major, t->minor);
+	}
+	/* The format is every marker of that name's, whatever its id. */
+	bool any = false;
+	for (size_t i = 0; i < t->markers.n; i++) {
+		struct l0_marker *m = &t->markers.m[i];
+		if (strcmp(m->channel, channel) != 0 || strcmp(m->name, name) != 0)
+			continue;
+		m->nfields = nf;
+		memcpy(m->fields, fields, nf);
+		m->has_format = true;
+		any = true;
+	}
+	if (!any) {
+		struct l0_marker *m = marker_add(ctx, &t->markers, channel, name, c->origin + offs[0], arch_size);
+		if (!m)
+			return;
+		m->nfields = nf;
+		memcpy(m->fields, fields, nf);
+		m->has_format = true;
+	}
 	t->markers.gen++;
 }
