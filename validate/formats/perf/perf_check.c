@@ -131,6 +131,7 @@ static void check_attrs_body(struct pf_check *pc, uint64_t attr_size, uint64_t o
 {
 	struct tfk_finding *f;
 	const bool impossible = attr_size < PF_ATTR_MIN + 16 || attr_size > 4096;
+	const uint64_t header_attr_size = attr_size;
 	/*
 	 * attr_size disagreeing with the attrs themselves (0 included): walk by what the first
 	 * attr says when that divides the section; the loop below proves every other attr agrees.
@@ -176,7 +177,9 @@ static void check_attrs_body(struct pf_check *pc, uint64_t attr_size, uint64_t o
 		uint64_t ids_at = 0, ids_len = 0;
 		tfk_cur_u64_at(&entry, attr_size - 16, &ids_at);
 		tfk_cur_u64_at(&entry, attr_size - 8, &ids_len);
-		if (a->size + 16 != attr_size && size % attr_size == 0 && attr_size - 16 >= PF_ATTR_MIN && ids_len % 8 == 0 &&
+		/* Only with the header's attr_size intact: two damaged sizes prove neither. */
+		if (a->size + 16 != attr_size && attr_size == header_attr_size && size % attr_size == 0 &&
+		    attr_size - 16 >= PF_ATTR_MIN && ids_len % 8 == 0 &&
 		    tfk_range_fits(ids_at, ids_len, pc->size) && (ids_len == 0 || ids_at + ids_len <= offset || ids_at >= offset + size)) {
 			/*
 			 * The header's attr_size, the attrs section's spacing and this attr's ids (at the
