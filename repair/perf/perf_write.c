@@ -367,6 +367,8 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 		if (synth_comp && bit > COMPRESSED_BIT) {
 			/* In bit order: version 1, zstd, level 1, ratio 1, a buffer for the largest block. */
 			uint64_t mmap_len = L->decoded_max > 0xffffff00u ? 0xffffff00u : (L->decoded_max + 4095) / 4096 * 4096;
+			if (mmap_len == 0)
+				mmap_len = 4096; /* perf decodes nothing into a buffer of 0 bytes */
 			uint32_t v[5] = { 1, 1, 1, 1, (uint32_t)mmap_len };
 			rp_out_patch(out, table + 16 * k, at, 8);
 			rp_out_patch(out, table + 16 * k + 8, COMPRESSED_LEN, 8);

@@ -953,8 +953,9 @@ next:
 		if (track && !pc->frozen) {
 			const bool clean = stream_ok && pf_errors(pc) == errors_before;
 			const uint64_t ns = pc->samples - samples_before, nr = pc->records - records_before;
-			if (clean && pc->carry) {
-				pending = true; /* the stream is inside a record: no cut here */
+			/* A cut needs the zstd stream between records and at a block's end (a reader could not end it elsewhere). */
+			if (clean && (pc->carry || (pc->zs && !pc->zbroken && !tfk_zstream_at_boundary(pc->zs)))) {
+				pending = true; /* the stream is inside a record or a block: no cut here */
 				pending_samples += ns;
 				pending_records += nr;
 			} else if (clean) {
