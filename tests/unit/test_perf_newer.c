@@ -322,6 +322,69 @@ static void test_validation_series_records(void **state)
 	bad_record(20, b, 16 + 24, 16);
 }
 
+static uint64_t feature_at(const struct px *x, unsigned bit, uint64_t *entry)
+{
+	for (unsigned i = 0; i < x->L.nfeatures; i++)
+		if (x->L.features[i] == bit) {
+			if (entry)
+				*entry = x->L.feature_table + 16 * i;
+			return x->L.feature_at[i];
+		}
+	fail_msg("no feature %u", bit);
+	return 0;
+}
+
+/*
+ * perf's 2026 reader, the header side: feature section sizes, f_attr.ids, HEADER_EVENT_DESC's
+ * attr size, bitmap sizes, NUL-terminated strings, and a payload decoding past mmap_len.
+ */
+static void test_validation_series_header(void **state)
+{
+	(void)state;
+	struct pdw_spec s = pdw_default_spec();
+	s.all_features = true;
+	struct px *x = px_build(s);
+	uint64_t entry;
+	const uint64_t evdesc = feature_at(x, 12, NULL), mem = feature_at(x, 22, NULL), host = feature_at(x, 3, &entry);
+	tdw_put64(&x->b, entry + 8, 1ull << 40, false); /* a feature section past the end of the file */
+	pcheck(x);
+	assert_code_at(&x->r, "perf.section.out-of-file", entry);
+	tdw_put64(&x->b, entry + 8, 68, false);
+	memset(x->b.data + host + 4, 'h', 64); /* a string without its NUL */
+	pcheck(x);
+	assert_code_at(&x->r, "perf.feature.bad-payload", host);
+	px_free(x);
+
+	x = px_build(s);
+	tdw_put32(&x->b, evdesc + 4, 60, false); /* EVENT_DESC attr size below VER0 */
+	pcheck(x);
+	assert_code_at(&x->r, "perf.feature.bad-payload", evdesc + 4);
+	px_free(x);
+
+	x = px_build(s);
+	tdw_put64(&x->b, mem + 40, 1ull << 40, false); /* MEM_TOPOLOGY: a node bitmap of 2^40 bits */
+	pcheck(x);
+	assert_code_at(&x->r, "perf.feature.bad-payload", mem + 48);
+	px_free(x);
+
+	x = px_build(pdw_default_spec());
+	tdw_put64(&x->b, x->L.attrs + 128, 1ull << 40, false); /* f_attr.ids past the end of the file */
+	pcheck(x);
+	assert_code_at(&x->r, "perf.section.out-of-file", x->L.attrs + 128);
+	px_free(x);
+
+	/* Decompression overflow: a payload decoding to more than mmap_len (+ a page) is refused. */
+	s = pdw_default_spec();
+	s.compressed = true;
+	s.big = 1;
+	x = px_build(s);
+	tdw_put32(&x->b, feature_at(x, 27, NULL) + 16, 4096, false);
+	pcheck(x);
+	assert_code_at(&x->r, "perf.compressed.corrupt", x->L.zrecord[0]);
+	assert_non_null(strstr(find(&x->r, "perf.compressed.corrupt", x->L.zrecord[0])->found, "more data"));
+	px_free(x);
+}
+
 /* COMPRESSED2, one stream over several records, file and pipe mode, both byte orders: clean. */
 static void test_compressed2_clean(void **state)
 {
@@ -558,6 +621,7 @@ int main(void)
 		cmocka_unit_test(test_newer_features),
 		cmocka_unit_test(test_unknown_future_type),
 		cmocka_unit_test(test_validation_series_records),
+		cmocka_unit_test(test_validation_series_header),
 		cmocka_unit_test(test_compressed2_clean),
 		cmocka_unit_test(test_cut_frame),
 		cmocka_unit_test(test_c616_overflow),
