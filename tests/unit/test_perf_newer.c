@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <zstd.h>
 
 #include "pdw.h"
 #include "tracedat_helpers.h"
@@ -472,6 +473,65 @@ static void test_c616_overflow(void **state)
 	}
 }
 
+/*
+ * The other face of the 6.16 overflow: one record of exactly 64 KiB once padded, whose
+ * header.size is 0. Its payload is a zstd frame of one raw block (so its length can be chosen):
+ * frame header 6 bytes + block header 3 + 65504 bytes of records = 65513, 16 + 65513 padded to
+ * 65536. The padding write failed: none follows.
+ */
+static void test_c616_size_zero(void **state)
+{
+	(void)state;
+	struct pdw_spec s = pdw_default_spec();
+	s.pipe = true;
+	s.compressed = s.compressed2 = true;
+	s.version = "6.16.1";
+	struct px *x = px_build(s);
+	const uint64_t rec = x->L.zrecord[0];
+	const uint64_t zn = tdw_get64(&x->b, rec + 8, false);
+	uint8_t *raw = calloc(1, 65504);
+	assert_non_null(raw);
+	size_t n = ZSTD_decompress(raw, 65504, x->b.data + rec + 16, (size_t)zn);
+	assert_false(ZSTD_isError(n));
+	assert_true(n % 8 == 0 && n < 65504);
+	memset(raw + n, 0, 65504 - n); /* zstd may have used the rest as its work space */
+	for (size_t at = n; at < 65504; at += 8) { /* FINISHED_ROUND records to fill the block */
+		raw[at] = 68;
+		raw[at + 6] = 8;
+	}
+	struct tdw_buf b = { 0 };
+	b.data = malloc(rec + 16 + 65513);
+	assert_non_null(b.data);
+	b.len = b.cap = rec + 16 + 65513;
+	memcpy(b.data, x->b.data, rec);
+	tdw_put32(&b, rec, 83, false);
+	tdw_put16(&b, rec + 4, 0, false);
+	tdw_put16(&b, rec + 6, 0, false);       /* PERF_ALIGN(65529, 8) = 65536, cut to 16 bits */
+	tdw_put64(&b, rec + 8, 65513, false);
+	uint8_t *z = b.data + rec + 16;
+	memcpy(z, "\x28\xb5\x2f\xfd\x00\x38", 6); /* magic, descriptor, window 128 KiB */
+	const uint32_t bh = (65504u << 3) | 1;   /* the last block, raw, 65504 bytes */
+	z[6] = (uint8_t)bh;
+	z[7] = (uint8_t)(bh >> 8);
+	z[8] = (uint8_t)(bh >> 16);
+	memcpy(z + 9, raw, 65504);
+	free(raw);
+	tdw_free(&x->b);
+	x->b = b;
+	pcheck(x);
+	assert_code_at(&x->r, "perf.writer.compressed2-size", rec + 6);
+	const struct tfk_finding *f = find(&x->r, "perf.writer.compressed2-size", rec + 6);
+	assert_int_equal(strncmp(f->found, "0, the size modulo 65536", 24), 0);
+	assert_non_null(strstr(f->expected, "header.size 65536"));
+	assert_errors(&x->r, 0);
+	assert_int_equal(x->r.stats.events, 12);
+	struct repaired r;
+	repair(&x->b, &r);
+	assert_repaired(&r, 12);
+	release(&r);
+	px_free(x);
+}
+
 /* The COMPRESSED feature with mmap_len 0: perf decodes nothing ("Couldn't decompress data"). */
 static void test_mmap_len_zero(void **state)
 {
@@ -625,6 +685,7 @@ int main(void)
 		cmocka_unit_test(test_compressed2_clean),
 		cmocka_unit_test(test_cut_frame),
 		cmocka_unit_test(test_c616_overflow),
+		cmocka_unit_test(test_c616_size_zero),
 		cmocka_unit_test(test_mmap_len_zero),
 		cmocka_unit_test(test_attr_own_size),
 		cmocka_unit_test(test_reserved_bit_no_entry),
