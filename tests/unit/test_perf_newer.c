@@ -671,6 +671,32 @@ static void test_simpleperf_auxtrace(void **state)
 	px_free(x);
 }
 
+/* Every prefix of what perf 6.16+ writes (the truncated-file test of perf's 2026 series): never clean, never a crash. */
+static void test_every_prefix_newer(void **state)
+{
+	(void)state;
+	for (int k = 0; k < 4; k++) {
+		struct pdw_spec s = newer_spec(k & 1, k & 2);
+		s.nsamples = 4;
+		s.compressed = s.compressed2 = k >= 2;
+		s.zrecords = 2;
+		struct px *x = px_build(s);
+		const size_t full = x->b.len;
+		for (size_t n = 8; n < full; n += 5) {
+			x->b.len = n;
+			pcheck(x);
+			/* A pipe has no length: one cut between records is a shorter recording. Inside its
+			   compressed records (whose stream is flushed at each of them), it is not. */
+			const bool whole = s.pipe && (!s.compressed || n <= x->L.zrecord[0] || n == x->L.zrecord[1]);
+			if (!whole && tfk_report_verdict(&x->r) == TFK_VERDICT_CLEAN) {
+				dump(&x->r);
+				fail_msg("a prefix of %zu of %zu bytes checks clean", n, full);
+			}
+		}
+		px_free(x);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -692,6 +718,7 @@ int main(void)
 		cmocka_unit_test(test_frame_header_restored),
 		cmocka_unit_test(test_killed_without_samples),
 		cmocka_unit_test(test_simpleperf_auxtrace),
+		cmocka_unit_test(test_every_prefix_newer),
 	};
 	return cmocka_run_group_tests_name("perf.data 6.2-6.19", tests, NULL, NULL);
 }
