@@ -553,8 +553,9 @@ void pf_dictionary(pf_token_fn emit, void *user)
 		emit(user, "perf_header_size_le", le, 8);
 		emit(user, "perf_header_size_be", be, 8);
 	}
-	static const uint8_t types[] = { 1, 3, 9, 10, PF_REC_HEADER_ATTR, PF_REC_TRACING_DATA, PF_REC_FINISHED_ROUND,
-					 PF_REC_AUXTRACE, PF_REC_HEADER_FEATURE, PF_REC_COMPRESSED, PF_REC_COMPRESSED2 };
+	static const uint8_t types[] = { 1, 3, 9, 10, PF_REC_CALLCHAIN_DEFERRED, PF_REC_HEADER_ATTR, PF_REC_TRACING_DATA,
+					 PF_REC_FINISHED_ROUND, PF_REC_AUXTRACE, PF_REC_HEADER_FEATURE, PF_REC_COMPRESSED,
+					 PF_REC_COMPRESSED2, PF_REC_BPF_METADATA, PF_REC_SCHEDSTAT_CPU, PF_REC_SCHEDSTAT_DOMAIN };
 	for (size_t i = 0; i < sizeof(types); i++) {
 		uint8_t le[4] = { types[i] }, be[4] = { 0, 0, 0, types[i] };
 		emit(user, "perf_record_type_le", le, 4);

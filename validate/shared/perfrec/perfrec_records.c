@@ -917,6 +917,11 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 					snprintf(found, sizeof(found), "data_size %llu in a %u-byte record", (unsigned long long)data_size, size);
 					pf_bad_body(pc, at + 8, type, "a data size that fills the record but for its padding (under 8 bytes)",
 						    found);
+					/* Its payload never reaches the stream: what the stream decodes later is lost, and
+					   nothing of this record was decoded (repair salvages nothing of it). */
+					pc->zbroken = true;
+					pc->carry = 0;
+					pc->dgood = pc->dgood_samples = pc->dgood_records = 0;
 					goto next;
 				}
 			}
