@@ -205,7 +205,23 @@ static void c2_write(struct rp_out *out, const uint8_t *in, const struct tfk_per
 			rp_out_num(out, 0, 2);
 			rp_out_num(out, size, 2);
 			rp_out_num(out, chunk, 8);
-			rp_out_keep(out, in + L->c2piece[k].offset + done, (size_t)chunk);
+			const uint64_t from = L->c2piece[k].offset + done;
+			bool patched = false;
+			for (uint32_t i = 0; i < L->npatches && i < TFK_PERF_MAX_FIXES; i++)
+				patched |= L->patches[i].width == 1 && L->patches[i].offset >= from && L->patches[i].offset - from < chunk;
+			if (!patched) {
+				rp_out_keep(out, in + from, (size_t)chunk);
+			} else {
+				/* A frame header constant restored inside the blob: this chunk is made, not kept. */
+				uint8_t *copy = rp_out_space(out, (size_t)chunk);
+				if (copy) {
+					memcpy(copy, in + from, (size_t)chunk);
+					for (uint32_t i = 0; i < L->npatches && i < TFK_PERF_MAX_FIXES; i++)
+						if (L->patches[i].width == 1 && L->patches[i].offset >= from &&
+						    L->patches[i].offset - from < chunk)
+							copy[L->patches[i].offset - from] = (uint8_t)L->patches[i].value;
+				}
+			}
 			rp_out_put(out, zeros, (size_t)(size - 16 - chunk));
 			done += chunk;
 		}

@@ -632,6 +632,29 @@ static void test_frame_header_restored(void **state)
 	}
 }
 
+/* The same inside perf 6.16's blob: the constant restored, the blob rewritten, both in the output. */
+static void test_frame_header_in_blob(void **state)
+{
+	(void)state;
+	struct pdw_spec s = pdw_default_spec();
+	s.compressed = s.compressed2 = true;
+	s.big = 3;
+	s.c616_max = 30000;
+	struct px *x = px_build(s);
+	const uint64_t payload = x->L.zrecord[0] + 16;
+	x->b.data[payload + 2] ^= 0x01;
+	pcheck(x);
+	assert_code_at(&x->r, "perf.compressed.frame-header", payload);
+	assert_code_at(&x->r, "perf.writer.compressed2-size", x->L.zrecord[0] + 6);
+	assert_int_equal(x->r.stats.events, 12);
+	struct repaired r;
+	repair(&x->b, &r);
+	assert_repaired(&r, 12);
+	assert_memory_equal(r.out + payload, "\x28\xb5\x2f\xfd", 4);
+	release(&r);
+	px_free(x);
+}
+
 /* A killed recording that never sampled, every record kept: a complete repair (exit 1), not "nothing salvaged". */
 static void test_killed_without_samples(void **state)
 {
@@ -716,6 +739,7 @@ int main(void)
 		cmocka_unit_test(test_attr_own_size),
 		cmocka_unit_test(test_reserved_bit_no_entry),
 		cmocka_unit_test(test_frame_header_restored),
+		cmocka_unit_test(test_frame_header_in_blob),
 		cmocka_unit_test(test_killed_without_samples),
 		cmocka_unit_test(test_simpleperf_auxtrace),
 		cmocka_unit_test(test_every_prefix_newer),

@@ -565,13 +565,17 @@ static bool c2_overflow(struct pf_check *pc, const struct tfk_cursor *stream, ui
 		return false;
 	/* The records inside: the first place after the first payload where a chain of them ends at the blob's end. */
 	pc->c2_n = 0;
-	for (uint64_t q = 17; q + 16 <= blob; q++) {
+	/* Bounded work: perf's records are at most a buffer's size; a hostile blob costs no more than this. */
+	uint64_t budget = 1u << 22;
+	const uint64_t scan_end = blob < (16u << 20) ? blob : 16u << 20;
+	for (uint64_t q = 17; q + 16 <= scan_end && budget; q++, budget--) {
 		uint32_t type;
 		if (!tfk_cur_u32_at(stream, pos + q, &type) || type != PF_REC_COMPRESSED2)
 			continue;
 		unsigned n = 1;
 		uint64_t r = q;
-		while (r + 16 <= blob && n < PF_C2_MAX_PIECES) {
+		while (r + 16 <= blob && n < PF_C2_MAX_PIECES && budget) {
+			budget--;
 			uint16_t misc, sz;
 			tfk_cur_u16_at(stream, pos + r + 4, &misc);
 			tfk_cur_u16_at(stream, pos + r + 6, &sz);
