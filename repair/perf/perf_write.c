@@ -135,8 +135,15 @@ static int zsalvage(const uint8_t *in, size_t size, const struct tfk_perf_layout
 		}
 		bool blob = false;
 		for (uint32_t f = 0; f < L->nc2fix && f < TFK_PERF_MAX_FIXES && !blob; f++) {
-			if (L->c2fix[f].offset != pos || pos == L->zsalvage_at)
+			if (L->c2fix[f].offset != pos)
 				continue;
+			if (pos == L->zsalvage_at) {
+				/* The damaged record is perf 6.16's blob: what its first piece decodes to. */
+				const uint32_t k = L->c2fix[f].first;
+				zfeed(d, in + L->c2piece[k].offset, (size_t)L->c2piece[k].len, dst, want, &got, scratch, 1u << 16);
+				rc = got == want ? 0 : -1;
+				goto out;
+			}
 			/* perf 6.16's blob: its pieces fed in order (their bounds checked by the writer) */
 			for (uint32_t k = L->c2fix[f].first; k < L->c2fix[f].first + L->c2fix[f].count; k++)
 				if (!zfeed(d, in + L->c2piece[k].offset, (size_t)L->c2piece[k].len, NULL, 0, &got, scratch, 1u << 16))

@@ -632,6 +632,35 @@ static void test_frame_header_restored(void **state)
 	}
 }
 
+/* perf 6.16's blob damaged at its start or in a later record's header: repair keeps exactly what it says it kept. */
+static void test_blob_damaged(void **state)
+{
+	(void)state;
+	for (int k = 0; k < 4; k++) {
+		struct pdw_spec s = pdw_default_spec();
+		s.compressed = s.compressed2 = true;
+		s.pipe = k & 1;
+		s.big = 3;
+		s.c616_max = 30000;
+		struct px *x = px_build(s);
+		/* The first frame's header and first block; or the second record's header (the blob unproven). */
+		const uint64_t at = x->L.zrecord[0] + (k < 2 ? 16 + 5 : 16 + 30000);
+		memset(x->b.data + at, 0x5a, 24);
+		pcheck(x);
+		assert_true(x->r.by_severity[TFK_SEV_ERROR] > 0);
+		struct repaired r;
+		repair(&x->b, &r);
+		assert_true(r.rep.outcome == TFK_REPAIR_DONE || r.rep.outcome == TFK_REPAIR_NOTHING_SALVAGED);
+		struct tfk_report again;
+		tfk_check_buffer(r.out, r.len, fast_limits(), &again);
+		assert_int_equal(tfk_report_verdict(&again), TFK_VERDICT_CLEAN);
+		assert_int_equal(again.stats.events, r.rep.perf.samples_kept);
+		tfk_report_free(&again);
+		release(&r);
+		px_free(x);
+	}
+}
+
 /* The same inside perf 6.16's blob: the constant restored, the blob rewritten, both in the output. */
 static void test_frame_header_in_blob(void **state)
 {
@@ -740,6 +769,7 @@ int main(void)
 		cmocka_unit_test(test_reserved_bit_no_entry),
 		cmocka_unit_test(test_frame_header_restored),
 		cmocka_unit_test(test_frame_header_in_blob),
+		cmocka_unit_test(test_blob_damaged),
 		cmocka_unit_test(test_killed_without_samples),
 		cmocka_unit_test(test_simpleperf_auxtrace),
 		cmocka_unit_test(test_every_prefix_newer),

@@ -905,6 +905,8 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 				struct tfk_cursor payload;
 				tfk_cur_sub(&rec, pc->c2_off[k], pc->c2_len[k], &payload);
 				stream_ok = walk_compressed(pc, &payload, at, depth);
+				if (!stream_ok && k)
+					pc->dgood = 0; /* repair salvages decoded records of the blob's first piece only */
 			}
 			if (stream_ok && !depth && frame_cut(pc, stream, pos + size, at))
 				stream_ok = false;
