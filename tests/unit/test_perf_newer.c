@@ -130,10 +130,16 @@ static void test_newer_clean(void **state)
 		assert_clean(x, 12);
 		px_free(x);
 	}
-	/* attr.size beyond VER8 (144, config4 as proposed): read by its size. */
-	struct pdw_spec s = pdw_default_spec();
-	s.attr_size = 144;
+	/* Every feature perf 6.1 writes too, EVENT_DESC holding VER8 attrs. */
+	struct pdw_spec s = newer_spec(true, false);
+	s.all_features = true;
 	struct px *x = px_build(s);
+	assert_clean(x, 12);
+	px_free(x);
+	/* attr.size beyond VER8 (144, config4 as proposed): read by its size. */
+	s = pdw_default_spec();
+	s.attr_size = 144;
+	x = px_build(s);
 	assert_clean(x, 12);
 	px_free(x);
 	s.pipe = true;
