@@ -48,7 +48,7 @@ static void print_quirk(const struct tfk_quirk *q, void (*text)(const char *))
 	printf(" %s", q->first_bad);
 	if (strcmp(q->first_bad, q->last_bad) != 0)
 		printf("..%s", q->last_bad);
-	printf(q->fixed_in[0] ? ", fixed in %s. Effect on readers: " : "%s, not fixed yet. Effect on readers: ",
+	printf(q->fixed_in[0] ? ", fixed in %s. Effect on readers: " : "%s, no fixing release known. Effect on readers: ",
 	       q->fixed_in);
 	text(q->effect);
 	printf(". Repair: ");

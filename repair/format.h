@@ -37,6 +37,12 @@ struct rp_format {
 	 * then 1 when check_again asked for a second check (the model zeroed again before it).
 	 */
 	struct tfk_observer (*observer)(void *model, const uint8_t *in, size_t size, unsigned pass);
+	/*
+	 * An input that checks clean (warnings at most) but holds a writer quirk the file proves
+	 * and repair undoes (perf 6.16's overflowed COMPRESSED2 sizes): lay it out all the same?
+	 * NULL: never.
+	 */
+	bool (*rewrite_clean)(const void *model);
 	/* After pass 0 of a damaged input: must it be checked again? NULL: never. */
 	bool (*check_again)(const void *model);
 	void (*model_free)(void *model);

@@ -110,7 +110,8 @@ static bool plan(const uint8_t *in, size_t size, const struct tfk_limits *limits
 		rep->outcome = TFK_REPAIR_FAILED;
 		return false;
 	}
-	if (tfk_report_verdict(&rep->before) == TFK_VERDICT_CLEAN && !undoable_quirk(&rep->before)) {
+	if (tfk_report_verdict(&rep->before) == TFK_VERDICT_CLEAN && !undoable_quirk(&rep->before) &&
+	    !(j->fmt->rewrite_clean && j->fmt->rewrite_clean(j->model))) {
 		rep->outcome = TFK_REPAIR_NOTHING_TO_DO;
 		return false;
 	}

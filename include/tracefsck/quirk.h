@@ -21,7 +21,7 @@ struct tfk_quirk {
 	const char *writer;     /* the writing program or library, e.g. "trace-cmd" */
 	const char *first_bad;  /* first version that writes it, inclusive */
 	const char *last_bad;   /* last version that writes it, inclusive */
-	const char *fixed_in;   /* the release that stopped writing it ("" when none yet) */
+	const char *fixed_in;   /* the release that stopped writing it ("" when no fixing release is known) */
 	const char *effect;     /* what it does to the ordinary readers */
 	const char *repair;     /* what `tracefsck repair` does about it */
 };

@@ -76,7 +76,7 @@ static bool pf_lay_out(const void *model, const uint8_t *in, size_t size, struct
 	 * A perf.data with no error (notes and warnings only, or a part this build could not check,
 	 * such as another writer's dialect) is left as it is: repair never changes a good file.
 	 */
-	if (m->have && !rep->before.by_severity[TFK_SEV_ERROR] && !rep->before.internal_error) {
+	if (m->have && !rep->before.by_severity[TFK_SEV_ERROR] && !rep->before.internal_error && !L->nc2fix) {
 		rep->outcome = TFK_REPAIR_NOTHING_TO_DO;
 		return false;
 	}
@@ -110,12 +110,26 @@ static bool pf_lay_out(const void *model, const uint8_t *in, size_t size, struct
 	return true;
 }
 
-/* Without a sample the output holds nothing perf report or script would show. */
+/*
+ * Without a sample the output holds nothing perf report or script would show, unless the
+ * input held none either and every record it had was kept (a killed recording that never
+ * sampled): then the salvage is complete.
+ */
 static bool pf_kept_any(const void *model, struct tfk_repair_report *rep)
 {
+	const struct tfk_perf_layout *L = &((const struct pf_model *)model)->L;
+	rep->metadata_lost = tracing_lost(L);
+	if (L->samples_kept)
+		return true;
+	return L->samples_walked == 0 && L->records_kept && L->records_kept == L->records_walked && !L->records_left_out &&
+	       !L->skipped_bytes && !L->unread_bytes && !L->missing_bytes && !L->undecodable_bytes;
+}
+
+/* perf 6.16's overflowed COMPRESSED2 sizes: a warning for the check, rewritten by repair. */
+static bool pf_rewrite_clean(const void *model)
+{
 	const struct pf_model *m = model;
-	rep->metadata_lost = tracing_lost(&m->L);
-	return m->L.samples_kept != 0;
+	return m->have && m->L.nc2fix > 0;
 }
 
 /* Samples and records kept and lost; where the bytes are gone, that what they held is unknown. */
@@ -158,6 +172,7 @@ const struct rp_format rp_format_perf = {
 	.model_size = sizeof(struct pf_model),
 	.observer = pf_observer,
 	.model_free = pf_model_free,
+	.rewrite_clean = pf_rewrite_clean,
 	.lay_out = pf_lay_out,
 	.kept_any = pf_kept_any,
 	.salvage_text = pf_salvage_text,

@@ -133,6 +133,26 @@ static int zsalvage(const uint8_t *in, size_t size, const struct tfk_perf_layout
 			pos += L->drops[di++].size;
 			continue;
 		}
+		bool blob = false;
+		for (uint32_t f = 0; f < L->nc2fix && f < TFK_PERF_MAX_FIXES && !blob; f++) {
+			if (L->c2fix[f].offset != pos)
+				continue;
+			if (pos == L->zsalvage_at) {
+				/* The damaged record is perf 6.16's blob: what its first piece decodes to. */
+				const uint32_t k = L->c2fix[f].first;
+				zfeed(d, in + L->c2piece[k].offset, (size_t)L->c2piece[k].len, dst, want, &got, scratch, 1u << 16);
+				rc = got == want ? 0 : -1;
+				goto out;
+			}
+			/* perf 6.16's blob: its pieces fed in order (their bounds checked by the writer) */
+			for (uint32_t k = L->c2fix[f].first; k < L->c2fix[f].first + L->c2fix[f].count; k++)
+				if (!zfeed(d, in + L->c2piece[k].offset, (size_t)L->c2piece[k].len, NULL, 0, &got, scratch, 1u << 16))
+					goto out;
+			pos += L->c2fix[f].extent;
+			blob = true;
+		}
+		if (blob)
+			continue;
 		if (pos > size || size - pos < 16)
 			goto out;
 		const uint32_t type = (uint32_t)get_num(in + pos, 4, be);
@@ -166,6 +186,83 @@ out:
 	return rc;
 }
 
+#define C2_MAX_DATA (65528 - 16) /* the most zstd bytes a COMPRESSED2 record with an 8-aligned u16 size holds */
+
+/* The bytes perf 6.16's blob f becomes: its pieces as COMPRESSED2 records whose sizes fit. */
+static uint64_t c2_rewritten(const struct tfk_perf_layout *L, uint32_t f)
+{
+	uint64_t n = 0;
+	for (uint32_t k = L->c2fix[f].first; k < L->c2fix[f].first + L->c2fix[f].count; k++)
+		for (uint64_t done = 0; done < L->c2piece[k].len;) {
+			uint64_t chunk = L->c2piece[k].len - done < C2_MAX_DATA ? L->c2piece[k].len - done : C2_MAX_DATA;
+			n += (16 + chunk + 7) / 8 * 8;
+			done += chunk;
+		}
+	return n;
+}
+
+static void c2_write(struct rp_out *out, const uint8_t *in, const struct tfk_perf_layout *L, uint32_t f)
+{
+	static const uint8_t zeros[8];
+	for (uint32_t k = L->c2fix[f].first; k < L->c2fix[f].first + L->c2fix[f].count; k++)
+		for (uint64_t done = 0; done < L->c2piece[k].len;) {
+			uint64_t chunk = L->c2piece[k].len - done < C2_MAX_DATA ? L->c2piece[k].len - done : C2_MAX_DATA;
+			uint64_t size = (16 + chunk + 7) / 8 * 8;
+			rp_out_num(out, 83, 4);
+			rp_out_num(out, 0, 2);
+			rp_out_num(out, size, 2);
+			rp_out_num(out, chunk, 8);
+			const uint64_t from = L->c2piece[k].offset + done;
+			bool patched = false;
+			for (uint32_t i = 0; i < L->npatches && i < TFK_PERF_MAX_FIXES; i++)
+				patched |= L->patches[i].width == 1 && L->patches[i].offset >= from && L->patches[i].offset - from < chunk;
+			if (!patched) {
+				rp_out_keep(out, in + from, (size_t)chunk);
+			} else {
+				/* A frame header constant restored inside the blob: this chunk is made, not kept. */
+				uint8_t *copy = rp_out_space(out, (size_t)chunk);
+				if (copy) {
+					memcpy(copy, in + from, (size_t)chunk);
+					for (uint32_t i = 0; i < L->npatches && i < TFK_PERF_MAX_FIXES; i++)
+						if (L->patches[i].width == 1 && L->patches[i].offset >= from &&
+						    L->patches[i].offset - from < chunk)
+							copy[L->patches[i].offset - from] = (uint8_t)L->patches[i].value;
+				}
+			}
+			rp_out_put(out, zeros, (size_t)(size - 16 - chunk));
+			done += chunk;
+		}
+}
+
+/* The edits of the data kept, in file order: drops (left out) and blobs (rewritten). */
+struct edit {
+	uint64_t offset, size;
+	int blob;       /* index into c2fix, or -1 for a drop */
+};
+
+static int cmp_edit(const void *a, const void *b)
+{
+	const struct edit *x = a, *y = b;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* Where input offset `at` of the kept data lands in the output; false when it is not kept. */
+static bool out_offset(const struct edit *e, size_t ne, const struct tfk_perf_layout *L, uint64_t at, uint64_t *to)
+{
+	int64_t shift = 0;
+	for (size_t i = 0; i < ne; i++) {
+		if (at < e[i].offset)
+			break;
+		if (at < e[i].offset + e[i].size)
+			return false; /* inside a record left out or rewritten */
+		shift += e[i].blob < 0 ? -(int64_t)e[i].size : (int64_t)c2_rewritten(L, (uint32_t)e[i].blob) - (int64_t)e[i].size;
+	}
+	if (at >= L->good_end && at >= L->data_offset)
+		return false;
+	*to = (uint64_t)((int64_t)at + shift);
+	return true;
+}
+
 int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *L, struct rp_out *out,
 		  uint32_t *features_dropped)
 {
@@ -173,14 +270,35 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 	*features_dropped = 0;
 	if (L->good_end < L->data_offset || L->good_end > size || (!L->pipe && !L->attrs_ok))
 		return -1;
-	/* The data kept: up to good_end, less the damaged records whose size still located the next. */
-	uint64_t dropped = 0;
-	for (uint32_t i = 0; i < L->ndrops; i++) {
-		if (L->drops[i].offset < L->data_offset || L->drops[i].size > L->good_end - L->drops[i].offset ||
-		    (i && L->drops[i].offset < L->drops[i - 1].offset + L->drops[i - 1].size))
-			return -1; /* not what the checker reports: refuse rather than guess */
-		dropped += L->drops[i].size;
+	/*
+	 * The data kept: up to good_end, less the damaged records whose size still located the
+	 * next, with perf 6.16's overflowed COMPRESSED2 blobs rewritten as records whose sizes fit.
+	 */
+	struct edit edits[TFK_PERF_MAX_DROPS + TFK_PERF_MAX_FIXES];
+	size_t nedits = 0;
+	int64_t dropped = 0;
+	for (uint32_t i = 0; i < L->ndrops && i < TFK_PERF_MAX_DROPS; i++)
+		edits[nedits++] = (struct edit){ L->drops[i].offset, L->drops[i].size, -1 };
+	for (uint32_t i = 0; i < L->nc2fix && i < TFK_PERF_MAX_FIXES; i++) {
+		const uint32_t first = L->c2fix[i].first, count = L->c2fix[i].count;
+		if (first > TFK_PERF_MAX_PIECES || count > TFK_PERF_MAX_PIECES - first)
+			return -1;
+		for (uint32_t k = first; k < first + count; k++)
+			if (L->c2piece[k].offset < L->c2fix[i].offset || L->c2piece[k].offset > size ||
+			    L->c2piece[k].len > size - L->c2piece[k].offset)
+				return -1;
+		if (L->c2fix[i].offset < L->good_end)
+			edits[nedits++] = (struct edit){ L->c2fix[i].offset, L->c2fix[i].extent, (int)i };
 	}
+	qsort(edits, nedits, sizeof(*edits), cmp_edit);
+	for (size_t i = 0; i < nedits; i++) {
+		if (edits[i].offset < L->data_offset || edits[i].size > L->good_end - edits[i].offset ||
+		    (i && edits[i].offset < edits[i - 1].offset + edits[i - 1].size))
+			return -1; /* not what the checker reports: refuse rather than guess */
+		dropped += edits[i].blob < 0 ? (int64_t)edits[i].size
+					      : (int64_t)edits[i].size - (int64_t)c2_rewritten(L, (uint32_t)edits[i].blob);
+	}
+	const uint64_t grown = dropped < 0 ? (uint64_t)-dropped : 0;
 	/*
 	 * A damaged COMPRESSED record at good_end whose payload began with whole, valid records:
 	 * those are written after the kept data, decoded (the one way repair may grow a file).
@@ -196,7 +314,7 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 			salvaged = NULL;
 		}
 	}
-	const size_t data_end = (size_t)(L->good_end - dropped) + salvaged_len;
+	const size_t data_end = (size_t)((int64_t)L->good_end - dropped) + salvaged_len;
 	size_t need = data_end;
 	uint64_t bits[4] = { 0 };
 	uint32_t kept = 0;
@@ -215,7 +333,7 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 			need += 16 + (L->features[i].ok ? (size_t)L->features[i].size : tracing.len);
 			kept++;
 		}
-		if (need > size + salvaged_len) { /* never grow the file: then the features go */
+		if (need > size + salvaged_len + grown) { /* never grow the file: then the features go */
 			*features_dropped += kept;
 			kept = 0;
 			have_comp = false;
@@ -233,16 +351,27 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 	/* The header, attrs and ids as they are (fields rewritten below), then the records kept. */
 	size_t from = (size_t)L->data_offset;
 	rp_out_put(out, in, from);
-	for (uint32_t i = 0; i <= L->ndrops; i++) {
-		size_t until = i < L->ndrops ? (size_t)L->drops[i].offset : (size_t)L->good_end;
+	for (size_t i = 0; i <= nedits; i++) {
+		size_t until = i < nedits ? (size_t)edits[i].offset : (size_t)L->good_end;
 		rp_out_keep(out, in + from, until - from);
-		if (i < L->ndrops)
-			from = until + (size_t)L->drops[i].size;
+		if (i == nedits)
+			break;
+		if (edits[i].blob >= 0)
+			c2_write(out, in, L, (uint32_t)edits[i].blob);
+		from = until + (size_t)edits[i].size;
 	}
 	if (salvaged_len)
 		rp_out_put(out, salvaged, salvaged_len);
 	free(salvaged);
 	rp_out_overwrite(out, 0, be ? "2ELIFREP" : "PERFILE2", 8);
+	/* Values the file proves, written back where their bytes landed (a zstd frame's magic, an attr's size). */
+	for (uint32_t i = 0; i < L->npatches && i < TFK_PERF_MAX_FIXES; i++) {
+		uint64_t to;
+		const unsigned width = L->patches[i].width;
+		if ((width == 1 || width == 2 || width == 4 || width == 8) &&
+		    out_offset(edits, nedits, L, L->patches[i].offset, &to) && to <= out->len && width <= out->len - to)
+			rp_out_patch_at(out, to, L->patches[i].value, width);
+	}
 	if (L->pipe) {
 		rp_out_patch_at(out, 8, 16, 8);
 		free(tracing.data);
@@ -261,6 +390,8 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 		if (synth_comp && bit > COMPRESSED_BIT) {
 			/* In bit order: version 1, zstd, level 1, ratio 1, a buffer for the largest block. */
 			uint64_t mmap_len = L->decoded_max > 0xffffff00u ? 0xffffff00u : (L->decoded_max + 4095) / 4096 * 4096;
+			if (mmap_len == 0)
+				mmap_len = 4096; /* perf decodes nothing into a buffer of 0 bytes */
 			uint32_t v[5] = { 1, 1, 1, 1, (uint32_t)mmap_len };
 			rp_out_patch(out, table + 16 * k, at, 8);
 			rp_out_patch(out, table + 16 * k + 8, COMPRESSED_LEN, 8);

@@ -23,6 +23,12 @@ bool tfk_zstream_is_frame_start(const uint8_t *src, size_t n);
  */
 enum tfk_zs_status tfk_zstream_decode(void *zs, const uint8_t *src, size_t n, size_t *used, uint8_t *dst, size_t cap,
 				    size_t *got);
+/*
+ * Does the input fed so far end where a writer's flush can end it: at a block's end (or a
+ * frame's, or before any input)? False when the last piece stopped inside a block or a frame
+ * header: the rest of that block never came.
+ */
+bool tfk_zstream_at_boundary(const void *zs);
 /* With dst full at its cap: would the stream produce more? */
 bool tfk_zstream_more(void *zs, const uint8_t *src, size_t n, size_t *used);
 

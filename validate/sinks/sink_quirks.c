@@ -17,7 +17,7 @@ static void range_words(struct tfk_line *l, const struct tfk_quirk *q)
 	if (q->fixed_in[0])
 		tfk_line_printf(l, ", fixed in %s", q->fixed_in);
 	else
-		tfk_line_printf(l, ", not fixed yet");
+		tfk_line_printf(l, ", no fixing release known");
 }
 
 void tfk_line_text_quirk(struct tfk_line *l, const struct tfk_finding *f)

@@ -18,6 +18,8 @@ extern "C" {
 
 #define TFK_PERF_MAX_FEATURES 64
 #define TFK_PERF_MAX_DROPS 256
+#define TFK_PERF_MAX_FIXES 64
+#define TFK_PERF_MAX_PIECES 256
 
 struct tfk_perf_layout {
 	bool big_endian, pipe;
@@ -58,6 +60,26 @@ struct tfk_perf_layout {
 	 */
 	bool tracing_rebuild, tracing_big_endian;
 	uint64_t tracing_text_at[3], tracing_text_len[3];
+	/*
+	 * perf 6.16's COMPRESSED2 blobs whose first header.size overflowed its 16 bits: the blob
+	 * at offset is extent bytes and holds the zstd bytes of pieces [first, first + count) of
+	 * c2piece (file offset and length of each record's payload, in order). Repair writes each
+	 * blob as COMPRESSED2 records whose sizes fit, the same zstd bytes in the same order.
+	 */
+	uint32_t nc2fix, nc2piece;
+	struct {
+		uint64_t offset, extent;
+		uint32_t first, count;
+	} c2fix[TFK_PERF_MAX_FIXES];
+	struct {
+		uint64_t offset, len;
+	} c2piece[TFK_PERF_MAX_PIECES];
+	/* Values the file proves, written back in place (file offset, width in bytes, value). */
+	uint32_t npatches;
+	struct {
+		uint64_t offset, value;
+		uint8_t width;
+	} patches[TFK_PERF_MAX_FIXES];
 	uint32_t nfeatures;
 	struct {
 		uint16_t bit;

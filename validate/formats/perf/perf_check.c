@@ -131,6 +131,7 @@ static void check_attrs_body(struct pf_check *pc, uint64_t attr_size, uint64_t o
 {
 	struct tfk_finding *f;
 	const bool impossible = attr_size < PF_ATTR_MIN + 16 || attr_size > 4096;
+	const uint64_t header_attr_size = attr_size;
 	/*
 	 * attr_size disagreeing with the attrs themselves (0 included): walk by what the first
 	 * attr says when that divides the section; the loop below proves every other attr agrees.
@@ -173,6 +174,37 @@ static void check_attrs_body(struct pf_check *pc, uint64_t attr_size, uint64_t o
 			return;
 		if (!pf_read_attr(pc, &entry, a, where))
 			continue;
+		uint64_t ids_at = 0, ids_len = 0;
+		tfk_cur_u64_at(&entry, attr_size - 16, &ids_at);
+		tfk_cur_u64_at(&entry, attr_size - 8, &ids_len);
+		/* Only with the header's attr_size intact: two damaged sizes prove neither. */
+		if (a->size + 16 != attr_size && attr_size == header_attr_size && size % attr_size == 0 &&
+		    attr_size - 16 >= PF_ATTR_MIN && ids_len % 8 == 0 &&
+		    tfk_range_fits(ids_at, ids_len, pc->size) && (ids_len == 0 || ids_at + ids_len <= offset || ids_at >= offset + size)) {
+			/*
+			 * The header's attr_size, the attrs section's spacing and this attr's ids (at the
+			 * entry's end, inside the file) agree: the attr's own size is the damaged field.
+			 */
+			f = tfk_emit(pc->ctx, TFK_PERF_ATTR_BAD_SIZE, entry.origin + 4, 4);
+			tfk_set_path(f, "%s size", where);
+			tfk_set_expected(f, "%llu (attr_size %llu - 16: the attrs' spacing and this attr's ids prove it)",
+					 (unsigned long long)(attr_size - 16), (unsigned long long)attr_size);
+			tfk_set_found(f, "%u", a->size);
+			if (pc->lay.npatches < TFK_PERF_MAX_FIXES) {
+				pc->lay.patches[pc->lay.npatches].offset = entry.origin + 4;
+				pc->lay.patches[pc->lay.npatches].width = 4;
+				pc->lay.patches[pc->lay.npatches++].value = attr_size - 16;
+				(*fixable)++;
+			}
+			a->size = (uint32_t)(attr_size - 16);
+			/* What the attr's fields say past its claimed size are read again at the proven size. */
+			if (a->size >= 80)
+				tfk_cur_u64_at(&entry, 72, &a->branch_sample_type);
+			if (a->size >= 88)
+				tfk_cur_u64_at(&entry, 80, &a->regs_user);
+			if (a->size >= 104)
+				tfk_cur_u64_at(&entry, 96, &a->regs_intr);
+		}
 		if (a->size + 16 != attr_size) {
 			f = tfk_emit(pc->ctx, TFK_PERF_ATTR_BAD_SIZE, 16, 8);
 			tfk_set_path(f, "file header attr_size");
@@ -204,7 +236,7 @@ static void check_attrs_body(struct pf_check *pc, uint64_t attr_size, uint64_t o
 }
 
 /* The feature table (at data.offset + data.size): one {offset, size} per set bit, ascending. */
-static void check_features(struct pf_check *pc, const uint64_t bits[4], uint64_t table)
+static void check_features(struct pf_check *pc, const uint64_t *bits, uint64_t table)
 {
 	struct tfk_finding *f;
 	if (bits[0] & 1) {
@@ -218,6 +250,18 @@ static void check_features(struct pf_check *pc, const uint64_t bits[4], uint64_t
 		n += (unsigned)__builtin_popcountll(bits[w]);
 	if (n == 0)
 		return;
+	uint64_t first = 0, mapped[4];
+	memcpy(mapped, bits, sizeof(mapped));
+	if ((bits[0] & 1) && n > 1 && tfk_cur_u64_at(&pc->file, table, &first) && first == table + 16ull * (n - 1)) {
+		/*
+		 * The sections begin right after a table of one entry fewer: the writer wrote none for
+		 * bit 0, which damage set. The entries belong to the other bits (perf reads them one
+		 * bit too early: the hostname section would hold the OS release).
+		 */
+		mapped[0] &= ~1ull;
+		n--;
+	}
+	bits = mapped;
 	if (table < pc->data_offset || !tfk_range_fits(table, 16ull * n, pc->size)) {
 		f = tfk_emit(pc->ctx, TFK_PERF_FILE_TRUNCATED, table, 16ull * n);
 		tfk_set_path(f, "feature table (%u features)", n);
@@ -509,8 +553,9 @@ void pf_dictionary(pf_token_fn emit, void *user)
 		emit(user, "perf_header_size_le", le, 8);
 		emit(user, "perf_header_size_be", be, 8);
 	}
-	static const uint8_t types[] = { 1, 3, 9, 10, PF_REC_HEADER_ATTR, PF_REC_TRACING_DATA, PF_REC_FINISHED_ROUND,
-					 PF_REC_AUXTRACE, PF_REC_HEADER_FEATURE, PF_REC_COMPRESSED, PF_REC_COMPRESSED2 };
+	static const uint8_t types[] = { 1, 3, 9, 10, PF_REC_CALLCHAIN_DEFERRED, PF_REC_HEADER_ATTR, PF_REC_TRACING_DATA,
+					 PF_REC_FINISHED_ROUND, PF_REC_AUXTRACE, PF_REC_HEADER_FEATURE, PF_REC_COMPRESSED,
+					 PF_REC_COMPRESSED2, PF_REC_BPF_METADATA, PF_REC_SCHEDSTAT_CPU, PF_REC_SCHEDSTAT_DOMAIN };
 	for (size_t i = 0; i < sizeof(types); i++) {
 		uint8_t le[4] = { types[i] }, be[4] = { 0, 0, 0, types[i] };
 		emit(user, "perf_record_type_le", le, 4);

@@ -17,7 +17,7 @@ static const char *const feature_names[] = {
 	"CPUDESC", "CPUID", "TOTAL_MEM", "CMDLINE", "EVENT_DESC", "CPU_TOPOLOGY", "NUMA_TOPOLOGY",
 	"BRANCH_STACK", "PMU_MAPPINGS", "GROUP_DESC", "AUXTRACE", "STAT", "CACHE", "SAMPLE_TIME",
 	"MEM_TOPOLOGY", "CLOCKID", "DIR_FORMAT", "BPF_PROG_INFO", "BPF_BTF", "COMPRESSED", "CPU_PMU_CAPS",
-	"CLOCK_DATA", "HYBRID_TOPOLOGY", "PMU_CAPS", "CPU_DOMAIN_INFO",
+	"CLOCK_DATA", "HYBRID_TOPOLOGY", "PMU_CAPS", "CPU_DOMAIN_INFO", "E_MACHINE",
 };
 #define NFEATURES (sizeof(feature_names) / sizeof(feature_names[0]))
 
@@ -289,6 +289,38 @@ static void tracing_data(struct fp *p)
 	memcpy(L->tracing_text_len, t.len, sizeof(t.len));
 }
 
+/*
+ * CPU_DOMAIN_INFO (perf sched stats): u32 schedstat version, u32 max_sched_domains, then per
+ * CPU {u32 cpu, u32 nr_domains, per domain {u32 domain, [string name from version 17],
+ * string cpumask, string cpulist}} to the section's end. perf files each domain at
+ * domains[domain] of an array of max_sched_domains: a larger number writes past it.
+ */
+static void cpu_domain_info(struct fp *p)
+{
+	uint32_t version, max_domains, cpu, nr, domain;
+	if (!u32(p, &version, "u32 schedstat version") || !u32(p, &max_domains, "u32 max_sched_domains"))
+		return;
+	if (version < 15 || version > 17) {
+		bad(p, 0, "schedstat version 15, 16 or 17", "%u", version);
+		return;
+	}
+	while (!p->bad && p->pos < p->v->len) {
+		if (!u32(p, &cpu, "u32 cpu") || !count(p, &nr, 4 + 5 + 5, "u32 nr_domains"))
+			return;
+		for (uint32_t i = 0; i < nr && !p->bad; i++) {
+			uint64_t at = p->pos;
+			if (!u32(p, &domain, "u32 domain"))
+				return;
+			if (domain >= max_domains) {
+				bad(p, at, "a domain number below max_sched_domains", "domain %u, max_sched_domains %u", domain, max_domains);
+				return;
+			}
+			if ((version < 17 || string(p)) && string(p))
+				string(p);
+		}
+	}
+}
+
 static const char *const simpleperf_names[] = {
 	"FILE", "META_INFO", "DEBUG_UNWIND", "DEBUG_UNWIND_FILE", "FILE2", "ETM_BRANCH_LIST", "INIT_MAP",
 };
@@ -344,7 +376,15 @@ void pf_check_feature(struct pf_check *pc, unsigned bit, const struct tfk_cursor
 			tfk_set_found(f, "an empty section");
 			break;
 		}
-		string(&p);
+		if (string(&p) && bit == 5) { /* VERSION: the writer's perf version, for writer quirks */
+			const uint8_t *v;
+			uint32_t len = 0;
+			tfk_cur_u32_at(view, 0, &len);
+			if (tfk_cur_bytes_at(view, 4, len, &v)) {
+				const uint8_t *nul = memchr(v, 0, len);
+				tfk_sanitize(pc->writer_version, sizeof(pc->writer_version), v, nul ? (size_t)(nul - v) : len);
+			}
+		}
 		break;
 	case 7:
 		if (u32(&p, &a, "u32 nr_cpus_avail") && u32(&p, &b, "u32 nr_cpus_online") && b > a)
@@ -371,6 +411,21 @@ void pf_check_feature(struct pf_check *pc, unsigned bit, const struct tfk_cursor
 				;
 		break;
 	case 18:
+		if (pc->dialect == PF_DIALECT_SIMPLEPERF) {
+			/* simpleperf's AUXTRACE (record_file_writer.cpp): {u64 file offset, u64 size} per
+			   AUXTRACE record, no count; each offset is an AUXTRACE record's in this file. */
+			if (view->len % 16)
+				bad(&p, 0, "{u64 offset, u64 size} pairs", "%llu bytes", (unsigned long long)view->len);
+			for (uint64_t at = 0; !p.bad && at + 16 <= view->len; at += 16) {
+				tfk_cur_u64_at(view, at, &x);
+				tfk_cur_u64_at(view, at + 8, &y);
+				if (!tfk_range_fits(x, y, pc->size))
+					bad(&p, at, "an AUXTRACE record inside the file", "offset 0x%llx size %llu", (unsigned long long)x,
+					    (unsigned long long)y);
+			}
+			p.pos = view->len;
+			break;
+		}
 		if (u64(&p, &x, "u64 number of entries") && x > (view->len - p.pos) / 16)
 			bad(&p, 0, "entries that fit in the section", "%llu entries of 16 bytes", (unsigned long long)(x));
 		p.pos = p.bad ? p.pos : view->len;
@@ -401,13 +456,27 @@ void pf_check_feature(struct pf_check *pc, unsigned bit, const struct tfk_cursor
 	case 27:
 		if (u32(&p, &a, "u32 version") && u32(&p, &pc->comp_type, "u32 type") && u32(&p, &b, "u32 level") &&
 		    u32(&p, &b, "u32 ratio") && u32(&p, &b, "u32 mmap_len")) {
-			pc->have_comp = true;
-			pc->comp_mmap_len = b;
+			/* perf decodes each payload into a buffer of mmap_len bytes: 0 decodes nothing
+			   ("Couldn't decompress data"); a type other than zstd (1) it cannot decode. */
+			if (pc->comp_type != 1)
+				bad(&p, 4, "compression type 1 (zstd)", "type %u", pc->comp_type);
+			else if (b == 0)
+				bad(&p, 16, "an mmap_len that holds a decoded payload", "0");
+			else {
+				pc->have_comp = true;
+				pc->comp_mmap_len = b;
+			}
 		}
 		break;
 	case 28: case 30: pairs_of_strings(&p); break;
 	case 29: skip(&p, 24, "version, clockid and two u64 times"); break;
 	case 31: pmu_caps(&p); break;
+	case 32: cpu_domain_info(&p); break;
+	case 33: /* E_MACHINE: u32 e_machine, u32 e_flags */
+		if (view->len != 8)
+			bad(&p, 0, "two u32 (e_machine, e_flags), 8 bytes", "%llu bytes", (unsigned long long)view->len);
+		p.pos = view->len;
+		break;
 	default: {
 		if (pc->dialect == PF_DIALECT_SIMPLEPERF && pf_simpleperf_feature_name(bit)) {
 			simpleperf_feature(&p);

@@ -23,11 +23,13 @@ static uint16_t min_size(uint32_t type)
 		[11] = 32, [12] = 16, [13] = 16, [14] = 8, [15] = 16, [16] = 24, [17] = 24, [18] = 24, [19] = 16,
 		[20] = 20, [21] = 16, [22] = 24,
 	};
-	static const uint8_t user[PF_REC_USER_MAX - 63] = {
+	static const uint16_t user[PF_REC_USER_MAX - 63] = {
 		[64 - 64] = 72, [65 - 64] = 8, [66 - 64] = 12, [67 - 64] = 36, [68 - 64] = 8, [69 - 64] = 16,
 		[70 - 64] = 16, [71 - 64] = 48, [72 - 64] = 48, [73 - 64] = 16, [74 - 64] = 10, [75 - 64] = 16,
 		[76 - 64] = 16, [77 - 64] = 16, [78 - 64] = 24, [79 - 64] = 32, [80 - 64] = 16, [81 - 64] = 8,
-		[82 - 64] = 8, [83 - 64] = 16, [84 - 64] = 8, [85 - 64] = 8, [86 - 64] = 8,
+		[82 - 64] = 8, [83 - 64] = 16,
+		/* BPF_METADATA: prog_name[256], nr_entries; SCHEDSTAT_*: timestamp, cpu, version, pad or domain */
+		[84 - 64] = 8 + 256 + 8, [85 - 64] = 24, [86 - 64] = 24,
 	};
 	if (type >= 1 && type <= PF_REC_KERNEL_MAX)
 		return kernel[type];
@@ -207,25 +209,6 @@ static bool walk_sample(struct pf_check *pc, const struct tfk_cursor *rec, uint3
 	return !w.overrun;
 }
 
-static void bad_body(struct pf_check *pc, uint64_t at, uint32_t type, const char *expected, const char *found)
-{
-	struct tfk_finding *f = tfk_emit(pc->ctx, TFK_PERF_RECORD_BAD_BODY, at, 0);
-	tfk_set_path(f, "record type %u", type);
-	tfk_set_expected(f, "%s", expected);
-	tfk_set_found(f, "%s", found);
-}
-
-/* A NUL somewhere in [from, to) of the record (a file or command name). */
-static void needs_nul(struct pf_check *pc, const struct tfk_cursor *rec, uint32_t type, uint64_t from, uint64_t to)
-{
-	const uint8_t *p;
-	if (to > from && tfk_cur_bytes_at(rec, from, to - from, &p) && memchr(p, 0, to - from))
-		return;
-	char found[64];
-	snprintf(found, sizeof(found), "%llu bytes without a NUL", (unsigned long long)(to > from ? to - from : 0));
-	bad_body(pc, rec->origin + from, type, "a NUL-terminated name", found);
-}
-
 /*
  * Where an MMAP2 record's file name starts: after prot and flags (+72) since Linux 3.16; at
  * +64 in the layout before them (kernel 3.12-3.15, and RHEL 7's 3.10). The two are told apart
@@ -237,6 +220,76 @@ static uint64_t mmap2_name_at(const struct tfk_cursor *rec)
 	uint8_t c = 0;
 	tfk_cur_u8_at(rec, 64, &c);
 	return c >= 0x20 && c < 0x7f ? 64 : 72;
+}
+
+/* Decode src[*used..n) behind what zbuf holds (*got bytes), growing zbuf up to limit. */
+static enum tfk_zs_status zdecode(struct pf_check *pc, const uint8_t *src, size_t n, size_t *used, size_t *got,
+				  size_t limit, bool *too_long)
+{
+	enum tfk_zs_status st;
+	for (;;) {
+		st = tfk_zstream_decode(pc->zs, src, n, used, pc->zbuf, pc->zcap, got);
+		if (st != TFK_ZS_NEED_ROOM)
+			return st;
+		if (pc->zcap >= limit) {
+			*too_long = tfk_zstream_more(pc->zs, src, n, used);
+			return TFK_ZS_OK;
+		}
+		/* The buffer follows what the data decodes to, up to the cap, never what a header claims. */
+		size_t want = pc->zcap < 65536 ? 65536 : pc->zcap * 2;
+		void *buf = pc->zbuf;
+		if (!tfk_grow(pc->ctx, &buf, &pc->zcap, want < limit ? want : limit, 1))
+			return TFK_ZS_CORRUPT;
+		pc->zbuf = buf;
+	}
+}
+
+#define ZSTD_MAGIC_BYTES "\x28\xb5\x2f\xfd"
+#define FHD_RESERVED 0x08 /* the frame header descriptor's reserved bit, which must be 0 */
+
+/*
+ * The first payload of a stream does not decode. When the cause is a constant of its frame
+ * header (the magic, the descriptor's reserved bit) and the payload decodes whole once that
+ * constant is restored, everything after it proves the constant: the stream is decoded that
+ * way, the fault reported, and repair writes the constant back. False: not that.
+ */
+static bool restore_frame_header(struct pf_check *pc, const uint8_t *src, size_t n, uint64_t payload_at,
+				 uint64_t record_at, size_t limit, size_t *used, size_t *got, bool *too_long)
+{
+	if (n < 6)
+		return false;
+	uint8_t head[5];
+	memcpy(head, ZSTD_MAGIC_BYTES, 4);
+	head[4] = src[4] & (uint8_t)~FHD_RESERVED;
+	if (memcmp(head, src, 5) == 0)
+		return false; /* the header's constants are right: the damage is elsewhere */
+	size_t u = 0, g = 0;
+	bool long_ = false;
+	tfk_zstream_reset(pc->zs);
+	enum tfk_zs_status st = zdecode(pc, head, 5, &u, &g, limit, &long_);
+	u = 5;
+	if (st == TFK_ZS_OK && !long_)
+		st = zdecode(pc, src, n, &u, &g, limit, &long_);
+	if (st != TFK_ZS_OK || long_ || u != n || g == 0) {
+		tfk_zstream_reset(pc->zs);
+		return false;
+	}
+	struct tfk_finding *f = tfk_emit(pc->ctx, TFK_PERF_COMPRESSED_FRAME_HEADER, payload_at, 5);
+	tfk_set_path(f, "compressed record at 0x%llx, zstd frame header", (unsigned long long)record_at);
+	tfk_set_expected(f, "magic 28 b5 2f fd, reserved bit 3 of the descriptor clear");
+	tfk_set_found(f, "%02x %02x %02x %02x, descriptor 0x%02x; restored, the payload decodes whole (%zu bytes)", src[0],
+		      src[1], src[2], src[3], src[4], g);
+	pc->fixable++;
+	for (unsigned k = 0; k < 5; k++)
+		if (head[k] != src[k] && pc->lay.npatches < TFK_PERF_MAX_FIXES) {
+			pc->lay.patches[pc->lay.npatches].offset = payload_at + k;
+			pc->lay.patches[pc->lay.npatches].width = 1;
+			pc->lay.patches[pc->lay.npatches++].value = head[k];
+		}
+	*used = u;
+	*got = g;
+	*too_long = false;
+	return true;
 }
 
 /*
@@ -268,6 +321,7 @@ static bool walk_compressed(struct pf_check *pc, const struct tfk_cursor *payloa
 		}
 		tfk_zstream_reset(pc->zs); /* a new frame: the stream starts over here */
 		pc->zbroken = false;
+		pc->znew = true;
 		pc->carry = 0;
 	}
 	/* Each payload is capped below; the stream as a whole is capped too (many tiny payloads). */
@@ -288,24 +342,13 @@ static bool walk_compressed(struct pf_check *pc, const struct tfk_cursor *payloa
 		cap = pc->ctx->limits->max_decoded;
 	const size_t limit = pc->carry + (size_t)cap;
 	size_t used = 0, got = pc->carry;
-	enum tfk_zs_status st;
 	bool too_long = false;
-	for (;;) {
-		st = tfk_zstream_decode(pc->zs, src, payload->len, &used, pc->zbuf, pc->zcap, &got);
-		if (st != TFK_ZS_NEED_ROOM)
-			break;
-		if (pc->zcap >= limit) {
-			too_long = tfk_zstream_more(pc->zs, src, payload->len, &used);
-			st = TFK_ZS_OK;
-			break;
-		}
-		/* The buffer follows what the data decodes to, up to the cap, never what a header claims. */
-		size_t want = pc->zcap < 65536 ? 65536 : pc->zcap * 2;
-		void *buf = pc->zbuf;
-		if (!tfk_grow(pc->ctx, &buf, &pc->zcap, want < limit ? want : limit, 1))
-			return false;
-		pc->zbuf = buf;
-	}
+	const bool first = pc->znew && !pc->carry;
+	enum tfk_zs_status st = zdecode(pc, src, payload->len, &used, &got, limit, &too_long);
+	if (st == TFK_ZS_CORRUPT && first &&
+	    restore_frame_header(pc, src, payload->len, payload->origin, record_at, limit, &used, &got, &too_long))
+		st = TFK_ZS_OK;
+	pc->znew = false;
 	const size_t decoded = got - pc->carry;
 	if (st == TFK_ZS_CORRUPT || too_long) {
 		f = tfk_emit(pc->ctx, TFK_PERF_COMPRESSED_CORRUPT, record_at, payload->len + (payload->origin - record_at));
@@ -333,6 +376,41 @@ static bool walk_compressed(struct pf_check *pc, const struct tfk_cursor *payloa
 	return !pc->zbroken;
 }
 
+/*
+ * Is another COMPRESSED record ahead in the stream (looked for over a bounded number of
+ * records)? When the records cannot be followed, or there are too many to look at, the
+ * stream is taken to go on: only a stream seen to end is called cut.
+ */
+static bool compressed_ahead(const struct tfk_cursor *stream, uint64_t pos, uint64_t len)
+{
+	for (unsigned k = 0; k < 256 && pos < len; k++) {
+		uint32_t type;
+		uint16_t size;
+		if (!tfk_cur_u32_at(stream, pos, &type) || !tfk_cur_u16_at(stream, pos + 6, &size) || size < 8)
+			return true;
+		if (type == PF_REC_COMPRESSED || type == PF_REC_COMPRESSED2)
+			return true;
+		pos += size;
+	}
+	return pos < len;
+}
+
+/*
+ * After the stream's last payload: perf flushes the stream at the end of every write, so the
+ * decoder must stand at a block's end. A payload cut short (its last block's bytes gone, or a
+ * data size that stops early) leaves it inside a block; the records of that block are lost.
+ */
+static bool frame_cut(struct pf_check *pc, const struct tfk_cursor *stream, uint64_t next, uint64_t record_at)
+{
+	if (!pc->zs || pc->zbroken || tfk_zstream_at_boundary(pc->zs) || compressed_ahead(stream, next, stream->len))
+		return false;
+	struct tfk_finding *f = tfk_emit(pc->ctx, TFK_PERF_COMPRESSED_CORRUPT, record_at, next - (record_at - stream->origin));
+	tfk_set_path(f, "compressed record, the last of its zstd stream");
+	tfk_set_expected(f, "the stream flushed to a block's end, as perf writes it");
+	tfk_set_found(f, "it ends inside a block: the rest of the block is missing (its records lost)");
+	return true;
+}
+
 /* The end of a record stream: a record the zstd stream ended inside, payloads it could not decode. */
 static void finish_zstream(struct pf_check *pc)
 {
@@ -352,6 +430,7 @@ static void finish_zstream(struct pf_check *pc)
 	}
 	pc->carry = 0;
 	pc->zbroken = false;
+	pc->znew = true;
 	pc->zlost_records = 0;
 	tfk_zstream_reset(pc->zs);
 }
@@ -365,7 +444,7 @@ static void check_id_index(struct pf_check *pc, const struct tfk_cursor *rec, ui
 	if (nr > (rec->len - 16) / 32) {
 		snprintf(found, sizeof(found), "%llu entries in %llu bytes", (unsigned long long)nr,
 			 (unsigned long long)(rec->len - 16));
-		bad_body(pc, rec->origin, type, "entries of 32 bytes that fit the record", found);
+		pf_bad_body(pc, rec->origin, type, "entries of 32 bytes that fit the record", found);
 		return;
 	}
 	for (uint64_t i = 0; i < nr && pc->nids; i++) {
@@ -373,7 +452,7 @@ static void check_id_index(struct pf_check *pc, const struct tfk_cursor *rec, ui
 		tfk_cur_u64_at(rec, 16 + 32 * i, &id);
 		if (!pf_attr_by_id(pc, id)) {
 			snprintf(found, sizeof(found), "entry %llu: id %llu", (unsigned long long)i, (unsigned long long)id);
-			bad_body(pc, rec->origin + 16 + 32 * i, type, "ids that the attrs list", found);
+			pf_bad_body(pc, rec->origin + 16 + 32 * i, type, "ids that the attrs list", found);
 			return;
 		}
 	}
@@ -456,6 +535,100 @@ static void skip_range(struct pf_check *pc, const struct tfk_cursor *stream, uin
 	pc->lay.records_left_out++; /* what it held, and what the skipped bytes held, is unknown */
 }
 
+/*
+ * perf 6.16's COMPRESSED2 writer (record__pushfn, commit 208c0e168344; KDAB/hotspot#736): one
+ * buffer flush compresses into one or more COMPRESSED2 records (each at most the record size
+ * zstd_compress_stream_to_records allows), after which the first record's header is rewritten
+ * for the whole blob: data_size = blob - 16 and the 16-bit header.size = PERF_ALIGN(blob, 8),
+ * wrapped modulo 65536 for a blob over 64 KiB (0 for one of exactly 64 KiB). The records after
+ * the first keep their own header.size (unaligned) but not their data_size (never set), and the
+ * padding write after the blob fails, so the padding is usually missing. The blob is proven
+ * when the wrapped size matches, its end is the end of the stream or a plausible record, and
+ * the records inside it chain to its end exactly. The blob's extent, its pieces in pc->c2_*.
+ */
+static bool c2_overflow(struct pf_check *pc, const struct tfk_cursor *stream, uint64_t pos, uint64_t len,
+			uint16_t size16, uint64_t *extent)
+{
+	uint64_t data_size, e = 0, end;
+	if (!tfk_cur_u64_at(stream, pos + 8, &data_size) || data_size > len - pos - 16 || data_size > UINT32_MAX - 8)
+		return false;
+	const uint64_t blob = 16 + data_size, padded = (blob + 7) / 8 * 8;
+	if (padded <= 0xffff || (padded & 0xffff) != size16)
+		return false;
+	bool ends = false;
+	for (int k = 0; k < 2 && !ends; k++) {
+		e = k == 0 ? padded : blob;
+		ends = e <= len - pos && (e == len - pos || plausible_record(stream, pos + e, len, &end) ||
+					  (pc->killed && pf_feature_table_at(pc, stream->origin + pos + e)));
+	}
+	if (!ends)
+		return false;
+	/* The records inside: the first place after the first payload where a chain of them ends at the blob's end. */
+	pc->c2_n = 0;
+	/* Bounded work: perf's records are at most a buffer's size; a hostile blob costs no more than this. */
+	uint64_t budget = 1u << 22;
+	const uint64_t scan_end = blob < (16u << 20) ? blob : 16u << 20;
+	for (uint64_t q = 17; q + 16 <= scan_end && budget; q++, budget--) {
+		uint32_t type;
+		if (!tfk_cur_u32_at(stream, pos + q, &type) || type != PF_REC_COMPRESSED2)
+			continue;
+		unsigned n = 1;
+		uint64_t r = q;
+		while (r + 16 <= blob && n < PF_C2_MAX_PIECES && budget) {
+			budget--;
+			uint16_t misc, sz;
+			tfk_cur_u16_at(stream, pos + r + 4, &misc);
+			tfk_cur_u16_at(stream, pos + r + 6, &sz);
+			if (!tfk_cur_u32_at(stream, pos + r, &type) || type != PF_REC_COMPRESSED2 || (misc & 0x0ff8) || sz <= 16 ||
+			    sz > blob - r)
+				break;
+			pc->c2_off[n] = r + 16;
+			pc->c2_len[n++] = sz - 16u;
+			r += sz;
+		}
+		if (r == blob) {
+			pc->c2_n = n;
+			break;
+		}
+	}
+	if (pc->c2_n == 0) /* one record: its data_size is its own */
+		pc->c2_n = 1;
+	pc->c2_off[0] = 16;
+	pc->c2_len[0] = pc->c2_n > 1 ? pc->c2_off[1] - 32 : data_size;
+	*extent = e;
+	return true;
+}
+
+/* The writer quirk reported; at the top level, repair rewrites the blob as records whose sizes fit. */
+static void c2_quirk(struct pf_check *pc, const struct tfk_cursor *stream, uint64_t pos, uint16_t size16, uint64_t extent,
+		     bool track)
+{
+	uint64_t data_size = 0;
+	tfk_cur_u64_at(stream, pos + 8, &data_size);
+	const uint64_t at = stream->origin + pos;
+	struct tfk_finding *f = tfk_emit(pc->ctx, TFK_PERF_WRITER_COMPRESSED2_SIZE, at + 6, 2);
+	tfk_set_path(f, "COMPRESSED2 record at +0x%llx", (unsigned long long)pos);
+	tfk_set_expected(f, "header.size %llu (16 + data_size %llu, padded to 8)", (unsigned long long)((16 + data_size + 7) / 8 * 8),
+			 (unsigned long long)data_size);
+	tfk_set_found(f, "%u, the size modulo 65536 (perf 6.16's u16 overflow; writer perf %s); a blob of %u record%s, %llu bytes%s",
+		      size16, pc->writer_version[0] ? pc->writer_version : "of unknown version", pc->c2_n, pc->c2_n == 1 ? "" : "s",
+		      (unsigned long long)extent, extent % 8 ? ", its padding missing" : "");
+	if (!track || pc->frozen)
+		return;
+	if (pc->lay.nc2fix >= TFK_PERF_MAX_FIXES || pc->c2_n > TFK_PERF_MAX_PIECES - pc->lay.nc2piece) {
+		pc->frozen = true; /* no room to say how to rewrite it: the data kept ends before it */
+		return;
+	}
+	pc->lay.c2fix[pc->lay.nc2fix].offset = at;
+	pc->lay.c2fix[pc->lay.nc2fix].extent = extent;
+	pc->lay.c2fix[pc->lay.nc2fix].first = pc->lay.nc2piece;
+	pc->lay.c2fix[pc->lay.nc2fix++].count = pc->c2_n;
+	for (unsigned k = 0; k < pc->c2_n; k++) {
+		pc->lay.c2piece[pc->lay.nc2piece].offset = at + pc->c2_off[k];
+		pc->lay.c2piece[pc->lay.nc2piece++].len = pc->c2_len[k];
+	}
+}
+
 /* The words of a finding's found text that say where the walk went on. */
 static void say_resync(char *buf, size_t n, bool found, uint64_t pos, uint64_t to)
 {
@@ -486,6 +659,7 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 		pc->zbroken = false;
 		pc->zfed = pc->zskipped = false;
 		pc->zlost_records = 0;
+		pc->znew = true;
 		tfk_zstream_reset(pc->zs);
 	}
 	while (pos < len) {
@@ -496,7 +670,7 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 			table_found = true;
 			break;
 		}
-		uint64_t errors_before = pc->ctx->faults[TFK_SEV_ERROR], samples_before = pc->samples, extra = 0, t = 0;
+		uint64_t errors_before = pf_errors(pc), samples_before = pc->samples, extra = 0, t = 0;
 		const uint64_t records_before = pc->records;
 		bool have_t = false;
 		uint32_t type, size = 0;
@@ -533,6 +707,14 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 		const bool g_feature = pc->preamble && !depth;
 		if (g_feature)
 			min = 12;
+		uint64_t c2_extent;
+		bool c2_blob = false;
+		if (type == PF_REC_COMPRESSED2 && !depth && !sp_record && !g_feature &&
+		    c2_overflow(pc, stream, pos, len, size16, &c2_extent)) {
+			c2_quirk(pc, stream, pos, size16, c2_extent, track);
+			size = (uint32_t)c2_extent;
+			c2_blob = true;
+		}
 		uint64_t to = 0;
 		char skipped[96];
 		if (size < 8 || (min && size < min) || (size % 8 && !unaligned_ok)) {
@@ -590,7 +772,7 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 			char text[192];
 			snprintf(text, sizeof(text), "%llu bytes, %llu left in the stream%s",
 				 (unsigned long long)(extra == UINT64_MAX ? 0 : extra), (unsigned long long)(len - pos - size), skipped);
-			bad_body(pc, at, type, "an out-of-band payload inside the stream", text);
+			pf_bad_body(pc, at, type, "an out-of-band payload inside the stream", text);
 			if (found) {
 				skip_range(pc, stream, pos, to, pending);
 				pos = to;
@@ -615,7 +797,7 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 				if (n > size - 12u) {
 					char found[64];
 					snprintf(found, sizeof(found), "%u bytes in a %u-byte record", n, size);
-					bad_body(pc, at, type, "tracing data inside the record", found);
+					pf_bad_body(pc, at, type, "tracing data inside the record", found);
 				} else {
 					struct tfk_cursor blob;
 					tfk_cur_sub(&rec, 12, n, &blob);
@@ -668,14 +850,15 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 				char exp[80], found[32];
 				snprintf(exp, sizeof(exp), "%u bytes: its fields and a %u-byte sample_id trailer", min + tr, tr);
 				snprintf(found, sizeof(found), "%u bytes", size);
-				bad_body(pc, at, type, exp, found);
+				pf_bad_body(pc, at, type, exp, found);
 			} else {
+				pf_check_body(pc, &rec, type, tr);
 				if (type == PF_REC_COMM)
-					needs_nul(pc, &rec, type, 16, size - tr);
+					pf_needs_nul(pc, &rec, type, 16, size - tr);
 				else if (type == PF_REC_MMAP)
-					needs_nul(pc, &rec, type, 40, size - tr);
+					pf_needs_nul(pc, &rec, type, 40, size - tr);
 				else if (type == PF_REC_MMAP2)
-					needs_nul(pc, &rec, type, mmap2_name_at(&rec), size - tr);
+					pf_needs_nul(pc, &rec, type, mmap2_name_at(&rec), size - tr);
 				if (a && (a->sample_type & PF_S_TIME) && tr) {
 					uint64_t before = (uint64_t)__builtin_popcountll(a->sample_type & PF_S_TID);
 					have_t = tfk_cur_u64_at(&rec, (uint64_t)size - tr + 8 * before, &t);
@@ -703,7 +886,7 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 			}
 		} else if (type == PF_REC_HEADER_FEATURE && pc->pipe) {
 			uint64_t bit;
-			if (tfk_cur_u64_at(&rec, 8, &bit) && bit > 0 && bit < 32 && size > 16) {
+			if (tfk_cur_u64_at(&rec, 8, &bit) && bit > 0 && bit < 256 && size > 16) {
 				struct tfk_cursor body;
 				tfk_cur_sub(&rec, 16, size - 16u, &body);
 				pf_check_feature(pc, (unsigned)bit, &body);
@@ -714,14 +897,37 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 			tfk_cur_u32_at(&rec, 8, &n);
 			tfk_cur_sub(stream, pos + size, n, &blob);
 			td_check_tracing_bundle(pc->ctx, &blob, "TRACING_DATA record");
+		} else if (c2_blob) {
+			/* perf 6.16's blob: its records' payloads in order, as the fixed writer would frame them. */
+			if (track && pc->zskipped)
+				pc->frozen = true;
+			for (unsigned k = 0; k < pc->c2_n && stream_ok; k++) {
+				struct tfk_cursor payload;
+				tfk_cur_sub(&rec, pc->c2_off[k], pc->c2_len[k], &payload);
+				stream_ok = walk_compressed(pc, &payload, at, depth);
+				if (!stream_ok && k)
+					pc->dgood = 0; /* repair salvages decoded records of the blob's first piece only */
+			}
+			if (stream_ok && !depth && frame_cut(pc, stream, pos + size, at))
+				stream_ok = false;
+			if (track)
+				pc->zfed = true;
 		} else if (type == PF_REC_COMPRESSED || type == PF_REC_COMPRESSED2) {
 			struct tfk_cursor payload;
 			uint64_t data_size = size - 8u, hdr = 8;
 			if (type == PF_REC_COMPRESSED2) {
 				tfk_cur_u64_at(&rec, 8, &data_size);
 				hdr = 16;
-				if (data_size > size - 16u) {
-					bad_body(pc, at, type, "a data size inside the record", "a larger one");
+				if (data_size > size - 16u || size - 16u - data_size >= 8) {
+					char found[80];
+					snprintf(found, sizeof(found), "data_size %llu in a %u-byte record", (unsigned long long)data_size, size);
+					pf_bad_body(pc, at + 8, type, "a data size that fills the record but for its padding (under 8 bytes)",
+						    found);
+					/* Its payload never reaches the stream: what the stream decodes later is lost, and
+					   nothing of this record was decoded (repair salvages nothing of it). */
+					pc->zbroken = true;
+					pc->carry = 0;
+					pc->dgood = pc->dgood_samples = pc->dgood_records = 0;
 					goto next;
 				}
 			}
@@ -734,8 +940,12 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 			if (track && pc->zskipped)
 				pc->frozen = true;
 			stream_ok = walk_compressed(pc, &payload, at, depth);
+			if (stream_ok && !depth && frame_cut(pc, stream, pos + size, at))
+				stream_ok = false;
 			if (track)
 				pc->zfed = true;
+		} else if (type >= 64) {
+			pf_check_body(pc, &rec, type, 0);
 		}
 		if (have_t)
 			saw_time(pc, t, at);
@@ -743,7 +953,7 @@ next:
 		pos += size + extra;
 		if (depth && !pc->derr) {
 			/* Inside a payload: the whole, valid records before the first damage (repair may keep them). */
-			if (stream_ok && pc->ctx->faults[TFK_SEV_ERROR] == errors_before) {
+			if (stream_ok && pf_errors(pc) == errors_before) {
 				pc->dgood = pos;
 				pc->dgood_samples += pc->samples - samples_before;
 				pc->dgood_records += pc->records - records_before;
@@ -752,10 +962,11 @@ next:
 			}
 		}
 		if (track && !pc->frozen) {
-			const bool clean = stream_ok && pc->ctx->faults[TFK_SEV_ERROR] == errors_before;
+			const bool clean = stream_ok && pf_errors(pc) == errors_before;
 			const uint64_t ns = pc->samples - samples_before, nr = pc->records - records_before;
-			if (clean && pc->carry) {
-				pending = true; /* the stream is inside a record: no cut here */
+			/* A cut needs the zstd stream between records and at a block's end (a reader could not end it elsewhere). */
+			if (clean && (pc->carry || (pc->zs && !pc->zbroken && !tfk_zstream_at_boundary(pc->zs)))) {
+				pending = true; /* the stream is inside a record or a block: no cut here */
 				pending_samples += ns;
 				pending_records += nr;
 			} else if (clean) {

@@ -24,6 +24,7 @@
 #define PF_PIPE_HEADER_SIZE 16
 #define PF_ATTR_MIN 64      /* PERF_ATTR_SIZE_VER0 */
 #define PF_ATTR_NEWEST 136  /* VER8 */
+#define PF_C2_MAX_PIECES 64 /* records in one perf 6.16 COMPRESSED2 blob (one buffer flush) */
 
 /* sample_type bits */
 enum {
@@ -50,10 +51,12 @@ enum pf_dialect { PF_DIALECT_NONE = 0, PF_DIALECT_SIMPLEPERF, PF_DIALECT_GOOGLE_
 
 /* Record types this checker knows. */
 enum {
-	PF_REC_MMAP = 1, PF_REC_COMM = 3, PF_REC_SAMPLE = 9, PF_REC_MMAP2 = 10, PF_REC_KERNEL_MAX = 22,
+	PF_REC_MMAP = 1, PF_REC_COMM = 3, PF_REC_SAMPLE = 9, PF_REC_MMAP2 = 10, PF_REC_CALLCHAIN_DEFERRED = 22,
+	PF_REC_KERNEL_MAX = 22,
 	PF_REC_HEADER_ATTR = 64, PF_REC_TRACING_DATA = 66, PF_REC_FINISHED_ROUND = 68, PF_REC_ID_INDEX = 69,
 	PF_REC_AUXTRACE = 71,
-	PF_REC_HEADER_FEATURE = 80, PF_REC_COMPRESSED = 81, PF_REC_COMPRESSED2 = 83, PF_REC_USER_MAX = 86,
+	PF_REC_HEADER_FEATURE = 80, PF_REC_COMPRESSED = 81, PF_REC_COMPRESSED2 = 83, PF_REC_BPF_METADATA = 84,
+	PF_REC_SCHEDSTAT_CPU = 85, PF_REC_SCHEDSTAT_DOMAIN = 86, PF_REC_USER_MAX = 86,
 };
 
 struct pf_attr {
@@ -102,6 +105,10 @@ struct pf_check {
 	bool zskipped;              /* and bytes were skipped after it (skip_range): in a repaired copy,
 				       without them, no later COMPRESSED record continues that stream */
 	bool zcapped;               /* the limit on decoded bytes was reached */
+	bool znew;                  /* the decoder was reset: the next payload starts the stream */
+	/* The pieces of the perf 6.16 COMPRESSED2 blob being walked (offsets in its stream). */
+	uint64_t c2_off[PF_C2_MAX_PIECES], c2_len[PF_C2_MAX_PIECES];
+	unsigned c2_n;
 	uint64_t zlost_records, zlost_first, zdecoded;
 	size_t zstart_carry;        /* carried bytes in front of the payload being walked */
 	uint64_t dgood, dgood_samples, dgood_records; /* its whole, valid records before any damage */
@@ -117,11 +124,27 @@ struct pf_check {
 	bool preamble;              /* google pipe: still in the feature records before the first attr */
 	uint64_t dialect_records, dialect_skipped, dialect_features, dialect_unchecked_features;
 	char dialect_version[64];   /* simpleperf_version from META_INFO, sanitised */
+	char writer_version[32];    /* the VERSION feature's perf version, sanitised ("" unknown) */
+	/* Errors whose fault repair undoes by writing back a value the file proves (a zstd frame's
+	   magic, an attr's size): they do not end the part of the data repair keeps. */
+	uint64_t fixable;
 	/* for repair: the data up to good_end is whole and valid */
 	struct tfk_perf_layout lay;
 	bool frozen;                /* a damaged record ended the good part of the data */
 };
 
+
+/* Errors so far that leave what they damaged unrepairable. */
+static inline uint64_t pf_errors(const struct pf_check *pc)
+{
+	return pc->ctx->faults[TFK_SEV_ERROR] - pc->fixable;
+}
+
+/* A record's body, its size already sound (tr: its sample_id trailer's bytes): counts, strings, ranges. */
+void pf_check_body(struct pf_check *pc, const struct tfk_cursor *rec, uint32_t type, uint32_t tr);
+void pf_bad_body(struct pf_check *pc, uint64_t at, uint32_t type, const char *expected, const char *found);
+/* A NUL in [from, to) of the record, else a finding; false then. */
+bool pf_needs_nul(struct pf_check *pc, const struct tfk_cursor *rec, uint32_t type, uint64_t from, uint64_t to);
 
 /* The attr a sample or record belongs to (NULL: none could be found, already reported). */
 const struct pf_attr *pf_attr_by_id(struct pf_check *pc, uint64_t id);
