@@ -21,6 +21,12 @@ struct buf_ctx {
 	char opt_name[64];      /* the buffer's name, sanitised */
 	uint64_t body, body_end;/* the buffer section's body in the file */
 	bool compressed;
+	/*
+	 * Whether this buffer's compressed CPU sizes count the 4-byte chunk count (trace-cmd 3.2+),
+	 * as its last CPU's data shows by ending where the section ends: 1 yes, 0 no (3.0-3.1),
+	 * -1 not known (then each CPU's chunk headers decide).
+	 */
+	int size_counts_count;
 };
 
 static struct tfk_finding *entry_fault(struct td_check *td, const char *kind, const char *label, uint64_t off,
@@ -231,6 +237,40 @@ static bool plausible_page_size(const struct td_check *td, uint32_t ps)
 	return ps >= 1024 && ps <= td->ctx->limits->max_page_size && (ps & (ps - 1)) == 0;
 }
 
+static uint64_t chunk_stream_used(const struct td_check *td, uint64_t offset);
+static bool unsized_stream(const struct td_check *td, uint64_t offset);
+
+/*
+ * Which size form a compressed buffer's entries use, from the entry whose data lies last: in
+ * the 3.2+ form it ends where the section ends, in the 3.0-3.1 form 4 bytes before. One look at
+ * the table instead of a walk over every CPU's chunk headers (which would read all of them
+ * ahead of the walk). -1 when the table does not say (damage, zero sizes).
+ */
+static int size_form(const struct buf_ctx *b, struct tfk_cursor c, uint32_t n)
+{
+	uint64_t last_off = 0, last_size = 0;
+	bool any = false;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t cpu;
+		uint64_t offset, size;
+		if (!tfk_cur_u32(&c, &cpu) || !tfk_cur_u64(&c, &offset) || !tfk_cur_u64(&c, &size))
+			break;
+		if (size && (!any || offset > last_off)) {
+			last_off = offset;
+			last_size = size;
+			any = true;
+		}
+	}
+	uint64_t end;
+	if (!any || !tfk_add_u64(last_off, last_size, &end))
+		return -1;
+	if (end == b->body_end && !unsized_stream(b->td, last_off))
+		return chunk_stream_used(b->td, last_off) == last_size - 4 ? 1 : -1;
+	if (end <= UINT64_MAX - 4 && end + 4 == b->body_end)
+		return chunk_stream_used(b->td, last_off) == last_size ? 0 : -1;
+	return -1;
+}
+
 /* The walk of a compressed CPU's chunk stream: data is what the file holds of its extent. */
 static void chunk_range(const struct buf_ctx *b, uint64_t entry_at, uint32_t cpu, uint64_t offset, uint64_t size,
 			const struct tfk_cursor *data, struct td_walk_range *r)
@@ -284,10 +324,14 @@ static bool unsized_stream(const struct td_check *td, uint64_t offset)
  * libtracecmd reads neither: it takes the count and the chunk headers. So a size that is the
  * chunks plus 4 is the stream whole; any other size is taken as the older form, as before.
  */
-static uint64_t compressed_extent(const struct td_check *td, uint64_t offset, uint64_t size)
+static uint64_t compressed_extent(const struct buf_ctx *b, uint64_t offset, uint64_t size)
 {
+	const struct td_check *td = b->td;
 	uint64_t extent;
-	if (size >= 4 && (chunk_stream_used(td, offset) == size - 4 || unsized_stream(td, offset)))
+	if (size >= 4 && b->size_counts_count == 1)
+		return size;
+	if (size >= 4 && b->size_counts_count < 0 &&
+	    (chunk_stream_used(td, offset) == size - 4 || unsized_stream(td, offset)))
 		return size;
 	if (!tfk_add_u64(size, 4, &extent))
 		return UINT64_MAX;
@@ -295,9 +339,10 @@ static uint64_t compressed_extent(const struct td_check *td, uint64_t offset, ui
 }
 
 /* The bytes of the file a compressed CPU's entry locates, clipped. */
-static bool chunk_extent(const struct td_check *td, uint64_t offset, uint64_t size, struct tfk_cursor *data)
+static bool chunk_extent(const struct buf_ctx *b, uint64_t offset, uint64_t size, struct tfk_cursor *data)
 {
-	uint64_t extent = compressed_extent(td, offset, size), end;
+	const struct td_check *td = b->td;
+	uint64_t extent = compressed_extent(b, offset, size), end;
 	if (!tfk_add_u64(offset, extent, &end) || offset >= td->size)
 		return false;
 	tfk_cur_sub(&td->file, offset, extent, data);
@@ -329,8 +374,9 @@ static void check_cpu_entry(struct buf_ctx *b, uint64_t entry_at, uint32_t cpu, 
 	char what[96];
 	snprintf(what, sizeof(what), "%scpu%u data", b->label, cpu);
 
-	uint64_t extent = b->compressed ? compressed_extent(td, offset, size) : size, end;
-	if (b->compressed && size && chunk_stream_used(td, offset) == size)
+	uint64_t extent = b->compressed ? compressed_extent(b, offset, size) : size, end;
+	if (b->compressed && size && b->size_counts_count == 0 && !td->dat->size_form_noted &&
+	    chunk_stream_used(td, offset) == size)
 		note_short_size(b, entry_at, cpu, size);
 	if (b->compressed && size && unsized_stream(td, offset)) {
 		char where[96];
@@ -474,7 +520,7 @@ static void walk_ahead(const struct buf_ctx *b, struct tfk_cursor c, uint32_t n,
 		seen[cpu] = 1;
 		if (b->compressed) {
 			struct tfk_cursor data;
-			if (chunk_extent(td, offset, size, &data) && td_walk_fits(td, &walked, data.len)) {
+			if (chunk_extent(b, offset, size, &data) && td_walk_fits(td, &walked, data.len)) {
 				uint64_t entry_at = tfk_cur_abs(&c) - 20;
 				chunk_range(b, entry_at, cpu, offset, size, &data, &ahead[k++]);
 			}
@@ -577,6 +623,7 @@ void td_check_buffer_v7(struct td_check *td, const struct td_buffer_opt *opt)
 		    "BUFFER section%s, %u CPUs listed, clock [%s], page %u", b.compressed ? " (compressed)" : "", n, clock_name,
 		    td->geo.page_size);
 
+	b.size_counts_count = b.compressed ? size_form(&b, c, n) : -1;
 	uint32_t cap = td->ctx->limits->max_cpus;
 	uint8_t *seen = tfk_calloc(td->ctx, cap, 1);
 	if (!seen)
