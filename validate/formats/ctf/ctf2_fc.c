@@ -726,8 +726,8 @@ static struct ctf_type *build(struct ctf2 *b, const struct cj_value *fc, unsigne
 					return NULL;
 			}
 			t->nfields = k;
-			/* ranges of two options may not meet */
-			for (size_t i = 0; i < nall; i++)
+			/* ranges of two options may not meet (the first 4096 compared: quadratic beyond) */
+			for (size_t i = 0; i < nall && i < 4096; i++)
 				for (size_t j = i + 1; j < nall && j < 4096; j++) {
 					bool meet = sel.type->is_signed ? !(all[i].hi < all[j].lo || all[j].hi < all[i].lo)
 									: !((uint64_t)all[i].hi < (uint64_t)all[j].lo ||
