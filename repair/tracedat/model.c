@@ -248,16 +248,7 @@ static void on_page(void *user, const uint8_t *page, const struct tfk_page_info 
 	uint32_t ps = b->page_size;
 	/* A damaged page whose surviving events lie before what this CPU already has is garbage too. */
 	bool backwards = info->state == TFK_PAGE_CLIPPED && info->events && c->stats.pages_kept && info->first_ts < c->last_ts;
-	/*
-	 * An empty page with no timestamp is a block of the file lost to zeros (tracedat.page.zeroed)
-	 * or garbage over one: nothing in it to keep, and the loss is flagged as a bad page's (a
-	 * missed-events flag it carried moves to the next page kept). Whatever its commit flags
-	 * and tail hold, kept it could be rebuilt as a page of zeros, which the re-check rightly
-	 * calls lost data.
-	 */
-	static const uint8_t no_ts[8];
-	bool zeroed = info->state == TFK_PAGE_EMPTY && memcmp(page, no_ts, sizeof(no_ts)) == 0;
-	if (info->state == TFK_PAGE_BAD || backwards || zeroed) {
+	if (info->state == TFK_PAGE_BAD || backwards) {
 		c->stats.pages_dropped++;
 		if (backwards)
 			c->stats.events_lost += info->events; /* walked, so counted */
