@@ -6,6 +6,8 @@
 # - with babeltrace2 2.1 installed (TFK_BT2_21: its babeltrace2 program), each succeed/ trace
 #   and each CTF 2 trace of tests/data/ctf decodes as many events as babeltrace2 2.1 prints.
 # - the CTF 2 conversions of tests/data/ctf check clean with babeltrace2 2.1's counts (its README).
+# - with babeltrace2 2.1: a damaged copy (a stream cut, garbage after the last fragment) repaired,
+#   the output clean, and babeltrace2 2.1 reads exactly the events the repair kept.
 # Neither babeltrace piece is part of this project: built outside the tree (tests/data/ctf/README.md
 # says how); without the source its traces are not read, without the program the counts are
 # the ones recorded. babeltrace2 2.0 is not the oracle: it reads no CTF 2.
@@ -49,6 +51,27 @@ for x in tracef-2000:2000 multipacket-contexts:1420; do
 	for d in "$t"/*/; do clean "${d%/}" "${x#*:}"; done
 	rm -rf "$t"
 done
+# Repair of a damaged copy (a stream cut in the middle, garbage after the metadata's last
+# fragment): the output checks clean, and babeltrace2 2.1 reads as many events as it kept.
+if [ -n "$bt2" ]; then
+	t=$(mktemp -d)
+	tar -xJf "$data/multipacket-contexts.ctf2.tar.xz" -C "$t" # 13 packets in ch0_0
+	m=$(find "$t" -name metadata | head -1)
+	s=$(find "$(dirname "$m")" -maxdepth 1 -type f -name 'ch0_0')
+	printf 'garbage' >>"$m"
+	truncate -s $(( $(stat -c %s "$s") * 6 / 10 )) "$s"
+	"$bin" repair -q "$t/multipacket-contexts.ctf2" -o "$t/out" >/dev/null 2>&1; rc=$?
+	n=$(events_of "$t/out")
+	got=$("$bt2" "$t/out" 2>/dev/null | wc -l)
+	"$bin" check --quiet "$t/out" >/dev/null 2>&1; crc=$?
+	if [ "$rc" != 1 ] || [ "$crc" != 0 ] || [ "$n" != "$got" ] || [ "$n" -ge 1420 ] || [ "$n" = 0 ]; then
+		echo "FAIL: repair of a damaged multipacket-contexts.ctf2: exit $rc, re-check $crc, $n events kept, babeltrace2 2.1 reads $got"
+		fail=1
+	else
+		echo "ok: damaged multipacket-contexts.ctf2 repaired: $n events kept, babeltrace2 2.1 reads $got"
+	fi
+	rm -rf "$t"
+fi
 [ "$fail" = 0 ] || exit 1
 # Without the oracle, what ran passed but babeltrace2 2.1 said nothing: a skip, not a pass.
 [ -n "$bt2" ] || { echo "skip: babeltrace2 2.1 not installed (TFK_BT2_21); the recorded counts held"; exit 77; }
