@@ -227,6 +227,17 @@ static int write_metadata(const struct tfk_ctf_metadata *md, const struct tfk_me
 static int write_ctf2_metadata(const struct tfk_ctf_metadata *md, const struct tfk_member_map *map, struct rp_dir *dir,
 			       struct tfk_salvage_member *s, struct tfk_repair_report *rep)
 {
+	/*
+	 * The preamble must come first: when the first fragment is among the damaged ranges, what is
+	 * left has none, and no reader can take the rest (nor our re-check): refuse instead.
+	 */
+	const uint8_t *first = memchr(map->data, 0x1e, (size_t)map->size);
+	const uint64_t first_at = first ? (uint64_t)(first - map->data) : map->size;
+	if (md->ndrops && md->drop_from[0] <= first_at && first_at < md->drop_to[0]) {
+		rep->outcome = TFK_REPAIR_UNSUPPORTED;
+		rep->reason = "the CTF 2 metadata's first fragment (its preamble) is damaged: without it the rest cannot be read";
+		return 1;
+	}
 	struct rp_out o;
 	memset(&o, 0, sizeof(o));
 	uint64_t at = 0, dropped = 0;
