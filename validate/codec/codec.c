@@ -181,77 +181,6 @@ void tfk_decode_state_free(void *state)
 
 #define SCRATCH (64u << 10)
 
-enum tfk_decode_status tfk_decoded_size(enum tfk_codec codec, const uint8_t *src, size_t src_len, size_t limit,
-				      size_t *size)
-{
-	*size = 0;
-	if (codec == TFK_CODEC_NONE) {
-		*size = src_len;
-		return TFK_DECODE_OK;
-	}
-	uint8_t *scratch = malloc(SCRATCH);
-	if (!scratch)
-		return TFK_DECODE_CORRUPT;
-	enum tfk_decode_status st = TFK_DECODE_CORRUPT;
-	if (codec == TFK_CODEC_ZSTD) {
-		ZSTD_DCtx *dctx = ZSTD_createDCtx();
-		if (dctx) {
-			ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, zstd_window_log(limit));
-			ZSTD_inBuffer in = { src, src_len, 0 };
-			for (;;) {
-				ZSTD_outBuffer out = { scratch, SCRATCH, 0 };
-				size_t rc = ZSTD_decompressStream(dctx, &out, &in);
-				if (ZSTD_isError(rc))
-					break;
-				*size += out.pos;
-				if (*size > limit) {
-					st = TFK_DECODE_LONG;
-					break;
-				}
-				if (rc == 0 && in.pos == in.size) {
-					st = TFK_DECODE_OK;
-					break;
-				}
-				if (out.pos == 0 && in.pos == in.size)
-					break; /* input ends inside a frame */
-			}
-			ZSTD_freeDCtx(dctx);
-		}
-	} else if (codec == TFK_CODEC_ZLIB) {
-		z_stream zs;
-		memset(&zs, 0, sizeof(zs));
-		if (inflateInit(&zs) == Z_OK) {
-			size_t left = src_len;
-			const uint8_t *in = src;
-			for (;;) {
-				uInt chunk = left > 0x40000000u ? 0x40000000u : (uInt)left;
-				zs.next_in = (Bytef *)(uintptr_t)in;
-				zs.avail_in = chunk;
-				zs.next_out = scratch;
-				zs.avail_out = SCRATCH;
-				int rc = inflate(&zs, Z_NO_FLUSH);
-				size_t used = chunk - zs.avail_in, made = SCRATCH - zs.avail_out;
-				in += used;
-				left -= used;
-				*size += made;
-				if (*size > limit) {
-					st = TFK_DECODE_LONG;
-					break;
-				}
-				if (rc == Z_STREAM_END) {
-					st = left == 0 ? TFK_DECODE_OK : TFK_DECODE_CORRUPT;
-					break;
-				}
-				if (rc != Z_OK || (used == 0 && made == 0))
-					break;
-			}
-			inflateEnd(&zs);
-		}
-	}
-	free(scratch);
-	return st;
-}
-
 /* zlib: inflate one stream from src, counting what it produces and where it ends. */
 static enum tfk_decode_status zlib_span(const uint8_t *src, size_t src_len, size_t limit, size_t *consumed,
 					size_t *decoded)
@@ -289,6 +218,52 @@ static enum tfk_decode_status zlib_span(const uint8_t *src, size_t src_len, size
 				break;
 		}
 		inflateEnd(&zs);
+	}
+	free(scratch);
+	return st;
+}
+
+enum tfk_decode_status tfk_decoded_size(enum tfk_codec codec, const uint8_t *src, size_t src_len, size_t limit,
+				      size_t *size)
+{
+	*size = 0;
+	if (codec == TFK_CODEC_NONE) {
+		*size = src_len;
+		return TFK_DECODE_OK;
+	}
+	uint8_t *scratch = malloc(SCRATCH);
+	if (!scratch)
+		return TFK_DECODE_CORRUPT;
+	enum tfk_decode_status st = TFK_DECODE_CORRUPT;
+	if (codec == TFK_CODEC_ZSTD) {
+		ZSTD_DCtx *dctx = ZSTD_createDCtx();
+		if (dctx) {
+			ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, zstd_window_log(limit));
+			ZSTD_inBuffer in = { src, src_len, 0 };
+			for (;;) {
+				ZSTD_outBuffer out = { scratch, SCRATCH, 0 };
+				size_t rc = ZSTD_decompressStream(dctx, &out, &in);
+				if (ZSTD_isError(rc))
+					break;
+				*size += out.pos;
+				if (*size > limit) {
+					st = TFK_DECODE_LONG;
+					break;
+				}
+				if (rc == 0 && in.pos == in.size) {
+					st = TFK_DECODE_OK;
+					break;
+				}
+				if (out.pos == 0 && in.pos == in.size)
+					break; /* input ends inside a frame */
+			}
+			ZSTD_freeDCtx(dctx);
+		}
+	} else if (codec == TFK_CODEC_ZLIB) {
+		size_t consumed = 0;
+		st = zlib_span(src, src_len, limit, &consumed, size);
+		if (st == TFK_DECODE_OK && consumed != src_len)
+			st = TFK_DECODE_CORRUPT; /* bytes after the stream */
 	}
 	free(scratch);
 	return st;
