@@ -24,7 +24,10 @@ command -v trace-cmd > /dev/null 2>&1 || command -v perf > /dev/null 2>&1 || ski
 #  - tracedat.format.unparsable (warning): the kernel ships formats the system libtraceevent
 #    cannot parse (ras, kvm, dma, maple_tree, ... here); trace-cmd report prints those raw.
 #  - tracedat.page.events-lost (note): the kernel overwrote pages before extract read them.
-allowed="tracedat.format.unparsable tracedat.page.events-lost"
+#  - tracedat.writer.buffer-size-without-count (note): trace-cmd before 3.2 (Debian 12 has 3.1.6)
+#    writes a compressed CPU's size without its chunk count; held below to compressed v7 files
+#    and to naming the version that wrote them.
+allowed="tracedat.format.unparsable tracedat.page.events-lost tracedat.writer.buffer-size-without-count"
 
 # The global tracing state, to compare after recording.
 state() {
@@ -80,6 +83,12 @@ while IFS="$tab" read -r name kind what; do
 	printf '%s\n' "$out" | grep '"type":"finding"' > "$work/findings"
 	while read -r l; do
 		code=$(json_str "$l" code)
+		if [ "$code" = tracedat.writer.buffer-size-without-count ]; then
+			tcv=$(trace-cmd -h 2> /dev/null | sed -n 's/^ *trace-cmd version \([0-9.]*\).*/\1/p' | head -1)
+			case "$id" in *zstd* | *zlib*) ;; *) bad "$id: $code on a file that is not compressed v7"; ok=0 ;; esac
+			case "$(json_str "$l" found)" in *"trace-cmd $tcv"*) ;; *) bad "$id: $code does not name trace-cmd $tcv: $(json_str "$l" found)"; ok=0 ;; esac
+			continue
+		fi
 		case " $allowed " in *" $code "*) continue ;; esac
 		bad "$id: unexpected $(json_str "$l" severity) $code at $(printf '0x%x' "$(json_num "$l" offset)") [$(json_str "$l" path)]: $(json_str "$l" message) (expected $(json_str "$l" expected), found $(json_str "$l" found))"
 		ok=0
