@@ -44,8 +44,7 @@ static void check_with_model(const char *in_dir, const struct tfk_limits *limits
 	for (unsigned pass = 0; pass < 2; pass++) {
 		struct tfk_observer obs = fmt->observer(model, NULL, 0, pass);
 		tfk_check_file_observed(in_dir, limits, &obs, &rep->before);
-		if (!fmt->check_again || !fmt->check_again(model) ||
-		    tfk_report_verdict(&rep->before) == TFK_VERDICT_CLEAN)
+		if (!fmt->check_again || !fmt->check_again(model) || !rp_has_work(&rep->before))
 			break;
 		tfk_report_free(&rep->before);
 		fmt->model_free(model);
@@ -128,7 +127,6 @@ void tfk_repair_dir(const char *in_dir, const char *out_dir, const struct tfk_li
 	check_with_model(in_dir, limits, fmt, model, rep);
 	if (fmt->stats)
 		fmt->stats(model, rep);
-	const enum tfk_verdict verdict = tfk_report_verdict(&rep->before);
 	struct rp_dir d;
 	const bool dry_run = out_dir == NULL;
 	char dry_target[4096];
@@ -137,7 +135,7 @@ void tfk_repair_dir(const char *in_dir, const char *out_dir, const struct tfk_li
 	const bool in_place = out_dir && strcmp(out_dir, in_dir) == 0;
 	if (!rep->before.stats.format || rep->before.not_checked) {
 		rep->outcome = TFK_REPAIR_UNSUPPORTED;
-	} else if (verdict == TFK_VERDICT_CLEAN && !(fmt->clean_has_work && fmt->clean_has_work(model))) {
+	} else if (!rp_has_work(&rep->before)) {
 		rep->outcome = TFK_REPAIR_NOTHING_TO_DO;
 	} else if (!dry_run && !in_place && !free_target(out_dir)) {
 		rep->outcome = TFK_REPAIR_FAILED;

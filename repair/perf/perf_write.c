@@ -17,6 +17,7 @@
 #include <string.h>
 #include <zstd.h>
 
+#include "cursor.h"
 #include "perf_repair.h"
 
 #define COMPRESSED_BIT 27
@@ -78,14 +79,6 @@ static int rebuild_tracing(const uint8_t *in, size_t size, const struct tfk_perf
 	return 0;
 }
 
-static uint64_t get_num(const uint8_t *p, unsigned width, bool be)
-{
-	uint64_t v = 0;
-	for (unsigned i = 0; i < width; i++)
-		v |= (uint64_t)p[i] << (be ? 8 * (width - 1 - i) : 8 * i);
-	return v;
-}
-
 /*
  * Feed a COMPRESSED payload to the stream: into dst (at most cap bytes, *got of them made)
  * when dst is given, else through a scratch buffer whose bytes are not kept. False on a
@@ -126,6 +119,9 @@ static int zsalvage(const uint8_t *in, size_t size, const struct tfk_perf_layout
 	if (!scratch || !d)
 		goto out;
 	ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, 27);
+	/* the model's offsets came from a hostile file: every byte read through the cursor */
+	const struct tfk_cursor file = tfk_cur_make(in, size, 0, be);
+	const uint8_t *bytes;
 	uint64_t pos = L->data_offset;
 	uint32_t di = 0;
 	while (pos <= L->zsalvage_at) {
@@ -140,36 +136,39 @@ static int zsalvage(const uint8_t *in, size_t size, const struct tfk_perf_layout
 			if (pos == L->zsalvage_at) {
 				/* The damaged record is perf 6.16's blob: what its first piece decodes to. */
 				const uint32_t k = L->c2fix[f].first;
-				zfeed(d, in + L->c2piece[k].offset, (size_t)L->c2piece[k].len, dst, want, &got, scratch, 1u << 16);
+				if (tfk_cur_bytes_at(&file, L->c2piece[k].offset, L->c2piece[k].len, &bytes))
+					zfeed(d, bytes, (size_t)L->c2piece[k].len, dst, want, &got, scratch, 1u << 16);
 				rc = got == want ? 0 : -1;
 				goto out;
 			}
 			/* perf 6.16's blob: its pieces fed in order (their bounds checked by the writer) */
 			for (uint32_t k = L->c2fix[f].first; k < L->c2fix[f].first + L->c2fix[f].count; k++)
-				if (!zfeed(d, in + L->c2piece[k].offset, (size_t)L->c2piece[k].len, NULL, 0, &got, scratch, 1u << 16))
+				if (!tfk_cur_bytes_at(&file, L->c2piece[k].offset, L->c2piece[k].len, &bytes) ||
+				    !zfeed(d, bytes, (size_t)L->c2piece[k].len, NULL, 0, &got, scratch, 1u << 16))
 					goto out;
 			pos += L->c2fix[f].extent;
 			blob = true;
 		}
 		if (blob)
 			continue;
-		if (pos > size || size - pos < 16)
-			goto out;
-		const uint32_t type = (uint32_t)get_num(in + pos, 4, be);
-		const uint64_t rsize = get_num(in + pos + 6, 2, be);
-		uint64_t extra = 0;
+		uint32_t type, size32;
+		uint16_t rsize;
+		uint64_t extra = 0, size64;
+		if (!tfk_cur_u32_at(&file, pos, &type) || !tfk_cur_u16_at(&file, pos + 6, &rsize) ||
+		    !tfk_cur_u32_at(&file, pos + 8, &size32) || !tfk_cur_u64_at(&file, pos + 8, &size64))
+			goto out; /* fewer than the 16 bytes every record the checker walked past has */
 		if (rsize < 8 || type >= 0x8000 || rsize > size - pos)
 			goto out; /* not a record the checker walked past (or another writer's dialect) */
 		if (type == 66)
-			extra = (get_num(in + pos + 8, 4, be) + 7) / 8 * 8;
+			extra = ((uint64_t)size32 + 7) / 8 * 8;
 		else if (type == 71)
-			extra = get_num(in + pos + 8, 8, be);
+			extra = size64;
 		if (type == 81 || type == 83) {
-			uint64_t hdr = type == 83 ? 16 : 8, n = type == 83 ? get_num(in + pos + 8, 8, be) : rsize - 8;
-			if (n > rsize - hdr)
+			uint64_t hdr = type == 83 ? 16 : 8, n = type == 83 ? size64 : rsize - 8u;
+			if (n > rsize - hdr || !tfk_cur_bytes_at(&file, pos + hdr, n, &bytes))
 				goto out;
 			const bool last = pos == L->zsalvage_at;
-			if (!zfeed(d, in + pos + hdr, (size_t)n, last ? dst : NULL, want, &got, scratch, 1u << 16) && !last)
+			if (!zfeed(d, bytes, (size_t)n, last ? dst : NULL, want, &got, scratch, 1u << 16) && !last)
 				goto out;
 			if (last) {
 				rc = got == want ? 0 : -1;
@@ -201,7 +200,7 @@ static uint64_t c2_rewritten(const struct tfk_perf_layout *L, uint32_t f)
 	return n;
 }
 
-static void c2_write(struct rp_out *out, const uint8_t *in, const struct tfk_perf_layout *L, uint32_t f)
+static void c2_write(struct rp_out *out, const struct tfk_cursor *in, const struct tfk_perf_layout *L, uint32_t f)
 {
 	static const uint8_t zeros[8];
 	for (uint32_t k = L->c2fix[f].first; k < L->c2fix[f].first + L->c2fix[f].count; k++)
@@ -216,13 +215,16 @@ static void c2_write(struct rp_out *out, const uint8_t *in, const struct tfk_per
 			bool patched = false;
 			for (uint32_t i = 0; i < L->npatches && i < TFK_PERF_MAX_FIXES; i++)
 				patched |= L->patches[i].width == 1 && L->patches[i].offset >= from && L->patches[i].offset - from < chunk;
+			const uint8_t *src;
 			if (!patched) {
-				rp_out_keep(out, in + from, (size_t)chunk);
+				rp_out_keep_at(out, in, from, chunk);
+			} else if (!tfk_cur_bytes_at(in, from, chunk, &src)) {
+				out->oom = true; /* the model names bytes the input does not hold */
 			} else {
 				/* A frame header constant restored inside the blob: this chunk is made, not kept. */
 				uint8_t *copy = rp_out_space(out, (size_t)chunk);
 				if (copy) {
-					memcpy(copy, in + from, (size_t)chunk);
+					memcpy(copy, src, (size_t)chunk);
 					for (uint32_t i = 0; i < L->npatches && i < TFK_PERF_MAX_FIXES; i++)
 						if (L->patches[i].width == 1 && L->patches[i].offset >= from &&
 						    L->patches[i].offset - from < chunk)
@@ -268,6 +270,8 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 {
 	memset(out, 0, sizeof(*out));
 	*features_dropped = 0;
+	/* The model's offsets came from a hostile file: what is kept of it is read through the cursor. */
+	const struct tfk_cursor file = tfk_cur_make(in, size, 0, false);
 	if (L->good_end < L->data_offset || L->good_end > size || (!L->pipe && !L->attrs_ok))
 		return -1;
 	/*
@@ -353,11 +357,11 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 	rp_out_put(out, in, from);
 	for (size_t i = 0; i <= nedits; i++) {
 		size_t until = i < nedits ? (size_t)edits[i].offset : (size_t)L->good_end;
-		rp_out_keep(out, in + from, until - from);
+		rp_out_keep_at(out, &file, from, until - from);
 		if (i == nedits)
 			break;
 		if (edits[i].blob >= 0)
-			c2_write(out, in, L, (uint32_t)edits[i].blob);
+			c2_write(out, &file, L, (uint32_t)edits[i].blob);
 		from = until + (size_t)edits[i].size;
 	}
 	if (salvaged_len)
@@ -411,7 +415,7 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 		if (rebuilt)
 			rp_out_put(out, tracing.data, len);
 		else if (len) /* an empty section may point anywhere: nothing to copy */
-			rp_out_keep(out, in + L->features[i].offset, len);
+			rp_out_keep_at(out, &file, L->features[i].offset, len);
 		at += len;
 		bits[bit / 64] |= 1ull << (bit % 64);
 		k++;

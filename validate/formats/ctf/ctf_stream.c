@@ -42,9 +42,8 @@ void ctf_tracer_quirks(struct walk *w)
 static struct tfk_finding *pkt_fault(struct walk *w, enum tfk_fault_code code, uint64_t bit, uint64_t len,
 				     const char *field)
 {
-	struct tfk_finding *f = tfk_emit(w->ctx, code, w->off + bit / 8, len);
-	tfk_set_path(f, "packet %llu%s%s", (unsigned long long)w->index, field ? " " : "", field ? field : "");
-	return f;
+	const struct tfk_pctx pc = { .tmpl = "packet %u", .num = { w->index } };
+	return tfk_raise(w->ctx, &pc, code, w->off + bit / 8, len, field);
 }
 
 static void dec_fault(struct walk *w, enum ctf_dec_status s, uint64_t event_index, const char *scope)

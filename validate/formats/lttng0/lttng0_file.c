@@ -31,7 +31,8 @@ struct file_walk {
 struct tfk_finding *l0_emit(struct tfk_ctx *ctx, struct l0_trace *t, enum tfk_fault_code code, uint64_t offset,
 			    uint64_t length)
 {
-	return tfk_emit_in(ctx, &t->place, code, offset, length);
+	const struct tfk_pctx pc = { .place = &t->place };
+	return tfk_raise(ctx, &pc, code, offset, length, NULL);
 }
 
 /* One summary for each code whose findings in the tracefile went past the quota; the next starts afresh. */
