@@ -152,8 +152,12 @@ void tfk_repair_buffer(const uint8_t *in, size_t size, const struct tfk_limits *
 			const size_t len = (size_t)j.out.len;
 			tfk_check_buffer(data, len, limits, &rep->after);
 			conclude(&j, rep);
-			*out = data;
-			*out_len = len;
+			if (rep->outcome == TFK_REPAIR_FAILED) {
+				free(data); /* an output that did not re-check clean is never handed back */
+			} else {
+				*out = data;
+				*out_len = len;
+			}
 		}
 	}
 	job_free(&j);
