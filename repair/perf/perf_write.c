@@ -47,6 +47,8 @@ static int rebuild_tracing(const uint8_t *in, size_t size, const struct tfk_perf
 	if (off > size || len > size - off || !L->tracing_rebuild)
 		return -1;
 	const uint64_t end = off + len;
+	const struct tfk_cursor file = tfk_cur_make(in, size, 0, false); /* the section's bytes, read through it */
+	const uint8_t *text, *kept;
 	out->data = malloc(len ? (size_t)len : 1);
 	if (!out->data)
 		return -1;
@@ -57,14 +59,15 @@ static int rebuild_tracing(const uint8_t *in, size_t size, const struct tfk_perf
 		if (!at)
 			continue;
 		struct rp_blob good = { 0 };
-		if (at < from + width || at > end || n > end - at || !rp_good_lines(kinds[k], in + at, n, &good) ||
+		if (at < from + width || at > end || n > end - at || !tfk_cur_bytes_at(&file, at, n, &text) ||
+		    !tfk_cur_bytes_at(&file, from, at - width - from, &kept) || !rp_good_lines(kinds[k], text, n, &good) ||
 		    good.len > n) {
 			free(good.data);
 			free(out->data);
 			out->data = NULL;
 			return -1; /* not what the checker reports: keep nothing rather than guess */
 		}
-		memcpy(out->data + out->len, in + from, (size_t)(at - width - from));
+		memcpy(out->data + out->len, kept, (size_t)(at - width - from));
 		out->len += (size_t)(at - width - from);
 		rp_put_num(out->data + out->len, good.len, width, L->tracing_big_endian);
 		out->len += width;
@@ -74,7 +77,12 @@ static int rebuild_tracing(const uint8_t *in, size_t size, const struct tfk_perf
 		free(good.data);
 		from = at + n;
 	}
-	memcpy(out->data + out->len, in + from, (size_t)(end - from));
+	if (!tfk_cur_bytes_at(&file, from, end - from, &kept)) {
+		free(out->data);
+		out->data = NULL;
+		return -1;
+	}
+	memcpy(out->data + out->len, kept, (size_t)(end - from));
 	out->len += (size_t)(end - from);
 	return 0;
 }
