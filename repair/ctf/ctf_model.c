@@ -86,10 +86,10 @@ static void add_packet(struct cr_model *m, const struct tfk_ctf_packet *p)
 	s->count++;
 }
 
-static void on_model(void *user, const char *format, uint32_t kind, const void *data, size_t size)
+static void on_model(void *user, const struct tfk_format *format, uint32_t kind, const void *data, size_t size)
 {
 	struct cr_model *m = user;
-	if (format != tfk_format_ctf.name)
+	if (format != &tfk_format_ctf)
 		return;
 	if (kind == TFK_CTF_MODEL_METADATA && size == sizeof(struct tfk_ctf_metadata)) {
 		if (!rp_grow((void **)&m->metas, &m->cap_metas, m->nmetas + 1, sizeof(*m->metas)))

@@ -39,10 +39,10 @@ struct l0_model {
 	bool oom;
 };
 
-static void on_model(void *user, const char *format, uint32_t kind, const void *data, size_t size)
+static void on_model(void *user, const struct tfk_format *format, uint32_t kind, const void *data, size_t size)
 {
 	struct l0_model *m = user;
-	if (format != tfk_format_lttng0.name)
+	if (format != &tfk_format_lttng0)
 		return;
 	if (kind == TFK_LTTNG0_MODEL_MEMBER && size == sizeof(struct tfk_lttng0_member)) {
 		if (!rp_grow((void **)&m->members, &m->capm, m->nm + 1, sizeof(*m->members))) {

@@ -18,10 +18,10 @@ struct pf_model {
 	struct tfk_perf_layout L;
 };
 
-static void on_model(void *user, const char *format, uint32_t kind, const void *data, size_t size)
+static void on_model(void *user, const struct tfk_format *format, uint32_t kind, const void *data, size_t size)
 {
 	struct pf_model *m = user;
-	if (format != tfk_format_perf.name || kind != TFK_PERF_MODEL_LAYOUT || size != sizeof m->L)
+	if (format != &tfk_format_perf || kind != TFK_PERF_MODEL_LAYOUT || size != sizeof m->L)
 		return;
 	memcpy(&m->L, data, sizeof m->L);
 	m->have = true;

@@ -102,10 +102,10 @@ static void add_task_line(struct ur_model *m, const struct tfk_uftrace_task_line
 }
 
 /* The observer's model hook: keep each message of uftrace's check. */
-static void on_model(void *user, const char *format, uint32_t kind, const void *data, size_t size)
+static void on_model(void *user, const struct tfk_format *format, uint32_t kind, const void *data, size_t size)
 {
 	struct ur_model *m = user;
-	if (format != tfk_format_uftrace.name)
+	if (format != &tfk_format_uftrace)
 		return;
 	switch (kind) {
 	case TFK_UFTRACE_MODEL_INFO:

@@ -50,7 +50,7 @@ static void model(struct file_walk *fw, uint32_t state, uint64_t off, uint64_t s
 		return;
 	struct tfk_lttng0_block b = { state, fw->layout, fw->be, off, size, present, w ? w->good_end : 0,
 				      w ? w->events : 0, fw->lost_form };
-	obs->model(obs->user, tfk_format_lttng0.name, TFK_LTTNG0_MODEL_BLOCK, &b, sizeof b);
+	obs->model(obs->user, &tfk_format_lttng0, TFK_LTTNG0_MODEL_BLOCK, &b, sizeof b);
 }
 
 /* The next block at or after view-relative `from` whose magic reads in the file's order, or len. */

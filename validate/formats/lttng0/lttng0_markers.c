@@ -315,7 +315,7 @@ static void bad_type_size(struct tfk_ctx *ctx, struct l0_trace *t, const struct 
 	const struct tfk_observer *obs = ctx->obs;
 	if (obs && obs->model) {
 		struct tfk_lttng0_patch p = { c->origin + off, want };
-		obs->model(obs->user, tfk_format_lttng0.name, TFK_LTTNG0_MODEL_PATCH, &p, sizeof p);
+		obs->model(obs->user, &tfk_format_lttng0, TFK_LTTNG0_MODEL_PATCH, &p, sizeof p);
 	}
 }
 

@@ -38,7 +38,7 @@ bool uf_next_line(struct tfk_cursor *c, struct uf_line *line)
 void uf_send(struct tfk_ctx *ctx, uint32_t kind, const void *data, size_t size)
 {
 	if (ctx->obs && ctx->obs->model)
-		ctx->obs->model(ctx->obs->user, tfk_format_uftrace.name, kind, data, size);
+		ctx->obs->model(ctx->obs->user, &tfk_format_uftrace, kind, data, size);
 }
 
 struct tfk_finding *uf_line_fault(struct tfk_ctx *ctx, enum tfk_fault_code code, const struct uf_line *l,
