@@ -105,8 +105,8 @@ struct tfk_observer {
 	/* One structure for the map, in the order the check meets them. */
 	void (*item)(void *user, const struct tfk_item *item);
 	/*
-	 * A format's own model, for its repair: what the format's header under
-	 * include/tracefsck/formats/ says it sends (format is the sending format's descriptor, the
+	 * A format's own model, for its repair: what the format's private model header
+	 * (validate/formats/<fmt>/<fmt>_model.h, or its shared module's) says it sends (format is the sending format's descriptor, the
 	 * identity repair matches its plug-in by, never a name compared as text; kind one of
 	 * its TFK_<FMT>_MODEL_* values, data a struct of that header, size its size). The
 	 * callbacks above are the ftrace ring buffer's (trace.dat, and any format holding ring

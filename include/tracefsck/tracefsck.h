@@ -8,7 +8,6 @@
 #include "tracefsck/finding.h"
 #include "tracefsck/hazard.h"
 #include "tracefsck/quirk.h"
-#include "tracefsck/formats/perf.h"
 #include "tracefsck/limits.h"
 #include "tracefsck/observer.h"
 #include "tracefsck/picture.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* CTF repair's model: what the check's messages (tracefsck/formats/ctf.h) say, kept compactly. */
+/* CTF repair's model: what the check's messages (validate/formats/ctf/ctf_model.h) say, kept compactly. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "common.h"
-#include "tracefsck/formats/ctf.h"
+#include "formats/ctf/ctf_model.h"
 #include "tracefsck/repair.h"
 
 struct tfk_input;

@@ -20,7 +20,7 @@
 #include "formats/formats.h"
 #include "input.h"
 #include "sinks/sink_common.h"
-#include "tracefsck/formats/lttng0.h"
+#include "formats/lttng0/lttng0_model.h"
 
 /* A tracefile of a directory: its blocks are blocks[first, first + n), its patches likewise. */
 struct l0_member {

@@ -8,7 +8,7 @@
 
 #include "common.h"
 #include "output.h"
-#include "tracefsck/formats/perf.h"
+#include "shared/perfrec/perf_model.h"
 #include "tracefsck/observer.h"
 
 /* Lay the new perf.data out in out (rp_out_free it), or -1 when the layout cannot be repaired. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* uftrace repair's model: what the check's messages (tracefsck/formats/uftrace.h) say, kept. */
+/* uftrace repair's model: what the check's messages (validate/formats/uftrace/uftrace_model.h) say, kept. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -9,7 +9,7 @@
 
 #include "common.h"
 #include "output.h"
-#include "tracefsck/formats/uftrace.h"
+#include "formats/uftrace/uftrace_model.h"
 #include "tracefsck/repair.h"
 
 struct tfk_input;

@@ -20,7 +20,7 @@
 #include "formats/formats.h"
 #include "test_hooks.h"
 #include "tracefsck/check.h"
-#include "tracefsck/formats/ctf.h"
+#include "formats/ctf/ctf_model.h"
 #include "tracefsck/observer.h"
 
 #ifndef CTF_CORPUS

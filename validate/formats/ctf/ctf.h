@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "../formats.h"
-#include "tracefsck/formats/ctf.h"
+#include "ctf_model.h"
 
 #define CTF_PKT_MAGIC 0xC1FC1FC1u
 #define CTF_META_MAGIC 0x75D11D57u

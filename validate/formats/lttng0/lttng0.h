@@ -14,7 +14,7 @@
 #include "../../cursor.h"
 #include "../../input.h"
 #include "../formats.h"
-#include "tracefsck/formats/lttng0.h"
+#include "lttng0_model.h"
 
 #define L0_MAGIC 0x00D6B7EDu
 #define L0_V1_MAGIC_AT 40u   /* §3.2: trace header at block offset 40, magic first */

@@ -9,7 +9,7 @@
 
 #include "../formats.h"
 #include "keyindex.h"
-#include "tracefsck/formats/uftrace.h"
+#include "uftrace_model.h"
 
 #define UF_FEAT_TASK_SESSION (1ull << 1)
 #define UF_FEAT_KERNEL (1ull << 2)
@@ -130,7 +130,7 @@ void uf_check_kernel_header(struct tfk_ctx *ctx, struct uf_state *st, const stru
 void uf_kernel_no_header(struct tfk_ctx *ctx, struct uf_state *st);
 void uf_check_kernel_cpu(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cursor *file, const char *name);
 
-/* Send one struct of the repair model (tracefsck/formats/uftrace.h) to the observer, if any. */
+/* Send one struct of the repair model (uftrace_model.h) to the observer, if any. */
 void uf_send(struct tfk_ctx *ctx, uint32_t kind, const void *data, size_t size);
 /* A line's problem context: its number in the path, its first 120 bytes as what was found. */
 #define UF_LINE_PCTX(l)                                                                                   \

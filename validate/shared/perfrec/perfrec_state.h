@@ -17,7 +17,7 @@
 #include "formats/token.h"
 #include "../../input.h"
 #include "codec/zstream.h"
-#include "tracefsck/formats/perf.h"
+#include "perf_model.h"
 #include "tracefsck/observer.h"
 
 #define PF_HEADER_SIZE 104

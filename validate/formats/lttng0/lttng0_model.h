@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Legacy LTTng 0.x tracefiles' model for repair, sent through tfk_observer.model (format
- * "LTTng 0.x"): every block of a tracefile, in file order, with what the check found in it.
+ * Legacy LTTng 0.x tracefiles' model for repair, sent through tfk_observer.model (format:
+ * &tfk_format_lttng0; private to its check and repair): every block of a tracefile, in file order, with what the check found in it.
  */
 #ifndef TRACEFSCK_FORMATS_LTTNG0_H
 #define TRACEFSCK_FORMATS_LTTNG0_H

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * CTF 1.8 (LTTng 2.x) trace directories' model for repair, sent through tfk_observer.model
- * (format "CTF 1.8 (LTTng 2.x)") as the check walks: the metadata of each trace, every packet
- * of every data stream, and each stream's summary. Member names are relative to the directory
+ * CTF trace directories' model for repair, sent through tfk_observer.model (format:
+ * &tfk_format_ctf; private to CTF's check and repair) as the check walks: the metadata of
+ * each trace, every packet of every data stream, and each stream's summary. Member names are relative to the directory
  * checked. Nothing is kept by the check: an observer that wants the whole model keeps it.
  */
 #ifndef TRACEFSCK_FORMATS_CTF_H

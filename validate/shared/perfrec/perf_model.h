@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * perf.data's model for repair, sent through tfk_observer.model (format "perf.data"): where
+ * perf.data's model for repair, sent through tfk_observer.model (format: &tfk_format_perf; private to the record walker, perf.data's check and its repair): where
  * its parts are and which of them the check found whole.
  */
 #ifndef TRACEFSCK_FORMATS_PERF_H

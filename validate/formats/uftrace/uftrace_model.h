@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * uftrace data directories: the model for repair, sent through tfk_observer.model (format
- * "uftrace data", tfk_format_uftrace.name). Each struct is sent as its member has been
+ * uftrace data directories: the model for repair, sent through tfk_observer.model (format:
+ * &tfk_format_uftrace; private to uftrace's check and repair). Each struct is sent as its member has been
  * checked; names are member paths relative to the directory. Repair keeps what these say is
  * whole, cuts what they say is damaged, and rebuilds `info` when it is missing or damaged.
  */
