@@ -19,6 +19,10 @@ chmod u+w "$work"/in/*
 zero_at() { # zero_at FILE OFFSET COUNT
 	dd if=/dev/zero of="$1" bs=1 seek="$2" count="$3" conv=notrunc 2>/dev/null
 }
+add4_at() { # add4_at FILE OFFSET: one byte plus 4 (a flipped bit of data.offset)
+	b=$(od -An -tu1 -j"$2" -N1 "$1" | tr -d ' ')
+	printf "$(printf '\\%03o' $(((b + 4) % 256)))" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
 
 mkdir -p "$work/damaged"
 for f in "$work"/in/*; do
@@ -30,6 +34,7 @@ for f in "$work"/in/*; do
 	case $n in *pipe*) continue ;; esac
 	cp "$f" "$work/damaged/$n.killed.data" && zero_at "$work/damaged/$n.killed.data" 48 8
 	cp "$f" "$work/damaged/$n.zeroed.data" && zero_at "$work/damaged/$n.zeroed.data" $((size / 3)) 24
+	cp "$f" "$work/damaged/$n.dataoffset.data" && add4_at "$work/damaged/$n.dataoffset.data" 40
 done
 
 # A tracepoint recording with a malformed printk line and a malformed saved-cmdlines line in
@@ -122,6 +127,18 @@ if [ -f "$tp" ]; then
 	grep -q "0 feature sections dropped" "$work/sched-tracepoints.perf.killed.log" ||
 		bad "sched-tracepoints killed: the feature table behind the records was not kept"
 fi
+# data.offset damaged: one finding at the field, restored from where perf writes the records;
+# nothing lost (perf script's count on the output was held to the samples kept above).
+for f in "$work"/in/*; do
+	n=$(basename "$f" .data)
+	case $n in *pipe*) continue ;; esac
+	d="$work/damaged/$n.dataoffset.data"
+	errs=$("$bin" check "$d" | grep -c ': error ')
+	"$bin" check "$d" | grep -q '^[^ ]*: 0x28 \[file header data.offset\]: error perf.header.bad-data-offset' && [ "$errs" = 1 ] ||
+		bad "$n.dataoffset: expected one perf.header.bad-data-offset at 0x28, got $errs errors"
+	grep -q "no record lost; 0 feature sections dropped" "$work/$n.dataoffset.log" ||
+		bad "$n.dataoffset: the repair lost records or features"
+done
 [ "$cases" -gt 20 ] || bad "only $cases damaged files"
 echo "$cases damaged files, $oracle read back by perf"
 exit $fail

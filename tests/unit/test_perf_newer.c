@@ -663,9 +663,44 @@ static void test_every_prefix_newer(void **state)
 	}
 }
 
+/*
+ * One flipped byte in data.offset: the header's value leaves no feature table at data.offset +
+ * data.size; attrs.offset + attrs.size (where perf writes the records) does, and a record begins
+ * there. One finding at the field (not a cascade of feature sections outside the file), every
+ * sample checked, and repair writes the proven offset back.
+ */
+static void test_data_offset_restored(void **state)
+{
+	(void)state;
+	for (int be = 0; be < 2; be++) {
+		struct pdw_spec s = pdw_default_spec();
+		s.big_endian = be;
+		struct px *x = px_build(s);
+		const uint64_t good = x->L.data_offset;
+		tdw_put64(&x->b, 40, good + 4, be);
+		pcheck(x);
+		assert_code_at(&x->r, "perf.header.bad-data-offset", 40);
+		assert_int_equal(x->r.total, 1);
+		assert_int_equal(x->r.stats.events, 12);
+		struct repaired r;
+		repaired_run(&x->b, &r);
+		assert_repaired_as(&r, 12, true);
+		assert_int_equal(tdw_get64(&(struct tdw_buf){ r.out, r.len, r.len }, 40, be), good);
+		repaired_release(&r);
+		/* data.size damaged instead: the offset is right, so it is not what is reported */
+		tdw_put64(&x->b, 40, good, be);
+		tdw_put64(&x->b, 48, x->L.data_size + 8, be);
+		pcheck(x);
+		assert_null(find(&x->r, "perf.header.bad-data-offset", 40));
+		assert_true(x->r.by_severity[TFK_SEV_ERROR] > 0);
+		px_free(x);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_data_offset_restored),
 		cmocka_unit_test(test_newer_clean),
 		cmocka_unit_test(test_bpf_metadata),
 		cmocka_unit_test(test_schedstat),

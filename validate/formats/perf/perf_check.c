@@ -305,6 +305,40 @@ static void check_features(struct pf_check *pc, const uint64_t *bits, uint64_t t
 	}
 }
 
+/*
+ * perf writes the records right after the attrs (data.offset = attrs.offset + attrs.size) and
+ * the feature table right after the records. A data.offset that leaves no feature table at
+ * data.offset + data.size, where attrs.offset + attrs.size finds one and a record begins, is a
+ * damaged field: reported once and restored from the layout (repair writes it back), rather
+ * than every feature section reported outside the file and the records read from nowhere.
+ */
+static void restore_data_offset(struct pf_check *pc, uint64_t attrs_off, uint64_t attrs_size)
+{
+	uint64_t want, table;
+	uint32_t type;
+	uint16_t size;
+	if (pc->data_size == 0 || __builtin_add_overflow(attrs_off, attrs_size, &want) || want == pc->data_offset ||
+	    want < PF_HEADER_SIZE || want % 8)
+		return;
+	if (!__builtin_add_overflow(pc->data_offset, pc->data_size, &table) && pf_feature_table_at(pc, table))
+		return; /* the header's layout holds */
+	if (__builtin_add_overflow(want, pc->data_size, &table) || !pf_feature_table_at(pc, table) ||
+	    !tfk_cur_u32_at(&pc->file, want, &type) || !tfk_cur_u16_at(&pc->file, want + 6, &size) || type == 0 ||
+	    type >= 0x8000 || size < 8 || size > pc->data_size)
+		return;
+	struct tfk_finding *f = tfk_emit(pc->ctx, TFK_PERF_HEADER_BAD_DATA_OFFSET, 40, 8);
+	tfk_set_path(f, "file header data.offset");
+	tfk_set_expected(f, "0x%llx (restored from attrs.offset + attrs.size: a record begins there, and the feature "
+			 "table at data.size after it)", (unsigned long long)want);
+	tfk_set_found(f, "0x%llx", (unsigned long long)pc->data_offset);
+	if (pc->lay.npatches < TFK_PERF_MAX_FIXES) {
+		pc->lay.patches[pc->lay.npatches].offset = 40;
+		pc->lay.patches[pc->lay.npatches].width = 8;
+		pc->lay.patches[pc->lay.npatches++].value = want;
+	}
+	pc->data_offset = want;
+}
+
 static void check_file(struct pf_check *pc, uint64_t header_size)
 {
 	struct tfk_finding *f;
@@ -343,6 +377,7 @@ static void check_file(struct pf_check *pc, uint64_t header_size)
 	for (unsigned bit = PF_SP_FEAT_FIRST; bit <= PF_SP_FEAT_LAST; bit++)
 		if (bits[bit / 64] >> (bit % 64) & 1)
 			pc->dialect = PF_DIALECT_SIMPLEPERF;
+	restore_data_offset(pc, attrs_off, attrs_size);
 	bool killed = pc->data_size == 0 && pc->data_offset < pc->size && pc->data_offset >= PF_HEADER_SIZE &&
 		      !pf_feature_table_at(pc, pc->data_offset);
 	if (killed) {
