@@ -572,6 +572,20 @@ static void test_v7_inputs(void **state)
 		fx_free(x);
 	}
 
+	/* a compression name damaged: restored from the blocks' magic, every event kept */
+	for (size_t c = 1; c < 3; c++) {
+		struct fx *y = fx_new();
+		y->spec.version = 7;
+		y->spec.codec = codecs[c];
+		fx_build(y);
+		memcpy(y->b.data + 18, "brot", 4);
+		struct repaired r;
+		repair(&y->b, &r);
+		assert_repaired_as(&r, y->L.events, false);
+		repaired_release(&r);
+		fx_free(y);
+	}
+
 	/* a DONE cycle: the data behind the loop is recovered */
 	struct fx *x = fx_new();
 	x->spec.version = 7;

@@ -521,6 +521,40 @@ static void check_reached(struct td_check *td)
 	}
 }
 
+/*
+ * The codec a damaged compression name hides, told by the data: the blocks of the compressed
+ * options and metadata sections (u32 csize, u32 usize, then the codec's bytes) all begin with zstd's frame magic,
+ * or all with a zlib header. TFK_CODEC_UNKNOWN when no section is compressed or they disagree.
+ * The sections are followed from at by their sizes, as the walk will follow them.
+ */
+static int codec_of_sections(const struct td_check *td, uint64_t at)
+{
+	int codec = TFK_CODEC_UNKNOWN;
+	for (unsigned n = 0; n < 64 && at < td->size && td->size - at >= SECTION_HEADER; n++) {
+		uint16_t id = 0, flags = 0;
+		uint64_t size = 0;
+		const uint8_t *p;
+		tfk_cur_u16_at(&td->file, at, &id);
+		tfk_cur_u16_at(&td->file, at + 2, &flags);
+		tfk_cur_u64_at(&td->file, at + 8, &size);
+		/* one block per metadata or options section; a BUFFER's data are chunks after a count */
+		if ((flags & 1) && id != SEC_BUFFER && id != SEC_BUFFER_TEXT) {
+			if (!tfk_cur_bytes_at(&td->file, at + SECTION_HEADER + 8, 4, &p))
+				break;
+			int c = p[0] == 0x28 && p[1] == 0xB5 && p[2] == 0x2F && p[3] == 0xFD       ? TFK_CODEC_ZSTD
+				: (p[0] & 0x0F) == 8 && (p[0] >> 4) <= 7 && (p[0] * 256u + p[1]) % 31 == 0 ? TFK_CODEC_ZLIB
+													      : TFK_CODEC_UNKNOWN;
+			if (c == TFK_CODEC_UNKNOWN || (codec != TFK_CODEC_UNKNOWN && c != codec))
+				return TFK_CODEC_UNKNOWN;
+			codec = c;
+		}
+		if (size > td->size - at - SECTION_HEADER)
+			break;
+		at += SECTION_HEADER + size;
+	}
+	return codec;
+}
+
 void td_check_v7(struct td_check *td, uint64_t pos)
 {
 	struct tfk_cursor c = td->file;
@@ -534,12 +568,6 @@ void td_check_v7(struct td_check *td, uint64_t pos)
 		return;
 	}
 	td->dat->codec = tfk_codec_from_name(name, name_len);
-	if (td->dat->codec == TFK_CODEC_UNKNOWN) {
-		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_COMPRESSION_UNKNOWN, pos, name_len + 1);
-		tfk_set_path(f, "file header");
-		tfk_set_expected(f, "\"none\", \"zstd\" or \"zlib\"");
-		tfk_set_found_bytes(f, name, name_len);
-	}
 	uint64_t ver_at = c.pos;
 	if (tfk_cur_cstr(&c, NAME_MAX_V7, &ver, &ver_len) != TFK_CSTR_OK) {
 		td_truncated(td, ver_at, ver_len + 1, "compression version");
@@ -551,6 +579,20 @@ void td_check_v7(struct td_check *td, uint64_t pos)
 		return;
 	}
 	(void)format;
+	if (td->dat->codec == TFK_CODEC_UNKNOWN) {
+		/* One damaged byte of the name must not cost every compressed section: the data say which. */
+		const int proven = codec_of_sections(td, c.pos);
+		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_COMPRESSION_UNKNOWN, pos, name_len + 1);
+		tfk_set_path(f, "file header");
+		if (proven != TFK_CODEC_UNKNOWN)
+			tfk_set_expected(f, "\"%s\" (restored from the sections' data: every compressed block is %s)",
+					 tfk_codec_name((enum tfk_codec)proven),
+					 proven == TFK_CODEC_ZSTD ? "a zstd frame" : "a zlib stream");
+		else
+			tfk_set_expected(f, "\"none\", \"zstd\" or \"zlib\"");
+		tfk_set_found_bytes(f, name, name_len);
+		td->dat->codec = proven;
+	}
 	td_obs_item(td, TFK_ITEM_FILE, 18, options_at + 8 - 18, 7, "compression", "%s %.*s, first options at 0x%llx",
 		    tfk_codec_name((enum tfk_codec)td->dat->codec), (int)ver_len, ver, (unsigned long long)options);
 	td->ctx->report->stats.format = td->dat->codec == TFK_CODEC_ZSTD   ? "trace.dat v7 (zstd)"
