@@ -185,9 +185,12 @@ void sc_text(struct sc_ctx *sc, enum tfk_scrub_kind kind, uint8_t *p, size_t n)
 			continue;
 		}
 		size_t j = i;
-		while (j < n && word_byte(p[j]))
-			j++;
-		replace_word(sc, p + i, j - i, true);
+		bool digits = true;
+		for (; j < n && word_byte(p[j]); j++)
+			digits &= p[j] >= '0' && p[j] <= '9';
+		/* one or two digits alone (the CPU of "kworker/1:2", "migration/0") name nobody */
+		if (!digits || j - i > 2)
+			replace_word(sc, p + i, j - i, true);
 		i = j;
 	}
 }
@@ -199,6 +202,18 @@ void sc_cstr(struct sc_ctx *sc, enum tfk_scrub_kind kind, uint8_t *p, size_t cap
 	sc_text(sc, kind, p, n);
 	if (nul && sc_wants(sc, kind))
 		memset(p + n, 0, cap - n);
+}
+
+void sc_cstr_aligned(struct sc_ctx *sc, enum tfk_scrub_kind kind, uint8_t *p, size_t cap, size_t align)
+{
+	const uint8_t *nul = memchr(p, 0, cap);
+	if (!nul || !align) {
+		sc_text(sc, kind, p, nul ? (size_t)(nul - p) : cap);
+		return;
+	}
+	size_t n = (size_t)(nul - p);
+	size_t end = (n + 1 + align - 1) / align * align;
+	sc_cstr(sc, kind, p, end < cap ? end : cap);
 }
 
 void sc_sweep(struct sc_ctx *sc, uint8_t *p, size_t n)

@@ -50,6 +50,13 @@ void sc_text(struct sc_ctx *sc, enum tfk_scrub_kind kind, uint8_t *p, size_t n);
  */
 void sc_cstr(struct sc_ctx *sc, enum tfk_scrub_kind kind, uint8_t *p, size_t cap);
 
+/*
+ * A NUL-terminated string at the start of a field of cap bytes that goes on after it (a perf
+ * record's name, then its sample_id trailer): only the bytes up to the next multiple of align
+ * past the NUL are zeroed.
+ */
+void sc_cstr_aligned(struct sc_ctx *sc, enum tfk_scrub_kind kind, uint8_t *p, size_t cap, size_t align);
+
 /* Replace every word of the dictionary found (as a whole word) in n bytes of data. */
 void sc_sweep(struct sc_ctx *sc, uint8_t *p, size_t n);
 

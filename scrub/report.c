@@ -36,7 +36,7 @@ const char *tfk_scrub_outcome_name(enum tfk_scrub_outcome outcome)
 /* Why nothing was written, in words; the format named when scrub does not handle it. */
 static void why(struct tfk_line *l, const struct tfk_scrub_report *r)
 {
-	if (r->outcome == TFK_SCRUB_UNSUPPORTED && r->reason && strstr(r->reason, "not supported"))
+	if (r->outcome == TFK_SCRUB_UNSUPPORTED && r->reason && strcmp(r->reason, "scrub not supported for this format yet") == 0)
 		tfk_line_printf(l, "scrub not supported for %s yet", r->format[0] ? r->format : "this format");
 	else
 		tfk_line_printf(l, "%s", r->reason ? r->reason : "");
