@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -160,12 +161,20 @@ int cmd_scrub(int argc, char **argv)
 	struct tfk_scrub_report rep;
 	uint8_t *data = NULL;
 	size_t len = 0;
-	tfk_scrub_file(in, &opts, &limits, &data, &len, &rep);
+	struct stat st;
+	const bool dir = stat(in, &st) == 0 && S_ISDIR(st.st_mode);
+	int dir_error = 0;
+	if (dir) {
+		/* a trace directory is scrubbed into a directory, built beside OUT and renamed into place */
+		tfk_scrub_dir(in, out, &opts, &limits, &rep, &dir_error);
+	} else {
+		tfk_scrub_file(in, &opts, &limits, &data, &len, &rep);
+	}
 	struct tfk_sink_options sopt = { .min_severity = quiet ? TFK_SEV_ERROR : TFK_SEV_NOTE };
 	int status;
 	switch (rep.outcome) {
 	case TFK_SCRUB_DONE:
-		status = write_out(out, force, data, len) == 0 ? (rep.repaired ? EXIT_REPAIRED : EXIT_CLEAN) : EXIT_OPERATIONAL;
+		status = dir || write_out(out, force, data, len) == 0 ? (rep.repaired ? EXIT_REPAIRED : EXIT_CLEAN) : EXIT_OPERATIONAL;
 		break;
 	case TFK_SCRUB_REFUSED:
 		/* the findings say why: the same lines check prints */
@@ -179,6 +188,12 @@ int cmd_scrub(int argc, char **argv)
 		status = EXIT_OPERATIONAL;
 		break;
 	default:
+		if (dir_error) {
+			fprintf(stderr, "tracefsck scrub: cannot write %s: %s\n", out,
+				dir_error == EEXIST ? "it exists and is not an empty directory" : strerror(dir_error));
+			status = EXIT_OPERATIONAL;
+			break;
+		}
 		status = EXIT_INTERNAL;
 		if (!json)
 			tfk_sink_text(&rep.after, "(scrubbed output)", NULL, cli_write_stdout, NULL);

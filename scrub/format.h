@@ -17,7 +17,9 @@
 #include "pseudo.h"
 #include "tracefsck/observer.h"
 
+struct rp_dir;
 struct tfk_format;
+struct tfk_input;
 
 struct sc_format {
 	const struct tfk_format *format;
@@ -31,7 +33,15 @@ struct sc_format {
 	 * (sc->rep->reason says why).
 	 */
 	int (*scrub)(void *model, struct sc_ctx *sc, const uint8_t *in, size_t size, uint8_t **out, size_t *out_len);
+	/*
+	 * Directory formats (scrub NULL): write the scrubbed members of the checked directory in
+	 * into dir (rp_dir_member), renaming those whose names are private. The same returns.
+	 */
+	int (*scrub_dir)(void *model, struct sc_ctx *sc, const struct tfk_input *in, struct rp_dir *dir);
 };
+
+/* A member written as it is, or as the n bytes at p: into dir under name. 0, or -1 (errno). */
+int sc_dir_put(struct rp_dir *dir, const char *name, const uint8_t *p, size_t n);
 
 /* One per folder of scrub/ named in formats.list (generated: sc_format_list.inc). */
 #define SC_FORMAT(name) extern const struct sc_format sc_format_##name;

@@ -92,6 +92,14 @@ void tfk_scrub_buffer(const uint8_t *in, size_t size, const struct tfk_scrub_opt
 void tfk_scrub_file(const char *path, const struct tfk_scrub_options *opts, const struct tfk_limits *limits,
 		    uint8_t **out, size_t *out_len, struct tfk_scrub_report *report);
 
+/*
+ * Scrub the trace directory in_dir (never modified) into out_dir, which must not exist or be
+ * an empty directory: built beside it and renamed into place only once it checks clean.
+ * *write_error is errno when the output could not be written (else 0).
+ */
+void tfk_scrub_dir(const char *in_dir, const char *out_dir, const struct tfk_scrub_options *opts,
+		   const struct tfk_limits *limits, struct tfk_scrub_report *report, int *write_error);
+
 void tfk_scrub_report_free(struct tfk_scrub_report *report);
 
 const char *tfk_scrub_kind_name(enum tfk_scrub_kind kind);
