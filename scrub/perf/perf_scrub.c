@@ -7,11 +7,16 @@
  * paths, and the saved cmdlines of TRACING_DATA; then every further whole-word occurrence of a
  * replaced word in the records (tracepoint payloads: sched_switch's comm fields, ...). Kept:
  * times, addresses, build ids, event names, kernel symbols, the perf version.
- * Not yet: compressed data (perf record -z) and pipe mode are refused.
+ * Compressed data (perf record -z): the zstd stream of the COMPRESSED records is decoded and
+ * its records written in their place, uncompressed (the data and the feature sections after
+ * it move; their offsets and data.size are rewritten), then scrubbed like the others.
+ * Not yet: pipe mode is refused.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec/zstream.h"
 #include "format.h"
 #include "formats/formats.h"
 #include "tracefsck/formats/perf.h"
@@ -180,6 +185,14 @@ static void feature(struct sc_ctx *sc, uint16_t bit, uint8_t *p, size_t n, bool 
 	}
 }
 
+/* A mapping's name: the kernel's pseudo-files ([kernel.kallsyms], [vdso], //anon) name nobody. */
+static void map_name(struct sc_ctx *sc, uint8_t *p, size_t cap)
+{
+	if (cap && (p[0] == '[' || (cap >= 6 && memcmp(p, "//anon", 6) == 0)))
+		return;
+	sc_cstr_aligned(sc, TFK_SCRUB_PATH, p, cap, 8);
+}
+
 /* One record of the data (rec, size bytes, its header first). */
 static void record(struct sc_ctx *sc, uint8_t *rec, size_t size, bool be)
 {
@@ -187,7 +200,7 @@ static void record(struct sc_ctx *sc, uint8_t *rec, size_t size, bool be)
 	switch (type) {
 	case 1: /* MMAP: pid, tid, addr, len, pgoff, filename */
 		if (size > 40)
-			sc_cstr_aligned(sc, TFK_SCRUB_PATH, rec + 40, size - 40, 8);
+			map_name(sc, rec + 40, size - 40);
 		break;
 	case 3: /* COMM: pid, tid, comm */
 		if (size > 16)
@@ -195,7 +208,7 @@ static void record(struct sc_ctx *sc, uint8_t *rec, size_t size, bool be)
 		break;
 	case 10: /* MMAP2 */
 		if (size > 72)
-			sc_cstr_aligned(sc, TFK_SCRUB_PATH, rec + 72, size - 72, 8);
+			map_name(sc, rec + 72, size - 72);
 		break;
 	case 19: /* CGROUP: id, path */
 		if (size > 16)
@@ -203,6 +216,122 @@ static void record(struct sc_ctx *sc, uint8_t *rec, size_t size, bool be)
 		break;
 	default: break;
 	}
+}
+
+static void put_num(uint8_t *p, uint64_t v, unsigned width, bool be)
+{
+	for (unsigned i = 0; i < width; i++)
+		p[i] = (uint8_t)(v >> (be ? 8 * (width - 1 - i) : 8 * i));
+}
+
+struct buf {
+	uint8_t *p;
+	size_t len, cap;
+};
+
+static bool reserve(struct buf *b, size_t more)
+{
+	if (more > SIZE_MAX / 2 - b->len)
+		return false;
+	if (b->len + more <= b->cap)
+		return true;
+	size_t cap = b->cap ? b->cap : 1u << 16;
+	while (cap < b->len + more)
+		cap *= 2;
+	uint8_t *p = realloc(b->p, cap);
+	if (!p)
+		return false;
+	b->p = p;
+	b->cap = cap;
+	return true;
+}
+
+/* What decoding may add in all: the check decoded the same stream within its limits. */
+#define PF_MAX_DECODED ((size_t)1 << 32)
+
+/*
+ * The file with its COMPRESSED / COMPRESSED2 records replaced by the records their zstd stream
+ * holds: the header and attrs as they are, the data decoded, the feature table and sections
+ * after it moved by *delta (their offsets and data.size rewritten). 0, -1 (memory), 1 (a
+ * stream the check accepted but this cannot decode: refused).
+ */
+static int decompressed(const uint8_t *in, size_t size, const struct tfk_perf_layout *L, uint8_t **out, size_t *out_len,
+			int64_t *delta)
+{
+	const bool be = L->big_endian;
+	const uint64_t start = L->data_offset, end = L->data_offset + L->data_size;
+	struct buf b = { 0 };
+	void *zs = tfk_zstream_new();
+	int rc = zs && reserve(&b, (size_t)start) ? 0 : -1;
+	if (rc == 0) {
+		memcpy(b.p, in, (size_t)start);
+		b.len = (size_t)start;
+	}
+	for (uint64_t at = start; rc == 0 && at < end && end - at >= 8;) {
+		uint32_t type = (uint32_t)num(in + at, 4, be);
+		uint16_t rsize = (uint16_t)num(in + at + 6, 2, be);
+		if (rsize < 8 || rsize > end - at) {
+			rc = 1;
+			break;
+		}
+		if (type == 81 || type == 83) {
+			size_t skip = type == 83 ? 16 : 8, used = 0;
+			const uint8_t *src = in + at + skip;
+			size_t sn = rsize > skip ? rsize - skip : 0;
+			if (type == 83 && rsize >= 16) {
+				uint64_t dsize = num(in + at + 8, 8, be);
+				if (dsize < sn)
+					sn = (size_t)dsize;
+			}
+			for (;;) {
+				if (b.len - start > PF_MAX_DECODED || !reserve(&b, 1u << 16)) {
+					rc = -1;
+					break;
+				}
+				size_t got = b.len;
+				enum tfk_zs_status st = tfk_zstream_decode(zs, src, sn, &used, b.p, b.cap, &got);
+				b.len = got;
+				if (st == TFK_ZS_CORRUPT) {
+					rc = 1;
+					break;
+				}
+				if (st == TFK_ZS_OK)
+					break;
+			}
+		} else {
+			if (!reserve(&b, rsize)) {
+				rc = -1;
+				break;
+			}
+			memcpy(b.p + b.len, in + at, rsize);
+			b.len += rsize;
+		}
+		at += rsize;
+	}
+	tfk_zstream_free(zs);
+	const uint64_t new_size = b.len - start;
+	if (rc == 0 && reserve(&b, size - (size_t)end)) {
+		memcpy(b.p + b.len, in + end, size - (size_t)end);
+		b.len += size - (size_t)end;
+		*delta = (int64_t)new_size - (int64_t)L->data_size;
+		put_num(b.p + 0x30, new_size, 8, be); /* data.size */
+		/* the feature table (one entry per bit set, in order) right after the data */
+		uint32_t nset = 0;
+		for (unsigned bit = 0; bit < 256; bit++)
+			nset += (in[0x48 + bit / 8] >> (bit % 8)) & 1; /* little-endian bitmap as perf writes it */
+		uint64_t table = start + new_size;
+		for (uint32_t i = 0; i < nset && table + 16 * (uint64_t)(i + 1) <= b.len; i++) {
+			uint8_t *e = b.p + table + 16 * i;
+			uint64_t off = num(e, 8, be);
+			if (off >= end)
+				put_num(e, off + (uint64_t)*delta, 8, be);
+		}
+		*out = b.p;
+		*out_len = b.len;
+		return 0;
+	}
+	free(b.p);
+	return rc ? rc : -1;
 }
 
 /* Walk the records of [at, end) of p; sweep: the dictionary through every record's body. */
@@ -228,31 +357,41 @@ static int pf_scrub(void *model, struct sc_ctx *sc, const uint8_t *in, size_t si
 		sc->rep->reason = "scrub not supported for this format yet";
 		return 1;
 	}
-	if (L->pipe || L->compressed) {
-		/* decoding, scrubbing and recompressing the zstd stream is not done yet: refuse */
-		sc->rep->reason = L->pipe ? "scrub not supported for perf.data in pipe mode yet"
-					  : "scrub not supported for perf.data with compressed records (perf record -z) yet";
+	if (L->pipe) {
+		sc->rep->reason = "scrub not supported for perf.data in pipe mode yet";
 		return 1;
 	}
-	if (L->data_offset > size || L->data_size > size - L->data_offset)
+	if (L->data_offset > size || L->data_size > size - L->data_offset || L->header_size < 0x50 ||
+	    L->data_offset < L->header_size)
 		return 1;
-	uint8_t *w = malloc(size ? size : 1);
-	if (!w)
-		return -1;
-	memcpy(w, in, size);
+	uint8_t *w;
+	size_t n = size;
+	int64_t delta = 0;
+	if (L->compressed) {
+		int rc = decompressed(in, size, L, &w, &n, &delta);
+		if (rc != 0)
+			return rc;
+		snprintf(sc->rep->converted, sizeof(sc->rep->converted), "perf.data, its records uncompressed");
+	} else {
+		w = malloc(size ? size : 1);
+		if (!w)
+			return -1;
+		memcpy(w, in, size);
+	}
 	for (uint32_t i = 0; i < L->nfeatures && i < TFK_PERF_MAX_FEATURES; i++) {
-		if (!L->features[i].ok || L->features[i].offset > size || L->features[i].size > size - L->features[i].offset)
+		uint64_t off = L->features[i].offset + (uint64_t)delta, fsize = L->features[i].size;
+		if (!L->features[i].ok || off > n || fsize > n - off)
 			continue;
-		feature(sc, L->features[i].bit, w + L->features[i].offset, (size_t)L->features[i].size, L->big_endian);
+		feature(sc, L->features[i].bit, w + off, (size_t)fsize, L->big_endian);
 	}
-	const uint64_t end = L->data_offset + L->data_size;
+	const uint64_t end = L->data_offset + L->data_size + (uint64_t)delta;
 	records(sc, w, L->data_offset, end, L->big_endian, false);
 	records(sc, w, L->data_offset, end, L->big_endian, true);
 	if (L->tracepoints)
 		sc_kept(sc, "tracepoint payloads other than words replaced elsewhere (no format parsing yet)");
 	sc_kept(sc, "times, addresses, build ids, event names, kernel symbols");
 	*out = w;
-	*out_len = size;
+	*out_len = n;
 	return 0;
 }
 
