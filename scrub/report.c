@@ -49,7 +49,8 @@ int tfk_scrub_report_text(const struct tfk_scrub_report *r, const char *name, tf
 	TFK_LINE(l);
 	tfk_line_reset(&l);
 	if (r->outcome != TFK_SCRUB_DONE) {
-		tfk_line_printf(&l, "%s: scrub %s: ", safe, tfk_scrub_outcome_name(r->outcome));
+		tfk_line_printf(&l, "%s: %s: ", safe,
+				r->outcome == TFK_SCRUB_FAILED ? "internal error, nothing written" : "not scrubbed");
 		why(&l, r);
 		tfk_line_printf(&l, "\n");
 		return tfk_line_flush(&l, write, user);
