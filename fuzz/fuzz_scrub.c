@@ -2,8 +2,8 @@
 /*
  * Fuzz harness: scrub any bytes, with a fixed key. Oracles: scrub never fails its own
  * re-check (an output that does not check clean is an internal error); a scrubbed output
- * checks clean as the input did, and its size stays bounded by the input's (a compressed
- * trace.dat may be written decoded: its decoded bytes are capped by the limits); scrubbing the
+ * checks clean as the input did, and its size stays bounded by the input's or the limit on
+ * decompressed input (a compressed trace.dat or perf.data is written decoded); scrubbing the
  * output again gives an output of the same size (the same shape, only other pseudonyms'
  * inputs); the same input under the same key gives the same bytes; on an eighth of the inputs
  * (every one of a replay), --repair first: a damaged input repaired, then scrubbed.
@@ -42,8 +42,8 @@ static void scrub_once(const uint8_t *data, size_t size, const struct tfk_limits
 	if (rep.outcome == TFK_SCRUB_DONE) {
 		FUZZ_ASSERT(out != NULL);
 		FUZZ_ASSERT(tfk_report_verdict(&rep.after) == TFK_VERDICT_CLEAN);
-		/* never grows without bound: at most the input, plus what decoding may add, plus tables */
-		FUZZ_ASSERT(len <= size + lim->max_decoded + (1u << 20));
+		/* never grows without bound: no larger than an input the limits let in (or the input) */
+		FUZZ_ASSERT(len <= (size > lim->max_input_bytes ? size : lim->max_input_bytes));
 		if (!repair) {
 			FUZZ_ASSERT(tfk_report_verdict(&rep.before) == TFK_VERDICT_CLEAN);
 			struct tfk_scrub_report again;
@@ -77,6 +77,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct tfk_limits lim = tfk_limits_default();
 	lim.max_decoded = 16u << 20;
+	lim.max_input_bytes = 64u << 20; /* the most a scrubbed copy may hold */
 	lim.parser_timeout_ms = 0; /* libtraceevent has its own harness (fuzz_format) */
 	const uint64_t h = fuzz_input_hash(data, size);
 	scrub_once(data, size, &lim, false);

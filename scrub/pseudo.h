@@ -21,6 +21,9 @@
 
 struct sc_ctx {
 	const struct tfk_scrub_options *opts;
+	/* The most bytes a copy may hold (a decoded input grows): the input's size, or the limit on
+	 * bytes decompressed from a compressed input when that is larger. */
+	uint64_t max_out;
 	struct tfk_scrub_report *rep;
 	/* open addressing: slot -> (offset into words) + 1, 0 empty */
 	uint32_t *slots;

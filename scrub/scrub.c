@@ -99,7 +99,15 @@ static void scrub_checked(const uint8_t *in, size_t size, const struct tfk_scrub
 	} else {
 		struct sc_ctx sc;
 		sc_init(&sc, opts, rep);
+		struct tfk_limits defaults = tfk_limits_default();
+		const uint64_t cap = (limits ? limits : &defaults)->max_input_bytes;
+		sc.max_out = cap > size ? cap : size;
 		int rc = sf->scrub(model, &sc, in, size, out, out_len);
+		if (rc == 0 && *out_len > sc.max_out) {
+			/* never larger than an input this build would read (a decoded copy grows) */
+			rc = 1;
+			rep->reason = "the scrubbed copy would exceed the input size limit (--max-memory)";
+		}
 		if (sc.oom && rc == 0)
 			rc = -1;
 		sc_release(&sc);

@@ -246,17 +246,14 @@ static bool reserve(struct buf *b, size_t more)
 	return true;
 }
 
-/* What decoding may add in all: the check decoded the same stream within its limits. */
-#define PF_MAX_DECODED ((size_t)1 << 32)
-
 /*
  * The file with its COMPRESSED / COMPRESSED2 records replaced by the records their zstd stream
  * holds: the header and attrs as they are, the data decoded, the feature table and sections
  * after it moved by *delta (their offsets and data.size rewritten). 0, -1 (memory), 1 (a
  * stream the check accepted but this cannot decode: refused).
  */
-static int decompressed(const uint8_t *in, size_t size, const struct tfk_perf_layout *L, uint8_t **out, size_t *out_len,
-			int64_t *delta)
+static int decompressed(const uint8_t *in, size_t size, const struct tfk_perf_layout *L, uint64_t max_out,
+			uint8_t **out, size_t *out_len, int64_t *delta)
 {
 	const bool be = L->big_endian;
 	const uint64_t start = L->data_offset, end = L->data_offset + L->data_size;
@@ -284,7 +281,11 @@ static int decompressed(const uint8_t *in, size_t size, const struct tfk_perf_la
 					sn = (size_t)dsize;
 			}
 			for (;;) {
-				if (b.len - start > PF_MAX_DECODED || !reserve(&b, 1u << 16)) {
+				if (b.len > max_out) {
+					rc = 1; /* the copy would outgrow the limits: refused (the driver says why) */
+					break;
+				}
+				if (!reserve(&b, 1u << 16)) {
 					rc = -1;
 					break;
 				}
@@ -368,7 +369,9 @@ static int pf_scrub(void *model, struct sc_ctx *sc, const uint8_t *in, size_t si
 	size_t n = size;
 	int64_t delta = 0;
 	if (L->compressed) {
-		int rc = decompressed(in, size, L, &w, &n, &delta);
+		int rc = decompressed(in, size, L, sc->max_out, &w, &n, &delta);
+		if (rc > 0 && !sc->rep->reason)
+			sc->rep->reason = "the decoded records would exceed the input size limit (--max-memory), or their stream broke";
 		if (rc != 0)
 			return rc;
 		snprintf(sc->rep->converted, sizeof(sc->rep->converted), "perf.data, its records uncompressed");
