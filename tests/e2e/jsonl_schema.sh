@@ -18,6 +18,10 @@ for f in "$src"/examples/damaged.v6.dat "$shared"/samples/tracedat/*.dat "$share
 	"$bin" check --json "$f" >> "$out"
 done
 "$bin" describe --json "$src/examples/damaged.v6.dat" >> "$out"
+"$bin" scrub --json "$src/examples/damaged.v6.dat" -o "$work/scrubbed.dat" >> "$out" # refused: its findings, then the report
+for p in "$shared"/samples/perf/cpu-clock-callchain.perf.data "$shared"/samples/ctf/tracef-2000.lttng; do
+	[ -e "$p" ] && "$bin" scrub --json "$p" -o "$work/scrubbed.$(basename "$p")" >> "$out"
+done
 "$bin" repair --json "$src/examples/damaged.v6.dat" -o "$work/repaired.dat" >> "$out"
 p=$(ls "$shared"/samples/perf/*.data | head -n 1)
 if [ -n "$p" ]; then
