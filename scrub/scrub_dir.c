@@ -23,7 +23,8 @@ int sc_dir_put(struct rp_dir *dir, const char *name, const uint8_t *p, size_t n)
 {
 	struct rp_out o;
 	memset(&o, 0, sizeof(o));
-	rp_out_put(&o, p, n);
+	if (n) /* an empty member is an empty output */
+		rp_out_put(&o, p, n);
 	int rc = o.oom ? -1 : rp_dir_member(dir, name, &o);
 	if (o.oom)
 		errno = ENOMEM;
