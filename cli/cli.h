@@ -48,6 +48,7 @@ void cli_signals_restore(const sigset_t *was);
 int cmd_check(int argc, char **argv);
 int cmd_repair(int argc, char **argv);
 int cmd_describe(int argc, char **argv);
+int cmd_scrub(int argc, char **argv);
 int cmd_problems(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 void usage(void);

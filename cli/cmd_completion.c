@@ -38,6 +38,8 @@ static const char *value_words(enum cli_value v)
 		return "error warning";
 	case CLI_SHELL:
 		return "bash zsh";
+	case CLI_PROFILE:
+		return "identity public";
 	default:
 		return NULL;
 	}
@@ -271,6 +273,8 @@ static const char *zsh_message(enum cli_value v)
 		return "CODE=LEVEL";
 	case CLI_SHELL:
 		return "shell";
+	case CLI_PROFILE:
+		return "profile";
 	default:
 		return "";
 	}

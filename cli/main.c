@@ -23,6 +23,8 @@ void usage_to(FILE *out)
 	      "         (FILE: a trace file or directory, a folder or archive of them (each trace checked on its\n"
 	      "          own), - for standard input, a FIFO, or compressed: xz, gzip, zstd, bzip2)\n"
 	      "       tracefsck repair [-q] [--json] [--force] [--svg FILE] IN (-o OUT | --in-place | --dry-run)\n"
+	      "       tracefsck scrub [-q] [--json] [--force] [--profile=identity|public] [--keep-paths]\n"
+	      "                       [--keep-tasks] [--keep-payloads] [--key-file FILE] [--repair] IN -o OUT\n"
 	      "       tracefsck describe [--json] FILE... | --svg|--html FILE\n"
 	      "       tracefsck problems [--json|--man|--markdown]\n"
 	      "       tracefsck explain CODE\n"
@@ -31,6 +33,8 @@ void usage_to(FILE *out)
 	      "\n"
 	      "Exit status (check: ORed over files): 0 clean, 1 repaired, 4 faults found (or left\n"
 	      "after repair), 8 operational error or incomplete check, 16 usage error, 128 internal error.\n"
+	      "scrub: 0 scrubbed, 1 repaired then scrubbed, 4 refused (the input has faults), 8 a format\n"
+	      "scrub does not handle yet (or not a trace, or a write failed), 16 usage, 128 internal error.\n"
 	      "Help on one command: tracefsck help CMD (or CMD --help).\n",
 	      out);
 }
@@ -100,6 +104,8 @@ static int run(const char *cmd, int n, char **args)
 		return cmd_check(n, args);
 	if (strcmp(cmd, "repair") == 0)
 		return cmd_repair(n, args);
+	if (strcmp(cmd, "scrub") == 0)
+		return cmd_scrub(n, args);
 	if (strcmp(cmd, "describe") == 0)
 		return cmd_describe(n, args);
 	if (strcmp(cmd, "problems") == 0)

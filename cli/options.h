@@ -23,11 +23,13 @@ enum cli_value {
 	CLI_CODE_LEVEL, /* CODE=LEVEL, LEVEL one of note, warning, error */
 	CLI_SHELL,      /* a shell completion is printed for: bash or zsh */
 	CLI_SIZE,       /* a size in bytes, with K, M, G or T */
+	CLI_PROFILE,    /* a scrub profile: identity or public */
 };
 
 #define CLI_COMMANDS(X)                                                                     \
 	X(check, CLI_FILE, "check trace files and report every fault")                       \
 	X(repair, CLI_FILE, "write a repaired copy of a trace")                              \
+	X(scrub, CLI_FILE, "write a copy of a trace with its private strings replaced")      \
 	X(describe, CLI_FILE, "print the structural map of a trace")                         \
 	X(problems, CLI_NONE, "list the fault catalog")                                      \
 	X(explain, CLI_CODE, "explain what a fault code means")                              \
@@ -59,6 +61,16 @@ enum cli_value {
 	X(repair, "--quiet", "-q", CLI_NONE, "print less")                                                 \
 	X(repair, "--json", NULL, CLI_NONE, "findings and the salvage report as JSON Lines")               \
 	X(repair, "--svg", NULL, CLI_FILE, "also draw the input's damage: what is kept and dropped")      \
+	X(scrub, "-o", NULL, CLI_FILE, "write the scrubbed copy to this file")                            \
+	X(scrub, "--force", NULL, CLI_NONE, "replace OUT when it exists")                                  \
+	X(scrub, "--quiet", "-q", CLI_NONE, "print nothing when the copy was made")                        \
+	X(scrub, "--json", NULL, CLI_NONE, "the scrub report (and a refused input's findings) as JSON Lines") \
+	X(scrub, "--profile", NULL, CLI_PROFILE, "identity (host, users, tasks, paths) or public (also payload strings; the default)") \
+	X(scrub, "--keep-paths", NULL, CLI_NONE, "keep file names and paths")                             \
+	X(scrub, "--keep-tasks", NULL, CLI_NONE, "keep task names (comm)")                                \
+	X(scrub, "--keep-payloads", NULL, CLI_NONE, "keep marker text and other payload strings")         \
+	X(scrub, "--key-file", NULL, CLI_FILE, "derive the pseudonyms' key from this file (traces compare)") \
+	X(scrub, "--repair", NULL, CLI_NONE, "repair a damaged input first, then scrub the repaired copy") \
 	X(describe, "--json", NULL, CLI_NONE, "the map as JSON")                                           \
 	X(describe, "--svg", NULL, CLI_NONE, "a picture of one file's bytes, findings and timelines (SVG)") \
 	X(describe, "--html", NULL, CLI_NONE, "the same picture in a self-contained HTML page")            \

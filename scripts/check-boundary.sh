@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The plug-in boundary: a format's folder (validate/formats/<fmt>/, repair/<fmt>/) includes its
+# The plug-in boundary: a format's folder (validate/formats/<fmt>/, repair/<fmt>/, scrub/<fmt>/) includes its
 # own headers, the core's and the shared machinery's (validate/shared/), never another format's:
 # no "../<other>/..." that lands in another format's folder, no "formats/<other>/..." (its
-# private model header included). The core of repair/ (its top folder) includes no
-# format's folder at all. Prints every crossing as FILE:LINE: INCLUDE and fails when there is one.
+# private model header included). The cores of repair/ and scrub/ (their top folders) include
+# no format's folder at all. Prints every crossing as FILE:LINE: INCLUDE and fails when there is one.
 set -u
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -23,10 +23,11 @@ check() {
 			hit=""
 			case "$inc" in
 			formats/"$other"/* | */formats/"$other"/*) hit=1 ;;
+			"$other"/*) hit=1 ;; # repair/ and scrub/ put their own folder on the include path
 			../*)
 				target=$(realpath -m "$dir/$inc")
 				case "$target" in
-				"$root"/validate/formats/"$other"/* | "$root"/repair/"$other"/*) hit=1 ;;
+				"$root"/validate/formats/"$other"/* | "$root"/repair/"$other"/* | "$root"/scrub/"$other"/*) hit=1 ;;
 				esac
 				;;
 			esac
@@ -40,12 +41,12 @@ check() {
 
 out=$(
 	for f in $formats; do
-		for d in validate/formats/"$f" repair/"$f"; do
+		for d in validate/formats/"$f" repair/"$f" scrub/"$f"; do
 			[ -d "$d" ] || continue
 			find "$d" -name '*.[ch]' | sort | while read -r file; do check "$file" "$f"; done
 		done
 	done
-	find repair -maxdepth 1 -name '*.[ch]' | sort | while read -r file; do check "$file" ""; done
+	find repair scrub -maxdepth 1 -name '*.[ch]' | sort | while read -r file; do check "$file" ""; done
 )
 printf '%s\n' "$out" | grep -v '^x$' | grep -v '^$'
 if printf '%s\n' "$out" | grep -q '^x$'; then

@@ -18,6 +18,10 @@ for f in "$src"/examples/damaged.v6.dat "$shared"/samples/tracedat/*.dat "$share
 	"$bin" check --json "$f" >> "$out"
 done
 "$bin" describe --json "$src/examples/damaged.v6.dat" >> "$out"
+"$bin" scrub --json "$src/examples/damaged.v6.dat" -o "$work/scrubbed.dat" >> "$out" # refused: its findings, then the report
+for p in "$shared"/samples/perf/cpu-clock-callchain.perf.data "$shared"/samples/ctf/tracef-2000.lttng; do
+	[ -e "$p" ] && "$bin" scrub --json "$p" -o "$work/scrubbed.$(basename "$p")" >> "$out"
+done
 "$bin" repair --json "$src/examples/damaged.v6.dat" -o "$work/repaired.dat" >> "$out"
 p=$(ls "$shared"/samples/perf/*.data | head -n 1)
 if [ -n "$p" ]; then
@@ -42,7 +46,7 @@ v = cls(schema)
 seen, bad = {}, 0
 for n, line in enumerate(open(sys.argv[2]), 1):
     obj = json.loads(line)
-    kind = obj["type"] if obj["type"] in ("finding", "summary", "salvage_member", "salvage_cpu", "salvage") else "structure"
+    kind = obj["type"] if obj["type"] in ("finding", "summary", "salvage_member", "salvage_cpu", "salvage", "scrub") else "structure"
     seen[kind] = seen.get(kind, 0) + 1
     errs = list(v.iter_errors(obj))
     if errs:
@@ -50,7 +54,7 @@ for n, line in enumerate(open(sys.argv[2]), 1):
         print("FAIL: line %d (%s): %s" % (n, obj.get("type"), errs[0].message))
         if bad > 10:
             break
-want = ["finding", "summary", "salvage_member", "salvage_cpu", "salvage", "structure"]
+want = ["finding", "summary", "salvage_member", "salvage_cpu", "salvage", "structure", "scrub"]
 missing = [k for k in want if k not in seen]
 if missing:
     print("FAIL: no object of kind", missing, "was printed: the test does not cover the schema")
@@ -60,7 +64,8 @@ first = {}
 for line in open(sys.argv[2]):
     obj = json.loads(line)
     first.setdefault(obj["type"], obj)
-for kind, key, value in (("finding", "code", None), ("summary", "schema_version", None), ("summary", "verdict", "fine")):
+for kind, key, value in (("finding", "code", None), ("summary", "schema_version", None), ("summary", "verdict", "fine"),
+                         ("scrub", "kinds", None), ("scrub", "outcome", "done")):
     o = copy.deepcopy(first[kind])
     if value is None:
         del o[key]
