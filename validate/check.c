@@ -126,6 +126,8 @@ static void check_bytes(const uint8_t *data, size_t size, const struct tfk_limit
 		return;
 	}
 	best->check(&ctx, &file);
+	if (loaded)
+		tfk_load_report_changed(&ctx, loaded);
 }
 
 void tfk_check_buffer_observed(const uint8_t *data, size_t size, const struct tfk_limits *limits,
@@ -223,6 +225,18 @@ static int check_directory(const char *path, const struct tfk_limits *limits, co
 	if (in.too_deep)
 		tfk_limit_hit(&ctx, 0, "directory depth of a trace directory", TFK_INPUT_MAX_DEPTH + 1, TFK_INPUT_MAX_DEPTH);
 	best->check_dir(&ctx, &in);
+	bool cut = false;
+	const char *moved = tfk_input_changed(&in, &cut);
+	if (moved) {
+		struct tfk_ctx_place was = tfk_ctx_enter_member(&ctx, moved, NULL);
+		struct tfk_finding *f = tfk_emit_nooffset(&ctx, TFK_CORE_INPUT_CHANGED);
+		tfk_set_path(f, "member of the trace directory");
+		tfk_set_expected(f, "members unchanged while they were read");
+		tfk_set_found(f, "%s", cut ? "it shrank while it was read; the bytes past its new end read as zeros"
+					   : "its size or modification time changed while it was read");
+		tfk_mark_incomplete(&ctx);
+		tfk_ctx_return(&ctx, was);
+	}
 	tfk_input_close(&in);
 	return 0;
 }
