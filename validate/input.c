@@ -319,3 +319,19 @@ void tfk_ctx_return(struct tfk_ctx *ctx, struct tfk_ctx_place before)
 	ctx->map_size = before.map_size;
 	ctx->fd = before.fd;
 }
+
+void tfk_member_unreadable(struct tfk_ctx *ctx, const char *name, const char *what, int err)
+{
+	struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, name, NULL);
+	if (err == ENAMETOOLONG) {
+		/* a name this build cannot hold: its limit, not a fault of the trace */
+		tfk_limit_hit(ctx, 0, "bytes in the path of a member of a trace directory", TFK_MEMBER_NAME_MAX,
+			      TFK_MEMBER_NAME_MAX - 1);
+	} else {
+		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_CORE_INPUT_MEMBER_UNREADABLE);
+		tfk_set_path(f, "%s", what);
+		tfk_set_found(f, "%s", strerror(err ? err : EIO));
+		tfk_mark_incomplete(ctx);
+	}
+	tfk_ctx_return(ctx, was);
+}

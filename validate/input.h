@@ -79,6 +79,12 @@ void tfk_input_close(struct tfk_input *in);
  */
 const char *tfk_input_changed(const struct tfk_input *in, bool *cut);
 
+/*
+ * A member that could not be read (errno err; what: the member's role): a warning and the check
+ * incomplete, never corruption. ENAMETOOLONG, a path longer than this build lists, is a limit.
+ */
+void tfk_member_unreadable(struct tfk_ctx *ctx, const char *name, const char *what, int err);
+
 /* The member of that relative name, or NULL. */
 const struct tfk_member *tfk_input_find(const struct tfk_input *in, const char *name);
 

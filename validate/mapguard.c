@@ -22,6 +22,7 @@ struct slot {
 static struct slot slots[SLOTS];
 static struct sigaction before;   /* the SIGBUS action this one replaced */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static size_t page;
 
 static void on_sigbus(int sig, siginfo_t *info, void *uc)
@@ -51,23 +52,37 @@ static void on_sigbus(int sig, siginfo_t *info, void *uc)
 	sigaction(SIGBUS, &before, NULL);
 }
 
-static void install(void)
+static void page_size(void)
 {
 	long pg = sysconf(_SC_PAGESIZE);
 	page = pg > 0 ? (size_t)pg : 4096;
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_sigbus;
-	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGBUS, &sa, &before);
+}
+
+/* This handler, unless it is the one in place (a host program or test runner may have set its
+ * own since): the one it replaces is called for faults outside the guarded ranges. */
+static void install(void)
+{
+	struct sigaction now;
+	if (sigaction(SIGBUS, NULL, &now) == 0 && (now.sa_flags & SA_SIGINFO) && now.sa_sigaction == on_sigbus)
+		return;
+	pthread_mutex_lock(&lock);
+	if (sigaction(SIGBUS, NULL, &now) != 0 || !(now.sa_flags & SA_SIGINFO) || now.sa_sigaction != on_sigbus) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = on_sigbus;
+		sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGBUS, &sa, &before);
+	}
+	pthread_mutex_unlock(&lock);
 }
 
 int tfk_mapguard_add(const void *addr, size_t len)
 {
 	if (!addr || !len)
 		return -1;
-	pthread_once(&once, install);
+	pthread_once(&once, page_size);
+	install();
 	for (int i = 0; i < SLOTS; i++) {
 		uintptr_t free_slot = 0;
 		/* claim with a placeholder so that no other thread takes it, then publish the range */
