@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "grow.h"
 #include "tracefsck/observer.h"
 
 struct tfk_salvage_member;
@@ -16,6 +17,18 @@ struct rp_blob {
 	size_t len;
 	size_t cap;  /* allocated bytes; appends grow it geometrically */
 };
+
+/*
+ * Room for n elements in an array of *cap elements of size bytes: repair's growable arrays
+ * are the tool's one (tfk_array_grow, grow.h); new elements zeroed. False when out of memory.
+ */
+static inline bool rp_grow(void **arr, size_t *cap, size_t n, size_t size)
+{
+	return tfk_array_grow(arr, cap, n, size, 0);
+}
+
+/* Room for n more bytes after b->len (the capacity doubles); false when out of memory. */
+bool rp_blob_reserve(struct rp_blob *b, size_t n);
 
 /* Append n bytes, doubling the capacity (appends stay linear in the data's size); false when out of memory. */
 /* Does the report say the input changed while it was read (core.input.changed)? (repair.c) */

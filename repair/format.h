@@ -37,12 +37,6 @@ struct rp_format {
 	 * then 1 when check_again asked for a second check (the model zeroed again before it).
 	 */
 	struct tfk_observer (*observer)(void *model, const uint8_t *in, size_t size, unsigned pass);
-	/*
-	 * An input that checks clean (warnings at most) but holds a writer quirk the file proves
-	 * and repair undoes (perf 6.16's overflowed COMPRESSED2 sizes): lay it out all the same?
-	 * NULL: never.
-	 */
-	bool (*rewrite_clean)(const void *model);
 	/* After pass 0 of a damaged input: must it be checked again? NULL: never. */
 	bool (*check_again)(const void *model);
 	void (*model_free)(void *model);
@@ -79,11 +73,6 @@ struct rp_format {
 	 * say what the per-member lines say. NULL: the totals come from rep->cpus.
 	 */
 	void (*event_totals)(const struct tfk_repair_report *rep, uint64_t *kept, uint64_t *lost, bool *unknown);
-	/*
-	 * Optional: whether an input that checks clean still has something repair mends (a writer
-	 * quirk noted, not an error, whose repair is safe). NULL: a clean input needs nothing.
-	 */
-	bool (*clean_has_work)(const void *model);
 };
 
 /* One per folder of repair/ named in formats.list (generated: rp_format_list.inc). */
@@ -95,5 +84,15 @@ struct rp_format {
 const struct rp_format *rp_format_for(const struct tfk_format *f);
 /* The plug-in of the format a check report came from (tfk_format_of_report), or NULL. */
 const struct rp_format *rp_format_of_report(const struct tfk_report *report);
+
+/*
+ * Whether repair has work on an input whose check found faults, or found none but a writer
+ * quirk that repair undoes: the one rule for every format, file or directory. A quirk's
+ * finding (a code of the writer-quirk table) whose catalog entry names a repair action makes
+ * a clean input worth rewriting (perf 6.16's overflowed COMPRESSED2 sizes, trace-cmd's stale
+ * section options, LTTng 2.14.0's metadata without its signature line); any other clean
+ * input is left as it is.
+ */
+bool rp_has_work(const struct tfk_report *before);
 
 #endif

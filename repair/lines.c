@@ -5,18 +5,20 @@
 
 #include "common.h"
 
+bool rp_blob_reserve(struct rp_blob *b, size_t n)
+{
+	if (n > SIZE_MAX - b->len)
+		return false;
+	void *d = b->data;
+	bool grown = rp_grow(&d, &b->cap, b->len + n, 1);
+	b->data = d;
+	return grown;
+}
+
 bool rp_blob_append(struct rp_blob *b, const uint8_t *p, size_t n)
 {
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		uint8_t *d = realloc(b->data, cap);
-		if (!d)
-			return false;
-		b->data = d;
-		b->cap = cap;
-	}
+	if (n == SIZE_MAX || !rp_blob_reserve(b, n + 1)) /* and a NUL's room, for text */
+		return false;
 	if (n)
 		memcpy(b->data + b->len, p, n);
 	b->len += n;

@@ -17,15 +17,12 @@
 
 static struct rp_seg *new_seg(struct rp_out *o, enum rp_seg_kind kind)
 {
-	if (o->nsegs == o->segs_cap) {
-		size_t cap = o->segs_cap ? o->segs_cap * 2 : 64;
-		struct rp_seg *s = cap > SIZE_MAX / sizeof(*s) ? NULL : realloc(o->segs, cap * sizeof(*s));
-		if (!s) {
-			o->oom = true;
-			return NULL;
-		}
-		o->segs = s;
-		o->segs_cap = cap;
+	void *segs = o->segs;
+	bool grown = rp_grow(&segs, &o->segs_cap, o->nsegs + 1, sizeof(*o->segs));
+	o->segs = segs;
+	if (!grown) {
+		o->oom = true;
+		return NULL;
 	}
 	struct rp_seg *s = &o->segs[o->nsegs++];
 	memset(s, 0, sizeof(*s));
@@ -43,21 +40,9 @@ uint8_t *rp_out_space(struct rp_out *o, size_t n)
 	if (o->oom)
 		return NULL;
 	struct rp_blob *b = &o->made;
-	if (n > SIZE_MAX - b->len) {
+	if (!rp_blob_reserve(b, n)) {
 		o->oom = true;
 		return NULL;
-	}
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 1u << 16;
-		while (cap < b->len + n)
-			cap = cap > SIZE_MAX / 2 ? b->len + n : cap * 2;
-		uint8_t *p = realloc(b->data, cap);
-		if (!p) {
-			o->oom = true;
-			return NULL;
-		}
-		b->data = p;
-		b->cap = cap;
 	}
 	/* made bytes are contiguous in the blob, so a run of them is one segment */
 	struct rp_seg *s = last_seg(o, RP_SEG_MADE);
@@ -109,6 +94,16 @@ void rp_out_zeros_to(struct rp_out *o, uint64_t at)
 		return;
 	s->len += at - o->len;
 	o->len = at;
+}
+
+void rp_out_keep_at(struct rp_out *o, const struct tfk_cursor *in, uint64_t at, uint64_t n)
+{
+	const uint8_t *p;
+	if (n > SIZE_MAX || !tfk_cur_bytes_at(in, at, n, &p)) {
+		o->oom = true;
+		return;
+	}
+	rp_out_keep(o, p, (size_t)n);
 }
 
 void rp_out_keep(struct rp_out *o, const uint8_t *p, size_t n)

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "common.h"
+#include "cursor.h"
 
 enum rp_seg_kind { RP_SEG_MADE, RP_SEG_KEPT, RP_SEG_ZERO };
 
@@ -43,6 +44,12 @@ void rp_out_patch(struct rp_out *o, size_t mark, uint64_t v, unsigned width);
 void rp_out_zeros_to(struct rp_out *o, uint64_t at);
 /* n bytes at p, not copied: they must outlive o. */
 void rp_out_keep(struct rp_out *o, const uint8_t *p, size_t n);
+/*
+ * The n input bytes at offset at of in, kept as rp_out_keep keeps them, read through the
+ * cursor: a range the input does not hold (a model that disagrees with its file) leaves
+ * nothing to write (the output fails as when memory runs out), never a read past the input.
+ */
+void rp_out_keep_at(struct rp_out *o, const struct tfk_cursor *in, uint64_t at, uint64_t n);
 void rp_out_free(struct rp_out *o);
 /*
  * Overwrite width made bytes at output offset at with v (in the file's byte order), wherever

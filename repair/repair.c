@@ -60,15 +60,13 @@ struct job {
  * Check the input (a file mapping when mapped) while building the model, and lay out the
  * output. False when there is nothing to write; rep->outcome then says why.
  */
-/*
- * A known writer bug that readers trip over (a quirk of the table, a warning) leaves the verdict
- * clean, yet repair can undo it (its catalog entry names an action): then there is work to do.
- */
-static bool undoable_quirk(const struct tfk_report *r)
+bool rp_has_work(const struct tfk_report *r)
 {
+	if (tfk_report_verdict(r) != TFK_VERDICT_CLEAN)
+		return true;
 	for (size_t i = 0; i < r->count; i++) {
 		const struct tfk_fault *f = r->findings[i].fault;
-		if (f && f->repair != TFK_REPAIR_NONE && r->findings[i].severity >= TFK_SEV_WARNING && tfk_fault_quirk(f))
+		if (f && f->repair != TFK_REPAIR_NONE && tfk_fault_quirk(f))
 			return true;
 	}
 	return false;
@@ -93,8 +91,7 @@ static bool plan(const uint8_t *in, size_t size, const struct tfk_limits *limits
 		else
 			tfk_check_buffer_observed(in, size, limits, observer, &rep->before);
 		/* A plug-in may want a damaged input checked again (keeping what a first pass would not). */
-		if (!j->model || !j->fmt->check_again || !j->fmt->check_again(j->model) ||
-		    (tfk_report_verdict(&rep->before) == TFK_VERDICT_CLEAN && !undoable_quirk(&rep->before)))
+		if (!j->model || !j->fmt->check_again || !j->fmt->check_again(j->model) || !rp_has_work(&rep->before))
 			break;
 		tfk_report_free(&rep->before);
 		j->fmt->model_free(j->model);
@@ -110,8 +107,7 @@ static bool plan(const uint8_t *in, size_t size, const struct tfk_limits *limits
 		rep->outcome = TFK_REPAIR_FAILED;
 		return false;
 	}
-	if (tfk_report_verdict(&rep->before) == TFK_VERDICT_CLEAN && !undoable_quirk(&rep->before) &&
-	    !(j->fmt->rewrite_clean && j->fmt->rewrite_clean(j->model))) {
+	if (!rp_has_work(&rep->before)) {
 		rep->outcome = TFK_REPAIR_NOTHING_TO_DO;
 		return false;
 	}
@@ -156,8 +152,12 @@ void tfk_repair_buffer(const uint8_t *in, size_t size, const struct tfk_limits *
 			const size_t len = (size_t)j.out.len;
 			tfk_check_buffer(data, len, limits, &rep->after);
 			conclude(&j, rep);
-			*out = data;
-			*out_len = len;
+			if (rep->outcome == TFK_REPAIR_FAILED) {
+				free(data); /* an output that did not re-check clean is never handed back */
+			} else {
+				*out = data;
+				*out_len = len;
+			}
 		}
 	}
 	job_free(&j);

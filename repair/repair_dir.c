@@ -46,8 +46,7 @@ static void check_with_model(const char *in_dir, const struct tfk_limits *limits
 	for (unsigned pass = 0; pass < 2; pass++) {
 		struct tfk_observer obs = fmt->observer(model, NULL, 0, pass);
 		tfk_check_file_observed(in_dir, limits, &obs, &rep->before);
-		if (!fmt->check_again || !fmt->check_again(model) ||
-		    tfk_report_verdict(&rep->before) == TFK_VERDICT_CLEAN)
+		if (!fmt->check_again || !fmt->check_again(model) || !rp_has_work(&rep->before))
 			break;
 		tfk_report_free(&rep->before);
 		fmt->model_free(model);
@@ -152,7 +151,6 @@ void tfk_repair_dir(const char *in_dir, const char *out_dir, const struct tfk_li
 	check_with_model(in_dir, limits, fmt, model, rep);
 	if (fmt->stats)
 		fmt->stats(model, rep);
-	const enum tfk_verdict verdict = tfk_report_verdict(&rep->before);
 	struct rp_dir d;
 	const bool dry_run = out_dir == NULL;
 	char dry_target[4096];
@@ -163,7 +161,7 @@ void tfk_repair_dir(const char *in_dir, const char *out_dir, const struct tfk_li
 	} else if (rp_input_changed(&rep->before)) {
 		rep->outcome = TFK_REPAIR_UNSUPPORTED;
 		rep->reason = "the input changed while it was read; check it again once nothing writes to it";
-	} else if (verdict == TFK_VERDICT_CLEAN && !(fmt->clean_has_work && fmt->clean_has_work(model))) {
+	} else if (!rp_has_work(&rep->before)) {
 		rep->outcome = TFK_REPAIR_NOTHING_TO_DO;
 	} else if (!dry_run && !in_place && !free_target(out_dir)) {
 		rep->outcome = TFK_REPAIR_FAILED;

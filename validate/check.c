@@ -49,13 +49,7 @@ const struct tfk_format *tfk_format_of(const struct tfk_cursor *file, const stru
 
 const struct tfk_format *tfk_format_of_report(const struct tfk_report *report)
 {
-	const char *f = report->stats.format;
-	for (size_t i = 0; f && i < sizeof(all_formats) / sizeof(all_formats[0]); i++) {
-		size_t n = strlen(all_formats[i]->name);
-		if (strncmp(f, all_formats[i]->name, n) == 0 && (f[n] == '\0' || f[n] == ' '))
-			return all_formats[i];
-	}
-	return NULL;
+	return report->checked_by;
 }
 
 static void report_reset(struct tfk_report *report, uint64_t size)
@@ -127,6 +121,7 @@ static void check_bytes(const uint8_t *data, size_t size, const struct tfk_limit
 		report->not_checked = true;
 		return;
 	}
+	report->checked_by = best;
 	best->check(&ctx, &file);
 	if (loaded)
 		tfk_load_report_changed(&ctx, loaded);
@@ -233,6 +228,7 @@ static int check_directory(const char *path, const struct tfk_limits *limits, co
 	long pg = sysconf(_SC_PAGESIZE);
 	ctx.sys_page = pg > 0 && (pg & (pg - 1)) == 0 ? (size_t)pg : 0; /* members' walked bytes are handed back */
 	report->stats.format = best->name;
+	report->checked_by = best;
 	for (size_t i = 0; i < in.n; i++) {
 		const struct tfk_member *m = &in.members[i];
 		if (m->kind == TFK_MEMBER_ERROR) {

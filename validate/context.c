@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "context.h"
+#include "grow.h"
 #include "sanitize.h"
 #include "test_hooks.h"
 #include "tracefsck/policy.h"
@@ -105,22 +106,8 @@ int tfk_grow(struct tfk_ctx *ctx, void **array, size_t *cap, size_t need, size_t
 {
 	if (need <= *cap)
 		return 1;
-	size_t ncap = *cap ? *cap : 8;
-	while (ncap < need) {
-		if (__builtin_mul_overflow(ncap, (size_t)2, &ncap))
-			goto fail;
-	}
-	size_t bytes;
-	if (__builtin_mul_overflow(ncap, elem_size, &bytes) || !alloc_allowed(ctx))
-		goto fail;
-	void *p = realloc(*array, bytes);
-	if (!p)
-		goto fail;
-	memset((char *)p + *cap * elem_size, 0, (ncap - *cap) * elem_size);
-	*array = p;
-	*cap = ncap;
-	return 1;
-fail:
+	if (alloc_allowed(ctx) && tfk_array_grow(array, cap, need, elem_size, 0))
+		return 1;
 	ctx->report->incomplete = true;
 	ctx->report->internal_error = true;
 	return 0;

@@ -113,6 +113,31 @@ struct tfk_finding *tfk_emit_in(struct tfk_ctx *ctx, struct tfk_place *place, en
 __attribute__((format(printf, 3, 4))) void tfk_place_end(struct tfk_ctx *ctx, const struct tfk_place *place,
 							 const char *path_fmt, ...);
 
+/*
+ * Where a format is in its structure, as e2fsck's problem context: the walk fills it as it
+ * enters a structure (a path template and the values it names, stored, not formatted: a walk
+ * of millions of pages pays nothing for it) and raises each fault with one call, tfk_raise.
+ * The core renders the path only for a finding it keeps. In tmpl, %s takes the next of str,
+ * %u the next of num in decimal, %x the next of num in hexadecimal, %% is a percent sign.
+ */
+struct tfk_pctx {
+	const char *tmpl;         /* the structure's path; NULL: the finding has none */
+	const char *str[3];
+	uint64_t num[3];
+	struct tfk_place *place;  /* the place whose quota the findings count against, or NULL */
+	const void *found_bytes;  /* when set: the finding's found is these bytes, quoted (a line of text) */
+	size_t found_len;
+};
+
+/*
+ * The one way a format raises a fault: a finding of code at [offset, offset + length) in the
+ * structure pc names (what, when not NULL, follows its path after a space), within the
+ * place's quota. NULL as tfk_emit (only counted); expected and found are then the
+ * caller's to add with the setters, which accept NULL.
+ */
+struct tfk_finding *tfk_raise(struct tfk_ctx *ctx, const struct tfk_pctx *pc, enum tfk_fault_code code,
+			      uint64_t offset, uint64_t length, const char *what);
+
 /* Allocation through the context: overflow-checked count * size, zeroed, failure injectable. */
 void *tfk_calloc(struct tfk_ctx *ctx, size_t count, size_t size);
 /* Grow *array (holding *cap elements) to at least need elements; false on failure. */

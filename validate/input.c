@@ -13,6 +13,7 @@
 
 #include "context.h"
 #include "input.h"
+#include "grow.h"
 #include "load.h"
 #include "mapguard.h"
 
@@ -49,17 +50,12 @@ static struct tfk_member *add(struct tfk_input *in, const char *prefix, const ch
 		in->too_many = true;
 		return NULL;
 	}
-	if (in->n == in->cap) {
-		size_t cap = in->cap ? in->cap * 2 : 32;
-		if (cap > in->max_members)
-			cap = in->max_members;
-		struct tfk_member *v = realloc(in->members, cap * sizeof(*v));
-		if (!v) {
-			in->too_many = true; /* out of memory: what is listed is all that is checked */
-			return NULL;
-		}
-		in->members = v;
-		in->cap = cap;
+	void *v = in->members;
+	bool grown = tfk_array_grow(&v, &in->cap, in->n + 1, sizeof(*in->members), in->max_members);
+	in->members = v;
+	if (!grown) {
+		in->too_many = true; /* out of memory: what is listed is all that is checked */
+		return NULL;
 	}
 	struct tfk_member *m = &in->members[in->n++];
 	memset(m, 0, sizeof(*m));

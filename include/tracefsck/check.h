@@ -32,6 +32,8 @@ struct tfk_stats {
 	uint64_t events_lost;     /* lost events the kernel recorded in page headers */
 };
 
+struct tfk_format;
+
 struct tfk_report {
 	struct tfk_finding *findings;  /* the first limits.max_findings findings, in file order of discovery */
 	size_t count;
@@ -43,6 +45,11 @@ struct tfk_report {
 	bool internal_error;           /* out of memory or a broken invariant inside tracefsck */
 	bool fail_on_warning;          /* the policy fails the gate on warnings (tfk_policy_set_fail_on) */
 	struct tfk_stats stats;
+	/*
+	 * The format that checked the input (opaque to callers: the library's descriptor of it),
+	 * or NULL when none did. Repair finds its plug-in by this identity, never by stats.format's text.
+	 */
+	const struct tfk_format *checked_by;
 };
 
 /*

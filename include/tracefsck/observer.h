@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct tfk_format; /* a format's descriptor: opaque outside the library */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -104,12 +106,13 @@ struct tfk_observer {
 	void (*item)(void *user, const struct tfk_item *item);
 	/*
 	 * A format's own model, for its repair: what the format's header under
-	 * include/tracefsck/formats/ says it sends (format is its name in the registry, kind one of
+	 * include/tracefsck/formats/ says it sends (format is the sending format's descriptor, the
+	 * identity repair matches its plug-in by, never a name compared as text; kind one of
 	 * its TFK_<FMT>_MODEL_* values, data a struct of that header, size its size). The
 	 * callbacks above are the ftrace ring buffer's (trace.dat, and any format holding ring
 	 * pages); a format with a model of its own adds a header, not a callback.
 	 */
-	void (*model)(void *user, const char *format, uint32_t kind, const void *data, size_t size);
+	void (*model)(void *user, const struct tfk_format *format, uint32_t kind, const void *data, size_t size);
 	/*
 	 * A CPU of the current buffer whose table entry declares data, before its pages (if any):
 	 * the bytes declared and how many of them the file holds. compressed: the bytes are

@@ -93,7 +93,8 @@ struct tfk_repair_report {
 
 /*
  * Repair a trace held in memory. On TFK_REPAIR_DONE / NOTHING_SALVAGED *out holds the new
- * file (free() it); on NOTHING_TO_DO *out is NULL. Never modifies the input.
+ * file (free() it); otherwise (NOTHING_TO_DO, UNSUPPORTED, FAILED: an output that would not
+ * re-check clean) *out is NULL. Never modifies the input.
  */
 void tfk_repair_buffer(const uint8_t *in, size_t size, const struct tfk_limits *limits, uint8_t **out, size_t *out_len,
 		       struct tfk_repair_report *report);

@@ -6,24 +6,6 @@
 #include "ctf_repair.h"
 #include "formats/formats.h"
 
-bool cr_grow(void **p, size_t *cap, size_t n, size_t size)
-{
-	if (n <= *cap)
-		return true;
-	size_t c = *cap ? *cap : 8;
-	while (c < n) {
-		if (c > SIZE_MAX / 2 / size)
-			return false;
-		c *= 2;
-	}
-	void *q = realloc(*p, c * size);
-	if (!q)
-		return false;
-	*p = q;
-	*cap = c;
-	return true;
-}
-
 const struct cr_stream *cr_stream(const struct cr_model *m, const char *member)
 {
 	for (size_t i = 0; i < m->nstreams; i++)
@@ -55,7 +37,7 @@ static struct cr_stream *current(struct cr_model *m, const char *member)
 		m->too_many = true;
 		return NULL;
 	}
-	if (!cr_grow((void **)&m->streams, &m->cap_streams, m->nstreams + 1, sizeof(*m->streams))) {
+	if (!rp_grow((void **)&m->streams, &m->cap_streams, m->nstreams + 1, sizeof(*m->streams))) {
 		m->oom = true;
 		return NULL;
 	}
@@ -76,7 +58,7 @@ static void add_packet(struct cr_model *m, const struct tfk_ctf_packet *p)
 		m->too_many = true;
 		return;
 	}
-	if (!cr_grow((void **)&m->packets, &m->cap_packets, m->npackets + 1, sizeof(*m->packets))) {
+	if (!rp_grow((void **)&m->packets, &m->cap_packets, m->npackets + 1, sizeof(*m->packets))) {
 		m->oom = true;
 		return;
 	}
@@ -104,13 +86,13 @@ static void add_packet(struct cr_model *m, const struct tfk_ctf_packet *p)
 	s->count++;
 }
 
-static void on_model(void *user, const char *format, uint32_t kind, const void *data, size_t size)
+static void on_model(void *user, const struct tfk_format *format, uint32_t kind, const void *data, size_t size)
 {
 	struct cr_model *m = user;
-	if (format != tfk_format_ctf.name)
+	if (format != &tfk_format_ctf)
 		return;
 	if (kind == TFK_CTF_MODEL_METADATA && size == sizeof(struct tfk_ctf_metadata)) {
-		if (!cr_grow((void **)&m->metas, &m->cap_metas, m->nmetas + 1, sizeof(*m->metas)))
+		if (!rp_grow((void **)&m->metas, &m->cap_metas, m->nmetas + 1, sizeof(*m->metas)))
 			m->oom = true;
 		else
 			memcpy(&m->metas[m->nmetas++], data, size);

@@ -60,16 +60,6 @@ static void cr_event_totals(const struct tfk_repair_report *rep, uint64_t *kept,
 	totals(rep, &streams, kept, lost, unknown, &touched);
 }
 
-/* A clean trace whose metadata lacks the line LTTng 2.14.0 left out: repair puts it back. */
-static bool cr_clean_has_work(const void *model)
-{
-	const struct cr_model *m = model;
-	for (size_t i = 0; i < m->nmetas; i++)
-		if (m->metas[i].no_signature_quirk)
-			return true;
-	return false;
-}
-
 const struct rp_format rp_format_ctf = {
 	.format = &tfk_format_ctf,
 	.model_size = sizeof(struct cr_model),
@@ -79,5 +69,4 @@ const struct rp_format rp_format_ctf = {
 	.salvage_text = cr_salvage_text,
 	.write_dir = cr_write_dir,
 	.event_totals = cr_event_totals,
-	.clean_has_work = cr_clean_has_work,
 };

@@ -51,7 +51,6 @@ struct tfk_observer cr_observer(void *model, const uint8_t *in, size_t size, uns
 /* Of the packets s keeps, drop those that break the order the check wants between packets. */
 void cr_order_stream(struct cr_model *m, const struct cr_stream *s);
 void cr_model_free(void *model);
-bool cr_grow(void **p, size_t *cap, size_t n, size_t size);
 
 const struct cr_stream *cr_stream(const struct cr_model *m, const char *member);
 const struct tfk_ctf_metadata *cr_metadata(const struct cr_model *m, const char *member);

@@ -25,7 +25,7 @@
 /* A new entry of rep->members for name, or NULL when out of memory. */
 static struct tfk_salvage_member *salvage(struct tfk_repair_report *rep, size_t *cap, const char *name)
 {
-	if (!cr_grow((void **)&rep->members, cap, rep->nmembers + 1, sizeof(*rep->members)))
+	if (!rp_grow((void **)&rep->members, cap, rep->nmembers + 1, sizeof(*rep->members)))
 		return NULL;
 	struct tfk_salvage_member *s = &rep->members[rep->nmembers++];
 	memset(s, 0, sizeof(*s));

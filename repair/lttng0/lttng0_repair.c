@@ -39,27 +39,13 @@ struct l0_model {
 	bool oom;
 };
 
-/* Room for one more element of an array of cap elements of size bytes (doubling). */
-static bool grow(void **arr, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return true;
-	size_t c = *cap ? 2 * *cap : 16;
-	void *p = realloc(*arr, c * size);
-	if (!p)
-		return false;
-	*arr = p;
-	*cap = c;
-	return true;
-}
-
-static void on_model(void *user, const char *format, uint32_t kind, const void *data, size_t size)
+static void on_model(void *user, const struct tfk_format *format, uint32_t kind, const void *data, size_t size)
 {
 	struct l0_model *m = user;
-	if (format != tfk_format_lttng0.name)
+	if (format != &tfk_format_lttng0)
 		return;
 	if (kind == TFK_LTTNG0_MODEL_MEMBER && size == sizeof(struct tfk_lttng0_member)) {
-		if (!grow((void **)&m->members, &m->capm, m->nm, sizeof(*m->members))) {
+		if (!rp_grow((void **)&m->members, &m->capm, m->nm + 1, sizeof(*m->members))) {
 			m->oom = true;
 			return;
 		}
@@ -73,7 +59,7 @@ static void on_model(void *user, const char *format, uint32_t kind, const void *
 		return;
 	}
 	if (kind == TFK_LTTNG0_MODEL_PATCH && size == sizeof(struct tfk_lttng0_patch)) {
-		if (!grow((void **)&m->patches, &m->capp, m->np, sizeof(*m->patches))) {
+		if (!rp_grow((void **)&m->patches, &m->capp, m->np + 1, sizeof(*m->patches))) {
 			m->oom = true;
 			return;
 		}
@@ -84,7 +70,7 @@ static void on_model(void *user, const char *format, uint32_t kind, const void *
 	}
 	if (kind != TFK_LTTNG0_MODEL_BLOCK || size != sizeof(*m->blocks))
 		return;
-	if (!grow((void **)&m->blocks, &m->cap, m->n, sizeof(*m->blocks))) {
+	if (!rp_grow((void **)&m->blocks, &m->cap, m->n + 1, sizeof(*m->blocks))) {
 		m->oom = true;
 		return;
 	}
@@ -129,11 +115,16 @@ static bool kept(const struct tfk_lttng0_block *b)
 }
 
 /* A block clipped to its last whole event: its header with the fill rewritten, the events, zeros. */
-static void clip(const struct tfk_lttng0_block *b, const uint8_t *in, struct rp_out *out)
+static void clip(const struct tfk_lttng0_block *b, const struct tfk_cursor *in, struct rp_out *out)
 {
 	const size_t hdr = b->layout == 1 ? 109 : 68;
 	uint8_t h[109];
-	memcpy(h, in + b->offset, hdr);
+	const uint8_t *was;
+	if (b->good_end < hdr || !tfk_cur_bytes_at(in, b->offset, hdr, &was)) {
+		out->oom = true; /* the model names bytes the input does not hold: nothing is written */
+		return;
+	}
+	memcpy(h, was, hdr);
 	if (b->layout == 1)
 		rp_put_num(h + 32, b->size - b->good_end, 4, b->big_endian); /* lost_size (§3.2) */
 	else if (b->lost_form)
@@ -142,7 +133,7 @@ static void clip(const struct tfk_lttng0_block *b, const uint8_t *in, struct rp_
 		rp_put_num(h + 52, b->good_end, 4, b->big_endian);           /* data_size (§3.3) */
 	const uint64_t start = out->len;
 	rp_out_put(out, h, hdr);
-	rp_out_keep(out, in + b->offset + hdr, (size_t)(b->good_end - hdr));
+	rp_out_keep_at(out, in, b->offset + hdr, b->good_end - hdr);
 	rp_out_zeros_to(out, start + b->size);
 }
 
@@ -171,15 +162,17 @@ static size_t lay_blocks(const struct tfk_lttng0_block *blocks, size_t n, const 
 			 struct rp_out *out)
 {
 	size_t keep = 0;
+	/* The blocks' offsets came from a hostile file: their bytes are read through the cursor. */
+	const struct tfk_cursor file = tfk_cur_make(in, size, 0, false);
 	for (size_t i = 0; i < n; i++) {
 		const struct tfk_lttng0_block *b = &blocks[i];
 		if (b->offset > size || b->present > size - b->offset || !kept(b))
 			continue;
 		keep++;
 		if (b->state == TFK_LTTNG0_KEEP && b->present == b->size)
-			rp_out_keep(out, in + b->offset, (size_t)b->size);
+			rp_out_keep_at(out, &file, b->offset, b->size);
 		else
-			clip(b, in, out);
+			clip(b, &file, out);
 	}
 	return keep;
 }

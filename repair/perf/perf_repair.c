@@ -18,10 +18,10 @@ struct pf_model {
 	struct tfk_perf_layout L;
 };
 
-static void on_model(void *user, const char *format, uint32_t kind, const void *data, size_t size)
+static void on_model(void *user, const struct tfk_format *format, uint32_t kind, const void *data, size_t size)
 {
 	struct pf_model *m = user;
-	if (format != tfk_format_perf.name || kind != TFK_PERF_MODEL_LAYOUT || size != sizeof m->L)
+	if (format != &tfk_format_perf || kind != TFK_PERF_MODEL_LAYOUT || size != sizeof m->L)
 		return;
 	memcpy(&m->L, data, sizeof m->L);
 	m->have = true;
@@ -125,13 +125,6 @@ static bool pf_kept_any(const void *model, struct tfk_repair_report *rep)
 	       !L->skipped_bytes && !L->unread_bytes && !L->missing_bytes && !L->undecodable_bytes;
 }
 
-/* perf 6.16's overflowed COMPRESSED2 sizes: a warning for the check, rewritten by repair. */
-static bool pf_rewrite_clean(const void *model)
-{
-	const struct pf_model *m = model;
-	return m->have && m->L.nc2fix > 0;
-}
-
 /* Samples and records kept and lost; where the bytes are gone, that what they held is unknown. */
 static int pf_salvage_text(const struct tfk_repair_report *rep, const char *safe, tfk_write_fn write, void *user)
 {
@@ -172,7 +165,6 @@ const struct rp_format rp_format_perf = {
 	.model_size = sizeof(struct pf_model),
 	.observer = pf_observer,
 	.model_free = pf_model_free,
-	.rewrite_clean = pf_rewrite_clean,
 	.lay_out = pf_lay_out,
 	.kept_any = pf_kept_any,
 	.salvage_text = pf_salvage_text,

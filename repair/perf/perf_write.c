@@ -17,6 +17,7 @@
 #include <string.h>
 #include <zstd.h>
 
+#include "cursor.h"
 #include "perf_repair.h"
 
 #define COMPRESSED_BIT 27
@@ -46,6 +47,8 @@ static int rebuild_tracing(const uint8_t *in, size_t size, const struct tfk_perf
 	if (off > size || len > size - off || !L->tracing_rebuild)
 		return -1;
 	const uint64_t end = off + len;
+	const struct tfk_cursor file = tfk_cur_make(in, size, 0, false); /* the section's bytes, read through it */
+	const uint8_t *text, *kept;
 	out->data = malloc(len ? (size_t)len : 1);
 	if (!out->data)
 		return -1;
@@ -56,14 +59,15 @@ static int rebuild_tracing(const uint8_t *in, size_t size, const struct tfk_perf
 		if (!at)
 			continue;
 		struct rp_blob good = { 0 };
-		if (at < from + width || at > end || n > end - at || !rp_good_lines(kinds[k], in + at, n, &good) ||
+		if (at < from + width || at > end || n > end - at || !tfk_cur_bytes_at(&file, at, n, &text) ||
+		    !tfk_cur_bytes_at(&file, from, at - width - from, &kept) || !rp_good_lines(kinds[k], text, n, &good) ||
 		    good.len > n) {
 			free(good.data);
 			free(out->data);
 			out->data = NULL;
 			return -1; /* not what the checker reports: keep nothing rather than guess */
 		}
-		memcpy(out->data + out->len, in + from, (size_t)(at - width - from));
+		memcpy(out->data + out->len, kept, (size_t)(at - width - from));
 		out->len += (size_t)(at - width - from);
 		rp_put_num(out->data + out->len, good.len, width, L->tracing_big_endian);
 		out->len += width;
@@ -73,17 +77,14 @@ static int rebuild_tracing(const uint8_t *in, size_t size, const struct tfk_perf
 		free(good.data);
 		from = at + n;
 	}
-	memcpy(out->data + out->len, in + from, (size_t)(end - from));
+	if (!tfk_cur_bytes_at(&file, from, end - from, &kept)) {
+		free(out->data);
+		out->data = NULL;
+		return -1;
+	}
+	memcpy(out->data + out->len, kept, (size_t)(end - from));
 	out->len += (size_t)(end - from);
 	return 0;
-}
-
-static uint64_t get_num(const uint8_t *p, unsigned width, bool be)
-{
-	uint64_t v = 0;
-	for (unsigned i = 0; i < width; i++)
-		v |= (uint64_t)p[i] << (be ? 8 * (width - 1 - i) : 8 * i);
-	return v;
 }
 
 /*
@@ -126,6 +127,9 @@ static int zsalvage(const uint8_t *in, size_t size, const struct tfk_perf_layout
 	if (!scratch || !d)
 		goto out;
 	ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, 27);
+	/* the model's offsets came from a hostile file: every byte read through the cursor */
+	const struct tfk_cursor file = tfk_cur_make(in, size, 0, be);
+	const uint8_t *bytes;
 	uint64_t pos = L->data_offset;
 	uint32_t di = 0;
 	while (pos <= L->zsalvage_at) {
@@ -140,36 +144,39 @@ static int zsalvage(const uint8_t *in, size_t size, const struct tfk_perf_layout
 			if (pos == L->zsalvage_at) {
 				/* The damaged record is perf 6.16's blob: what its first piece decodes to. */
 				const uint32_t k = L->c2fix[f].first;
-				zfeed(d, in + L->c2piece[k].offset, (size_t)L->c2piece[k].len, dst, want, &got, scratch, 1u << 16);
+				if (tfk_cur_bytes_at(&file, L->c2piece[k].offset, L->c2piece[k].len, &bytes))
+					zfeed(d, bytes, (size_t)L->c2piece[k].len, dst, want, &got, scratch, 1u << 16);
 				rc = got == want ? 0 : -1;
 				goto out;
 			}
 			/* perf 6.16's blob: its pieces fed in order (their bounds checked by the writer) */
 			for (uint32_t k = L->c2fix[f].first; k < L->c2fix[f].first + L->c2fix[f].count; k++)
-				if (!zfeed(d, in + L->c2piece[k].offset, (size_t)L->c2piece[k].len, NULL, 0, &got, scratch, 1u << 16))
+				if (!tfk_cur_bytes_at(&file, L->c2piece[k].offset, L->c2piece[k].len, &bytes) ||
+				    !zfeed(d, bytes, (size_t)L->c2piece[k].len, NULL, 0, &got, scratch, 1u << 16))
 					goto out;
 			pos += L->c2fix[f].extent;
 			blob = true;
 		}
 		if (blob)
 			continue;
-		if (pos > size || size - pos < 16)
-			goto out;
-		const uint32_t type = (uint32_t)get_num(in + pos, 4, be);
-		const uint64_t rsize = get_num(in + pos + 6, 2, be);
-		uint64_t extra = 0;
+		uint32_t type, size32;
+		uint16_t rsize;
+		uint64_t extra = 0, size64;
+		if (!tfk_cur_u32_at(&file, pos, &type) || !tfk_cur_u16_at(&file, pos + 6, &rsize) ||
+		    !tfk_cur_u32_at(&file, pos + 8, &size32) || !tfk_cur_u64_at(&file, pos + 8, &size64))
+			goto out; /* fewer than the 16 bytes every record the checker walked past has */
 		if (rsize < 8 || type >= 0x8000 || rsize > size - pos)
 			goto out; /* not a record the checker walked past (or another writer's dialect) */
 		if (type == 66)
-			extra = (get_num(in + pos + 8, 4, be) + 7) / 8 * 8;
+			extra = ((uint64_t)size32 + 7) / 8 * 8;
 		else if (type == 71)
-			extra = get_num(in + pos + 8, 8, be);
+			extra = size64;
 		if (type == 81 || type == 83) {
-			uint64_t hdr = type == 83 ? 16 : 8, n = type == 83 ? get_num(in + pos + 8, 8, be) : rsize - 8;
-			if (n > rsize - hdr)
+			uint64_t hdr = type == 83 ? 16 : 8, n = type == 83 ? size64 : rsize - 8u;
+			if (n > rsize - hdr || !tfk_cur_bytes_at(&file, pos + hdr, n, &bytes))
 				goto out;
 			const bool last = pos == L->zsalvage_at;
-			if (!zfeed(d, in + pos + hdr, (size_t)n, last ? dst : NULL, want, &got, scratch, 1u << 16) && !last)
+			if (!zfeed(d, bytes, (size_t)n, last ? dst : NULL, want, &got, scratch, 1u << 16) && !last)
 				goto out;
 			if (last) {
 				rc = got == want ? 0 : -1;
@@ -201,7 +208,7 @@ static uint64_t c2_rewritten(const struct tfk_perf_layout *L, uint32_t f)
 	return n;
 }
 
-static void c2_write(struct rp_out *out, const uint8_t *in, const struct tfk_perf_layout *L, uint32_t f)
+static void c2_write(struct rp_out *out, const struct tfk_cursor *in, const struct tfk_perf_layout *L, uint32_t f)
 {
 	static const uint8_t zeros[8];
 	for (uint32_t k = L->c2fix[f].first; k < L->c2fix[f].first + L->c2fix[f].count; k++)
@@ -216,13 +223,16 @@ static void c2_write(struct rp_out *out, const uint8_t *in, const struct tfk_per
 			bool patched = false;
 			for (uint32_t i = 0; i < L->npatches && i < TFK_PERF_MAX_FIXES; i++)
 				patched |= L->patches[i].width == 1 && L->patches[i].offset >= from && L->patches[i].offset - from < chunk;
+			const uint8_t *src;
 			if (!patched) {
-				rp_out_keep(out, in + from, (size_t)chunk);
+				rp_out_keep_at(out, in, from, chunk);
+			} else if (!tfk_cur_bytes_at(in, from, chunk, &src)) {
+				out->oom = true; /* the model names bytes the input does not hold */
 			} else {
 				/* A frame header constant restored inside the blob: this chunk is made, not kept. */
 				uint8_t *copy = rp_out_space(out, (size_t)chunk);
 				if (copy) {
-					memcpy(copy, in + from, (size_t)chunk);
+					memcpy(copy, src, (size_t)chunk);
 					for (uint32_t i = 0; i < L->npatches && i < TFK_PERF_MAX_FIXES; i++)
 						if (L->patches[i].width == 1 && L->patches[i].offset >= from &&
 						    L->patches[i].offset - from < chunk)
@@ -268,6 +278,8 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 {
 	memset(out, 0, sizeof(*out));
 	*features_dropped = 0;
+	/* The model's offsets came from a hostile file: what is kept of it is read through the cursor. */
+	const struct tfk_cursor file = tfk_cur_make(in, size, 0, false);
 	if (L->good_end < L->data_offset || L->good_end > size || (!L->pipe && !L->attrs_ok))
 		return -1;
 	/*
@@ -353,11 +365,11 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 	rp_out_put(out, in, from);
 	for (size_t i = 0; i <= nedits; i++) {
 		size_t until = i < nedits ? (size_t)edits[i].offset : (size_t)L->good_end;
-		rp_out_keep(out, in + from, until - from);
+		rp_out_keep_at(out, &file, from, until - from);
 		if (i == nedits)
 			break;
 		if (edits[i].blob >= 0)
-			c2_write(out, in, L, (uint32_t)edits[i].blob);
+			c2_write(out, &file, L, (uint32_t)edits[i].blob);
 		from = until + (size_t)edits[i].size;
 	}
 	if (salvaged_len)
@@ -411,7 +423,7 @@ int rp_perf_write(const uint8_t *in, size_t size, const struct tfk_perf_layout *
 		if (rebuilt)
 			rp_out_put(out, tracing.data, len);
 		else if (len) /* an empty section may point anywhere: nothing to copy */
-			rp_out_keep(out, in + L->features[i].offset, len);
+			rp_out_keep_at(out, &file, L->features[i].offset, len);
 		at += len;
 		bits[bit / 64] |= 1ull << (bit % 64);
 		k++;

@@ -37,19 +37,11 @@ static bool blob_append(struct rp_model *m, struct rp_blob *b, const uint8_t *p,
 
 static void *grow(struct rp_model *m, void *arr, size_t *cap, size_t need, size_t elem)
 {
-	if (need <= *cap)
-		return arr;
-	size_t ncap = *cap ? *cap * 2 : 8;
-	while (ncap < need)
-		ncap *= 2;
-	void *p = realloc(arr, ncap * elem);
-	if (!p) {
+	if (!rp_grow(&arr, cap, need, elem)) {
 		m->oom = true;
 		return NULL;
 	}
-	memset((char *)p + *cap * elem, 0, (ncap - *cap) * elem);
-	*cap = ncap;
-	return p;
+	return arr;
 }
 
 static bool list_add(struct rp_model *m, struct rp_list *l, const uint8_t *p, size_t n)

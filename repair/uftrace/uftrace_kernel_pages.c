@@ -15,7 +15,7 @@
 
 void ur_kernel_begin(struct ur_model *m, const struct tfk_uftrace_kernel *k)
 {
-	if (!ur_grow((void **)&m->kernels, &m->cap_kernels, m->nkernels + 1, sizeof(*m->kernels))) {
+	if (!rp_grow((void **)&m->kernels, &m->cap_kernels, m->nkernels + 1, sizeof(*m->kernels))) {
 		m->oom = true;
 		return;
 	}
@@ -32,7 +32,7 @@ static void change(struct ur_model *m, struct ur_kernel *k, const struct ur_page
 		m->too_many = true;
 		return;
 	}
-	if (!ur_grow((void **)&k->pages, &k->cap_pages, k->npages + 1, sizeof(*k->pages))) {
+	if (!rp_grow((void **)&k->pages, &k->cap_pages, k->npages + 1, sizeof(*k->pages))) {
 		m->oom = true;
 		return;
 	}

@@ -6,24 +6,6 @@
 #include "formats/formats.h"
 #include "uftrace_repair.h"
 
-bool ur_grow(void **p, size_t *cap, size_t n, size_t size)
-{
-	if (n <= *cap)
-		return true;
-	size_t c = *cap ? *cap : 8;
-	while (c < n) {
-		if (c > SIZE_MAX / 2 / size)
-			return false;
-		c *= 2;
-	}
-	void *q = realloc(*p, c * size);
-	if (!q)
-		return false;
-	*p = q;
-	*cap = c;
-	return true;
-}
-
 #define FIND(fn, type, arr, count)                                           \
 	const type *fn(const struct ur_model *m, const char *name)           \
 	{                                                                    \
@@ -57,7 +39,7 @@ size_t ur_name(const struct ur_model *m, const char *name)
 /* Append one struct of size to an array of the model. */
 #define PUSH(m, arr, n, cap, value)                                                           \
 	do {                                                                                  \
-		if (ur_grow((void **)&(m)->arr, &(m)->cap, (m)->n + 1, sizeof(*(m)->arr)))    \
+		if (rp_grow((void **)&(m)->arr, &(m)->cap, (m)->n + 1, sizeof(*(m)->arr)))    \
 			(m)->arr[(m)->n++] = (value);                                         \
 		else                                                                          \
 			(m)->oom = true;                                                      \
@@ -74,7 +56,7 @@ static void add_line(struct ur_model *m, const struct tfk_uftrace_line *l)
 	name[sizeof(name) - 1] = '\0';
 	size_t idx = ur_name(m, name);
 	if (idx == SIZE_MAX) {
-		if (!ur_grow((void **)&m->names, &m->cap_names, m->nnames + 1, sizeof(*m->names))) {
+		if (!rp_grow((void **)&m->names, &m->cap_names, m->nnames + 1, sizeof(*m->names))) {
 			m->oom = true;
 			return;
 		}
@@ -99,7 +81,7 @@ static void add_task_line(struct ur_model *m, const struct tfk_uftrace_task_line
 	if (t->kind == TFK_UFTRACE_SESS) {
 		if (m->nsids >= UR_MAX_TIDS) {
 			m->too_many = true;
-		} else if (ur_grow((void **)&m->sids, &m->cap_sids, m->nsids + 1, sizeof(*m->sids))) {
+		} else if (rp_grow((void **)&m->sids, &m->cap_sids, m->nsids + 1, sizeof(*m->sids))) {
 			memcpy(m->sids[m->nsids], t->sid, 16);
 			m->sids[m->nsids++][16] = '\0';
 		} else {
@@ -120,10 +102,10 @@ static void add_task_line(struct ur_model *m, const struct tfk_uftrace_task_line
 }
 
 /* The observer's model hook: keep each message of uftrace's check. */
-static void on_model(void *user, const char *format, uint32_t kind, const void *data, size_t size)
+static void on_model(void *user, const struct tfk_format *format, uint32_t kind, const void *data, size_t size)
 {
 	struct ur_model *m = user;
-	if (format != tfk_format_uftrace.name)
+	if (format != &tfk_format_uftrace)
 		return;
 	switch (kind) {
 	case TFK_UFTRACE_MODEL_INFO:

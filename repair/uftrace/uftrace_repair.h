@@ -92,8 +92,6 @@ int ur_strip_payloads(const uint8_t *data, uint64_t size, uint64_t cut, bool big
 struct tfk_observer ur_observer(void *model, const uint8_t *in, size_t size, unsigned pass);
 void ur_model_free(void *model);
 
-/* Grow *p (of *cap elements of size) to hold n; false when out of memory. */
-bool ur_grow(void **p, size_t *cap, size_t n, size_t size);
 
 const struct tfk_uftrace_member *ur_member(const struct ur_model *m, const char *name);
 const struct tfk_uftrace_task *ur_task(const struct ur_model *m, const char *name);

@@ -49,7 +49,7 @@ static bool starts_with(const char *s, const char *pre)
 /* A new entry of rep->members for name, or NULL when out of memory. */
 static struct tfk_salvage_member *salvage(struct tfk_repair_report *rep, size_t *cap, const char *name)
 {
-	if (!ur_grow((void **)&rep->members, cap, rep->nmembers + 1, sizeof(*rep->members)))
+	if (!rp_grow((void **)&rep->members, cap, rep->nmembers + 1, sizeof(*rep->members)))
 		return NULL;
 	struct tfk_salvage_member *s = &rep->members[rep->nmembers++];
 	memset(s, 0, sizeof(*s));
@@ -188,7 +188,7 @@ static bool add_tid(struct plan *p, int64_t tid)
 	for (size_t i = 0; i < p->ntids; i++)
 		if (p->tids[i] == tid)
 			return true;
-	if (!ur_grow((void **)&p->tids, &p->cap_tids, p->ntids + 1, sizeof(*p->tids)))
+	if (!rp_grow((void **)&p->tids, &p->cap_tids, p->ntids + 1, sizeof(*p->tids)))
 		return false;
 	p->tids[p->ntids++] = tid;
 	return true;
@@ -343,7 +343,7 @@ static int plan_make(struct plan *p, const struct ur_model *m, const struct tfk_
 		uint64_t kept;
 		if (!t || !mem || mem->kind != TFK_MEMBER_FILE || task_cut(p, t, &kept) == 0)
 			continue;
-		if (!ur_grow((void **)&p->tids, &p->cap_tids, p->ntids + 1, sizeof(*p->tids)))
+		if (!rp_grow((void **)&p->tids, &p->cap_tids, p->ntids + 1, sizeof(*p->tids)))
 			return -1;
 		p->tids[p->ntids++] = m->tids[i];
 	}

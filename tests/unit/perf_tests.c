@@ -8,51 +8,11 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "pdw.h"
-#include "tracedat_helpers.h"
-
-struct px {
-	struct pdw_spec spec;
-	struct tdw_buf b;
-	struct pdw_layout L;
-	struct tfk_report r;
-};
-
-static struct px *px_build(struct pdw_spec s)
-{
-	struct px *x = calloc(1, sizeof(*x));
-	assert_non_null(x);
-	x->spec = s;
-	assert_int_equal(pdw_build(&s, &x->b, &x->L), 0);
-	return x;
-}
+#include "perf_fixture.h"
 
 static struct px *px_default(void)
 {
 	return px_build(pdw_default_spec());
-}
-
-static void px_free(struct px *x)
-{
-	tfk_report_free(&x->r);
-	tdw_free(&x->b);
-	free(x);
-}
-
-static void pcheck(struct px *x)
-{
-	tfk_report_free(&x->r);
-	check(&x->b, &x->r);
-}
-
-static void assert_clean(struct px *x, uint64_t samples)
-{
-	pcheck(x);
-	if (tfk_report_verdict(&x->r) != TFK_VERDICT_CLEAN || x->r.total) {
-		dump(&x->r);
-		fail_msg("expected a clean perf.data");
-	}
-	assert_int_equal(x->r.stats.events, samples);
 }
 
 static void test_fixtures_clean(void **state)
@@ -60,35 +20,35 @@ static void test_fixtures_clean(void **state)
 	(void)state;
 	struct pdw_spec s = pdw_default_spec();
 	struct px *x = px_build(s);
-	assert_clean(x, 12);
+	px_assert_clean(x, 12);
 	assert_string_equal(x->r.stats.format, "perf.data");
 	px_free(x);
 	s.big_endian = true;
 	x = px_build(s);
-	assert_clean(x, 12);
+	px_assert_clean(x, 12);
 	assert_string_equal(x->r.stats.format, "perf.data (big-endian)");
 	px_free(x);
 	s = pdw_default_spec();
 	s.pipe = true;
 	x = px_build(s);
-	assert_clean(x, 12);
+	px_assert_clean(x, 12);
 	assert_string_equal(x->r.stats.format, "perf.data pipe");
 	px_free(x);
 	s = pdw_default_spec();
 	s.compressed = true;
 	x = px_build(s);
-	assert_clean(x, 12); /* the samples inside the zstd block were walked */
+	px_assert_clean(x, 12); /* the samples inside the zstd block were walked */
 	px_free(x);
 	s = pdw_default_spec();
 	s.nattrs = 2;
 	s.big_endian = true;
 	x = px_build(s);
-	assert_clean(x, 12);
+	px_assert_clean(x, 12);
 	px_free(x);
 	s = pdw_default_spec();
 	s.tracing_data = true;
 	x = px_build(s);
-	assert_clean(x, 12);
+	px_assert_clean(x, 12);
 	px_free(x);
 }
 
@@ -100,7 +60,7 @@ static void test_all_features_clean(void **state)
 	s.all_features = true;
 	s.tracing_data = true;
 	struct px *x = px_build(s);
-	assert_clean(x, 12);
+	px_assert_clean(x, 12);
 	px_free(x);
 }
 
@@ -118,26 +78,12 @@ static void test_bpf_prog_info(void **state)
 			size = tdw_get64(&x->b, x->L.feature_table + 16 * i + 8, false);
 		}
 	assert_int_equal(size, 4 + (16 + 20 + 12) + (16 + 28 + 12)); /* the entries end at the section's end */
-	assert_clean(x, 12);
+	px_assert_clean(x, 12);
 	/* The second program's data_len runs past the section. */
 	tdw_put32(&x->b, at + 4 + 48 + 4, 13, false);
 	pcheck(x);
 	assert_code_at(&x->r, "perf.feature.bad-payload", at + 4 + 48 + 16 + 28);
 	px_free(x);
-}
-
-/* n bytes inserted at offset at (a pipe-mode stream has no offsets to fix). */
-static void insert_bytes(struct tdw_buf *b, uint64_t at, const void *bytes, size_t n)
-{
-	uint8_t *d = malloc(b->len + n);
-	assert_non_null(d);
-	memcpy(d, b->data, at);
-	memcpy(d + at, bytes, n);
-	memcpy(d + at + n, b->data + at, b->len - at);
-	free(b->data);
-	b->data = d;
-	b->len += n;
-	b->cap = b->len;
 }
 
 /* perf's own records need not be 8-byte multiples (perf 4.16 pipe mode: a 20-byte CPU_MAP); the kernel's are. */
@@ -150,7 +96,7 @@ static void test_user_record_alignment(void **state)
 	/* CPU_MAP: u16 type 0 (a list), u16 nr 4, four u16 cpus. */
 	static const uint8_t cpu_map[20] = { 74, 0, 0, 0, 0, 0, 20, 0, 0, 0, 4, 0, 0, 0, 1, 0, 2, 0, 3, 0 };
 	insert_bytes(&x->b, x->L.data_offset, cpu_map, sizeof(cpu_map));
-	assert_clean(x, 12);
+	px_assert_clean(x, 12);
 	/* The same size on a kernel record (LOST, type 2) is damage, and nothing after it can be found. */
 	x->b.data[x->L.data_offset] = 2;
 	x->b.data[x->L.data_offset + 6] = 28;
@@ -168,7 +114,7 @@ static void test_mmap2_layouts(void **state)
 		s.mmap2 = layout;
 		s.big_endian = layout == 2;
 		struct px *x = px_build(s);
-		assert_clean(x, 12);
+		px_assert_clean(x, 12);
 		/* A name without its NUL is still damage in either layout. */
 		memset(x->b.data + x->L.mmap2 + (layout == 1 ? 72 : 64), 'v', 8);
 		pcheck(x);
@@ -539,14 +485,14 @@ static void test_compressed_one_stream(void **state)
 	struct px *x = px_build(s);
 	/* Only the first payload starts a frame: each decoded on its own, the others fail. */
 	assert_false(memcmp(x->b.data + x->L.zrecord[1] + 8, "\x28\xb5\x2f\xfd", 4) == 0);
-	assert_clean(x, 12);
+	px_assert_clean(x, 12);
 	px_free(x);
 
 	/* Flushed inside records: a payload ends mid-sample, the next one completes it. */
 	s.zsplit_inside = true;
 	s.big_endian = true;
 	x = px_build(s);
-	assert_clean(x, 12);
+	px_assert_clean(x, 12);
 	px_free(x);
 
 	/* Damage in the second payload: the first one's samples are walked, the third cannot be decoded. */

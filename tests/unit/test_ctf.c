@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "raised.h"
+#include "formats/formats.h"
 #include "test_hooks.h"
 #include "tracefsck/check.h"
 #include "tracefsck/formats/ctf.h"
@@ -865,10 +866,10 @@ struct seen {
 	struct tfk_ctf_stream stream;
 };
 
-static void on_model(void *user, const char *format, uint32_t kind, const void *data, size_t size)
+static void on_model(void *user, const struct tfk_format *format, uint32_t kind, const void *data, size_t size)
 {
 	struct seen *s = user;
-	assert_string_equal(format, "CTF 1.8 (LTTng 2.x)");
+	assert_ptr_equal(format, &tfk_format_ctf);
 	if (kind == TFK_CTF_MODEL_METADATA && size == sizeof(s->meta)) {
 		s->metadata++;
 		memcpy(&s->meta, data, size);

@@ -17,100 +17,8 @@
 #include <cmocka.h>
 #include <zstd.h>
 
-#include "pdw.h"
-#include "tracedat_helpers.h"
-#include "tracefsck/repair.h"
-
-struct px {
-	struct tdw_buf b;
-	struct pdw_layout L;
-	struct tfk_report r;
-};
-
-static struct px *px_build(struct pdw_spec s)
-{
-	struct px *x = calloc(1, sizeof(*x));
-	assert_non_null(x);
-	assert_int_equal(pdw_build(&s, &x->b, &x->L), 0);
-	return x;
-}
-
-static void px_free(struct px *x)
-{
-	tfk_report_free(&x->r);
-	tdw_free(&x->b);
-	free(x);
-}
-
-static void pcheck(struct px *x)
-{
-	tfk_report_free(&x->r);
-	check(&x->b, &x->r);
-}
-
-static void assert_clean(struct px *x, uint64_t samples)
-{
-	pcheck(x);
-	if (tfk_report_verdict(&x->r) != TFK_VERDICT_CLEAN || x->r.total) {
-		dump(&x->r);
-		fail_msg("expected a clean perf.data");
-	}
-	assert_int_equal(x->r.stats.events, samples);
-}
-
-/* n bytes inserted at offset at (pipe mode: no offsets to fix). */
-static void insert_bytes(struct tdw_buf *b, uint64_t at, const void *bytes, size_t n)
-{
-	uint8_t *d = malloc(b->len + n);
-	assert_non_null(d);
-	memcpy(d, b->data, at);
-	memcpy(d + at, bytes, n);
-	memcpy(d + at + n, b->data + at, b->len - at);
-	free(b->data);
-	b->data = d;
-	b->len += n;
-	b->cap = b->len;
-}
-
-struct repaired {
-	struct tfk_repair_report rep;
-	uint8_t *out;
-	size_t len;
-};
-
-static void repair(const struct tdw_buf *b, struct repaired *r)
-{
-	tfk_repair_buffer(b->data, b->len, fast_limits(), &r->out, &r->len, &r->rep);
-}
-
-static void release(struct repaired *r)
-{
-	free(r->out);
-	tfk_repair_report_free(&r->rep);
-}
-
-/* Repaired: the output checks clean (no finding at all) with `samples` samples; a second repair has nothing to do. */
-static void assert_repaired(struct repaired *r, uint64_t samples)
-{
-	if (r->rep.outcome != TFK_REPAIR_DONE) {
-		dump(&r->rep.before);
-		dump(&r->rep.after);
-		fail_msg("outcome %d, not repaired", r->rep.outcome);
-	}
-	struct tfk_report again;
-	tfk_check_buffer(r->out, r->len, fast_limits(), &again);
-	note_raised(&again);
-	if (tfk_report_verdict(&again) != TFK_VERDICT_CLEAN || again.total) {
-		dump(&again);
-		fail_msg("repaired output is not clean");
-	}
-	assert_int_equal(again.stats.events, samples);
-	tfk_report_free(&again);
-	struct repaired twice;
-	repair(&(struct tdw_buf){ r->out, r->len, r->len }, &twice);
-	assert_int_equal(twice.rep.outcome, TFK_REPAIR_NOTHING_TO_DO);
-	release(&twice);
-}
+#include "perf_fixture.h"
+#include "repaired.h"
 
 static struct pdw_spec newer_spec(bool be, bool pipe)
 {
@@ -127,25 +35,25 @@ static void test_newer_clean(void **state)
 	(void)state;
 	for (int k = 0; k < 4; k++) {
 		struct px *x = px_build(newer_spec(k & 1, k & 2));
-		assert_clean(x, 12);
+		px_assert_clean(x, 12);
 		px_free(x);
 	}
 	/* Every feature perf 6.1 writes too, EVENT_DESC holding VER8 attrs. */
 	struct pdw_spec s = newer_spec(true, false);
 	s.all_features = true;
 	struct px *x = px_build(s);
-	assert_clean(x, 12);
+	px_assert_clean(x, 12);
 	px_free(x);
 	/* attr.size beyond VER8 (144, config4 as proposed): read by its size. */
 	s = pdw_default_spec();
 	s.attr_size = 144;
 	x = px_build(s);
-	assert_clean(x, 12);
+	px_assert_clean(x, 12);
 	px_free(x);
 	s.pipe = true;
 	s.big_endian = true;
 	x = px_build(s);
-	assert_clean(x, 12);
+	px_assert_clean(x, 12);
 	px_free(x);
 }
 
@@ -403,7 +311,7 @@ static void test_compressed2_clean(void **state)
 		s.zsplit_inside = true;
 		struct px *x = px_build(s);
 		assert_int_equal(tdw_get32(&x->b, x->L.zrecord[1], s.big_endian), 83);
-		assert_clean(x, 12);
+		px_assert_clean(x, 12);
 		px_free(x);
 	}
 }
@@ -421,7 +329,7 @@ static void test_cut_frame(void **state)
 		s.nsamples = 24;
 		struct px *x = px_build(s);
 		const uint64_t last = x->L.zrecord[3];
-		assert_clean(x, 24);
+		px_assert_clean(x, 24);
 		/* 6 bytes of the last payload gone, the sizes made to agree: nothing says so but the stream. */
 		const uint16_t size = (uint16_t)(tdw_get32(&x->b, last + 4, false) >> 16);
 		if (c2) {
@@ -439,9 +347,9 @@ static void test_cut_frame(void **state)
 		assert_true(x->r.stats.events < 24);
 		/* Repair keeps what the stream held before the cut record. */
 		struct repaired r;
-		repair(&x->b, &r);
-		assert_repaired(&r, x->L.zsamples[2]);
-		release(&r);
+		repaired_run(&x->b, &r);
+		assert_repaired_as(&r, x->L.zsamples[2], true);
+		repaired_release(&r);
 		px_free(x);
 	}
 }
@@ -472,9 +380,9 @@ static void test_c616_overflow(void **state)
 		assert_int_equal(x->r.stats.events, 12);
 		/* Repair rewrites the blob as records whose sizes fit; the same samples read back. */
 		struct repaired r;
-		repair(&x->b, &r);
-		assert_repaired(&r, 12);
-		release(&r);
+		repaired_run(&x->b, &r);
+		assert_repaired_as(&r, 12, true);
+		repaired_release(&r);
 		px_free(x);
 	}
 }
@@ -532,9 +440,9 @@ static void test_c616_size_zero(void **state)
 	assert_errors(&x->r, 0);
 	assert_int_equal(x->r.stats.events, 12);
 	struct repaired r;
-	repair(&x->b, &r);
-	assert_repaired(&r, 12);
-	release(&r);
+	repaired_run(&x->b, &r);
+	assert_repaired_as(&r, 12, true);
+	repaired_release(&r);
 	px_free(x);
 }
 
@@ -555,9 +463,9 @@ static void test_mmap_len_zero(void **state)
 	assert_code_at(&x->r, "perf.feature.bad-payload", comp + 16);
 	/* Repair drops it and describes the data again: every sample kept. */
 	struct repaired r;
-	repair(&x->b, &r);
-	assert_repaired(&r, 12);
-	release(&r);
+	repaired_run(&x->b, &r);
+	assert_repaired_as(&r, 12, true);
+	repaired_release(&r);
 	px_free(x);
 }
 
@@ -576,11 +484,11 @@ static void test_attr_own_size(void **state)
 		assert_code_at(&x->r, "perf.attr.bad-size", at);
 		assert_null(find(&x->r, "perf.attr.bad-size", 16));
 		struct repaired r;
-		repair(&x->b, &r);
-		assert_repaired(&r, 12);
+		repaired_run(&x->b, &r);
+		assert_repaired_as(&r, 12, true);
 		assert_int_equal(tdw_get32(&(struct tdw_buf){ r.out, r.len, r.len }, at, be), 128);
 		assert_int_equal(r.len, x->b.len);
-		release(&r);
+		repaired_release(&r);
 		px_free(x);
 	}
 }
@@ -596,8 +504,8 @@ static void test_reserved_bit_no_entry(void **state)
 	assert_int_equal(count_code(&x->r, "perf.feature.bad-payload"), 0);
 	assert_errors(&x->r, 1);
 	struct repaired r;
-	repair(&x->b, &r);
-	assert_repaired(&r, 12);
+	repaired_run(&x->b, &r);
+	assert_repaired_as(&r, 12, true);
 	/* The output's first entry is HOSTNAME's, pointing at the host name, and bit 0 is clear. */
 	struct tdw_buf o = { r.out, r.len, r.len };
 	assert_int_equal(tdw_get64(&o, 72, false) & 1, 0);
@@ -605,7 +513,7 @@ static void test_reserved_bit_no_entry(void **state)
 	uint64_t host = tdw_get64(&o, table, false);
 	assert_true(host + 4 + 12 <= r.len);
 	assert_memory_equal(r.out + host + 4, "fixture-host", 12);
-	release(&r);
+	repaired_release(&r);
 	px_free(x);
 }
 
@@ -630,10 +538,10 @@ static void test_frame_header_restored(void **state)
 		assert_int_equal(count_code(&x->r, "perf.compressed.corrupt"), 0);
 		assert_int_equal(x->r.stats.events, 24);
 		struct repaired r;
-		repair(&x->b, &r);
-		assert_repaired(&r, 24);
+		repaired_run(&x->b, &r);
+		assert_repaired_as(&r, 24, true);
 		assert_memory_equal(r.out + payload, "\x28\xb5\x2f\xfd", 4);
-		release(&r);
+		repaired_release(&r);
 		px_free(x);
 	}
 }
@@ -655,14 +563,14 @@ static void test_blob_damaged(void **state)
 		pcheck(x);
 		assert_true(x->r.by_severity[TFK_SEV_ERROR] > 0);
 		struct repaired r;
-		repair(&x->b, &r);
+		repaired_run(&x->b, &r);
 		assert_true(r.rep.outcome == TFK_REPAIR_DONE || r.rep.outcome == TFK_REPAIR_NOTHING_SALVAGED);
 		struct tfk_report again;
 		tfk_check_buffer(r.out, r.len, fast_limits(), &again);
 		assert_int_equal(tfk_report_verdict(&again), TFK_VERDICT_CLEAN);
 		assert_int_equal(again.stats.events, r.rep.perf.samples_kept);
 		tfk_report_free(&again);
-		release(&r);
+		repaired_release(&r);
 		px_free(x);
 	}
 }
@@ -683,10 +591,10 @@ static void test_frame_header_in_blob(void **state)
 	assert_code_at(&x->r, "perf.writer.compressed2-size", x->L.zrecord[0] + 6);
 	assert_int_equal(x->r.stats.events, 12);
 	struct repaired r;
-	repair(&x->b, &r);
-	assert_repaired(&r, 12);
+	repaired_run(&x->b, &r);
+	assert_repaired_as(&r, 12, true);
 	assert_memory_equal(r.out + payload, "\x28\xb5\x2f\xfd", 4);
-	release(&r);
+	repaired_release(&r);
 	px_free(x);
 }
 
@@ -700,10 +608,10 @@ static void test_killed_without_samples(void **state)
 	s.rounds = 0;
 	struct px *x = px_build(s);
 	struct repaired r;
-	repair(&x->b, &r);
-	assert_repaired(&r, 0);
+	repaired_run(&x->b, &r);
+	assert_repaired_as(&r, 0, true);
 	assert_int_equal(r.rep.perf.records_kept, 4); /* COMM, MMAP, FORK, FINISHED_ROUND */
-	release(&r);
+	repaired_release(&r);
 	px_free(x);
 }
 

@@ -15,47 +15,8 @@
 #include <cmocka.h>
 
 #include "pdw.h"
+#include "repaired.h"
 #include "tracedat_helpers.h"
-#include "tracefsck/repair.h"
-
-struct repaired {
-	struct tfk_repair_report rep;
-	uint8_t *out;
-	size_t len;
-};
-
-static void repair(const struct tdw_buf *b, struct repaired *r)
-{
-	tfk_repair_buffer(b->data, b->len, fast_limits(), &r->out, &r->len, &r->rep);
-}
-
-static void release(struct repaired *r)
-{
-	free(r->out);
-	tfk_repair_report_free(&r->rep);
-}
-
-/* The output checks clean with `samples` samples, and a second repair has nothing to do. */
-static void assert_repaired(struct repaired *r, uint64_t samples)
-{
-	if (r->rep.outcome != TFK_REPAIR_DONE) {
-		dump(&r->rep.before);
-		dump(&r->rep.after);
-		fail_msg("outcome %d, not repaired", r->rep.outcome);
-	}
-	struct tfk_report again;
-	tfk_check_buffer(r->out, r->len, fast_limits(), &again);
-	if (tfk_report_verdict(&again) != TFK_VERDICT_CLEAN) {
-		dump(&again);
-		fail_msg("repaired output is not clean");
-	}
-	assert_int_equal(again.stats.events, samples);
-	tfk_report_free(&again);
-	struct repaired twice;
-	repair(&(struct tdw_buf){ r->out, r->len, r->len }, &twice);
-	assert_int_equal(twice.rep.outcome, TFK_REPAIR_NOTHING_TO_DO);
-	release(&twice);
-}
 
 /* What a tfk_write_fn was given, as a string. */
 struct text {
@@ -93,23 +54,23 @@ static void test_compressed_stream_damage(void **state)
 	uint16_t size = (uint16_t)(tdw_get32(&b, L.zrecord[2] + 4, false) >> 16);
 	memset(b.data + L.zrecord[2] + 8 + size / 2, 0x5a, 16);
 	struct repaired r;
-	repair(&b, &r);
+	repaired_run(&b, &r);
 	/* The first two payloads are kept as they are (the small payload fails as a whole: one zstd block). */
 	assert_true(L.zsamples[1] > 0);
-	assert_repaired(&r, L.zsamples[1]);
+	assert_repaired_as(&r, L.zsamples[1], false);
 	assert_memory_equal(r.out + L.data_offset, b.data + L.data_offset, L.zrecord[2] - L.data_offset);
-	release(&r);
+	repaired_release(&r);
 	tdw_free(&b);
 
 	/* A damaged sample inside the third payload: its samples before that one are kept too, decoded. */
 	s.bad_callchain = 1 + 15;
 	build(s, &b, &L);
 	assert_true(L.zsamples[1] < 15 && L.zsamples[2] > 15);
-	repair(&b, &r);
-	assert_repaired(&r, 15);
+	repaired_run(&b, &r);
+	assert_repaired_as(&r, 15, false);
 	assert_memory_equal(r.out + L.data_offset, b.data + L.data_offset, L.zrecord[2] - L.data_offset);
 	assert_int_equal(tdw_get32(&(struct tdw_buf){ r.out, r.len, r.len }, L.zrecord[2], false), 9); /* a SAMPLE, decoded */
-	release(&r);
+	repaired_release(&r);
 	tdw_free(&b);
 	s.bad_callchain = 0;
 
@@ -117,16 +78,16 @@ static void test_compressed_stream_damage(void **state)
 	s.zrecords = 1;
 	s.bad_callchain = 1 + 9;
 	build(s, &b, &L);
-	repair(&b, &r);
+	repaired_run(&b, &r);
 	assert_int_equal(r.rep.perf.samples_kept, 9);
-	assert_repaired(&r, 9);
+	assert_repaired_as(&r, 9, false);
 	/* The salvage report in perf's terms, from the library. */
 	struct text t = { .len = 0 };
 	assert_int_equal(tfk_repair_report_text(&r.rep, "x.data", collect, &t), 0);
 	assert_non_null(strstr(t.buf, "x.data: salvage: kept 9 samples ("));
 	assert_int_equal(t.buf[t.len - 1], '\n');
 	assert_int_equal(tdw_get32(&(struct tdw_buf){ r.out, r.len, r.len }, L.zrecord[0], false), 3); /* the COMM, decoded */
-	release(&r);
+	repaired_release(&r);
 	tdw_free(&b);
 	s.zrecords = 4;
 	s.bad_callchain = 0;
@@ -135,9 +96,9 @@ static void test_compressed_stream_damage(void **state)
 	s.killed = true;
 	build(s, &b, &L);
 	b.len = L.zrecord[3] + 20;
-	repair(&b, &r);
-	assert_repaired(&r, L.zsamples[2]);
-	release(&r);
+	repaired_run(&b, &r);
+	assert_repaired_as(&r, L.zsamples[2], false);
+	repaired_release(&r);
 	tdw_free(&b);
 }
 
@@ -155,13 +116,13 @@ static void test_killed_keeps_features(void **state)
 	memcpy(orig, b.data, b.len);
 	tdw_put64(&b, 48, 0, false);
 	struct repaired r;
-	repair(&b, &r);
-	assert_repaired(&r, 12);
+	repaired_run(&b, &r);
+	assert_repaired_as(&r, 12, false);
 	assert_int_equal(r.rep.options_dropped, 0);
 	assert_false(r.rep.metadata_lost);
 	assert_int_equal(r.len, b.len);
 	assert_memory_equal(r.out, orig, b.len); /* the file as perf wrote it */
-	release(&r);
+	repaired_release(&r);
 	free(orig);
 	tdw_free(&b);
 }
@@ -181,25 +142,25 @@ static void test_tracing_data_good_lines(void **state)
 		assert_non_null(p);
 		p[3] = 0x01;
 		struct repaired r;
-		repair(&b, &r);
+		repaired_run(&b, &r);
 		assert_true(count_code(&r.rep.before, "tracedat.metadata.bad-line") == 1);
-		assert_repaired(&r, 12);
+		assert_repaired_as(&r, 12, false);
 		assert_int_equal(r.rep.options_dropped, 0);
 		assert_false(r.rep.metadata_lost);
 		assert_true(tdw_get64(&(struct tdw_buf){ r.out, r.len, r.len }, 72, be) & 2); /* TRACING_DATA kept */
 		assert_non_null(memmem(r.out, r.len, "fixture_sym0\n", 13));
 		assert_null(memmem(r.out, r.len, "fix\x01", 4));
 		assert_true(r.len < b.len);
-		release(&r);
+		repaired_release(&r);
 
 		/* Damage that is not a line (a format's size) still drops the feature. */
 		p[3] = 't';
 		tdw_put64(&b, L.feature_at[0] + 13 + 6 + 12, 1ull << 40, be); /* header_page's size */
-		repair(&b, &r);
+		repaired_run(&b, &r);
 		assert_int_equal(r.rep.outcome, TFK_REPAIR_DONE);
 		assert_int_equal(r.rep.options_dropped, 1);
 		assert_false(tdw_get64(&(struct tdw_buf){ r.out, r.len, r.len }, 72, be) & 2);
-		release(&r);
+		repaired_release(&r);
 		tdw_free(&b);
 	}
 }
@@ -216,10 +177,10 @@ static void test_resync_after_impossible_size(void **state)
 		build(s, &b, &L);
 		tdw_put16(&b, L.sample[4] + 6, 0, false);
 		struct repaired r;
-		repair(&b, &r);
-		assert_repaired(&r, 11);
+		repaired_run(&b, &r);
+		assert_repaired_as(&r, 11, false);
 		assert_int_equal(r.len, b.len - (L.sample[5] - L.sample[4])); /* just that record left out */
-		release(&r);
+		repaired_release(&r);
 		tdw_free(&b);
 	}
 }
@@ -237,25 +198,25 @@ static void test_honest_counts(void **state)
 	/* Cut 20 bytes into sample 40: 40 kept, the rest of the data not in the file. */
 	b.len = L.sample[40] + 20;
 	struct repaired r;
-	repair(&b, &r);
-	assert_repaired(&r, 40);
+	repaired_run(&b, &r);
+	assert_repaired_as(&r, 40, false);
 	assert_true(r.rep.perf_data);
 	assert_int_equal(r.rep.perf.samples_kept, 40);
 	assert_int_equal(r.rep.perf.bytes_unread, 20);
 	assert_int_equal(r.rep.perf.bytes_missing, L.data_offset + L.data_size - b.len);
 	assert_int_equal(r.rep.perf.samples_after_cut, 0);
 	assert_int_equal(r.rep.perf.records_kept, 3 + 40 + 39 / 20 + 1); /* comm, mmap, fork; rounds of 20 */
-	release(&r);
+	repaired_release(&r);
 
 	/* A damaged sample left out: counted as left out, the rest kept. */
 	b.len = full;
 	tdw_put64(&b, L.sample[7] + 8 + 40, 1ull << 40, false);
-	repair(&b, &r);
-	assert_repaired(&r, 59);
+	repaired_run(&b, &r);
+	assert_repaired_as(&r, 59, false);
 	assert_int_equal(r.rep.perf.samples_left_out, 1);
 	assert_int_equal(r.rep.perf.records_left_out, 1);
 	assert_int_equal(r.rep.perf.bytes_missing + r.rep.perf.bytes_unread + r.rep.perf.samples_after_cut, 0);
-	release(&r);
+	repaired_release(&r);
 	tdw_free(&b);
 
 	/* A -z stream broken in its second payload: the third cannot be decoded, its samples unknown. */
@@ -266,22 +227,22 @@ static void test_honest_counts(void **state)
 	build(s, &b, &L);
 	uint16_t zsize = (uint16_t)(tdw_get32(&b, L.zrecord[1] + 4, false) >> 16);
 	memset(b.data + L.zrecord[1] + 8 + zsize / 2, 0x5a, 16);
-	repair(&b, &r);
-	assert_repaired(&r, L.zsamples[0]);
+	repaired_run(&b, &r);
+	assert_repaired_as(&r, L.zsamples[0], false);
 	assert_int_equal(r.rep.perf.bytes_undecodable, (tdw_get32(&b, L.zrecord[2] + 4, false) >> 16) - 8);
 	/* Samples the broken payload decoded before the damage were read, but are after the cut. */
 	assert_int_equal(r.rep.perf.samples_kept + r.rep.perf.samples_after_cut, r.rep.before.stats.events);
-	release(&r);
+	repaired_release(&r);
 	tdw_free(&b);
 
 	/* Cut before the first sample: the output would hold none, which is nothing salvaged (exit 4). */
 	build(pdw_default_spec(), &b, &L);
 	b.len = L.sample[0] + 4;
-	repair(&b, &r);
+	repaired_run(&b, &r);
 	assert_int_equal(r.rep.outcome, TFK_REPAIR_NOTHING_SALVAGED);
 	assert_int_equal(r.rep.perf.samples_kept, 0);
 	assert_int_equal(r.rep.perf.records_kept, 3);
-	release(&r);
+	repaired_release(&r);
 	tdw_free(&b);
 }
 
@@ -300,24 +261,24 @@ static void test_good_file_left_alone(void **state)
 	assert_int_equal(r.rep.before.by_severity[TFK_SEV_ERROR], 0);
 	assert_int_equal(r.rep.outcome, TFK_REPAIR_NOTHING_TO_DO);
 	assert_null(r.out);
-	release(&r);
+	repaired_release(&r);
 	/* Another writer's dialect, checked in part: left alone. */
 	struct pdw_spec sp = pdw_default_spec();
 	sp.simpleperf = true;
 	struct tdw_buf spb;
 	struct pdw_layout spl;
 	build(sp, &spb, &spl);
-	repair(&spb, &r);
+	repaired_run(&spb, &r);
 	assert_int_equal(count_code(&r.rep.before, "perf.dialect.simpleperf"), 1);
 	assert_int_equal(r.rep.outcome, TFK_REPAIR_NOTHING_TO_DO);
-	release(&r);
+	repaired_release(&r);
 	tdw_free(&spb);
 	/* Warnings alone (a record type perf 6.1 does not know) leave it alone too. */
 	tdw_put32(&b, L.sample[2], 50, false);
-	repair(&b, &r);
+	repaired_run(&b, &r);
 	assert_int_equal(r.rep.before.by_severity[TFK_SEV_WARNING], 1);
 	assert_int_equal(r.rep.outcome, TFK_REPAIR_NOTHING_TO_DO);
-	release(&r);
+	repaired_release(&r);
 	tdw_free(&b);
 }
 
@@ -333,20 +294,20 @@ static void test_attr_size_zero(void **state)
 		build(s, &b, &L);
 		tdw_put64(&b, 16, 0, false);
 		struct repaired r;
-		repair(&b, &r);
-		assert_repaired(&r, 12);
+		repaired_run(&b, &r);
+		assert_repaired_as(&r, 12, false);
 		assert_int_equal(tdw_get64(&(struct tdw_buf){ r.out, r.len, r.len }, 16, false), 128 + 16);
 		assert_int_equal(r.len, b.len); /* nothing else changed */
 		assert_memory_equal(r.out + 24, b.data + 24, b.len - 24);
-		release(&r);
+		repaired_release(&r);
 		/* attrs that disagree with each other prove nothing: perf could not read them either */
 		if (nattrs == 2) {
 			tdw_put32(&b, L.attrs + 144 + 4, 120, false);
-			repair(&b, &r);
+			repaired_run(&b, &r);
 			assert_int_equal(r.rep.outcome, TFK_REPAIR_UNSUPPORTED);
 			assert_non_null(r.rep.reason);
 			assert_null(strstr(r.rep.reason, "page layout"));
-			release(&r);
+			repaired_release(&r);
 		}
 		tdw_free(&b);
 	}

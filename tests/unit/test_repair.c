@@ -19,18 +19,13 @@
 #include <cmocka.h>
 
 #include "pdw.h"
+#include "repaired.h"
 #include "tdw_emit.h"
 #include "tracedat_helpers.h"
 #include "tracefsck/repair.h"
 #include "dir_output.h"
 #include "format.h"
 #include "formats/formats.h"
-
-struct repaired {
-	struct tfk_repair_report rep;
-	uint8_t *out;
-	size_t len;
-};
 
 static int temp_file(char *path, size_t n, const char *what)
 {
@@ -93,36 +88,6 @@ static void repair(const struct tdw_buf *b, struct repaired *r)
 	assert_same_through_files(b, r);
 }
 
-static void release(struct repaired *r)
-{
-	free(r->out);
-	tfk_repair_report_free(&r->rep);
-}
-
-/* The output checks clean, holds `events` events, and a second repair has nothing to do. */
-static void assert_repaired(struct repaired *r, uint64_t events)
-{
-	if (r->rep.outcome != TFK_REPAIR_DONE) {
-		dump(&r->rep.before);
-		dump(&r->rep.after);
-		fail_msg("outcome %d, not repaired", r->rep.outcome);
-	}
-	struct tfk_report again;
-	tfk_check_buffer(r->out, r->len, fast_limits(), &again);
-	if (tfk_report_verdict(&again) != TFK_VERDICT_CLEAN) {
-		dump(&again);
-		fail_msg("repaired output is not clean");
-	}
-	assert_int_equal(again.stats.events, events);
-	tfk_report_free(&again);
-
-	struct repaired twice;
-	tfk_repair_buffer(r->out, r->len, fast_limits(), &twice.out, &twice.len, &twice.rep);
-	assert_int_equal(twice.rep.outcome, TFK_REPAIR_NOTHING_TO_DO);
-	assert_null(twice.out);
-	release(&twice);
-}
-
 static uint64_t kept_events(const struct repaired *r)
 {
 	uint64_t n = 0;
@@ -139,14 +104,14 @@ static void test_clean_input_is_left_alone(void **state)
 	repair(&x->b, &r);
 	assert_int_equal(r.rep.outcome, TFK_REPAIR_NOTHING_TO_DO);
 	assert_null(r.out);
-	release(&r);
+	repaired_release(&r);
 	fx_free(x);
 
 	static const uint8_t text[] = "not a trace at all";
 	struct tdw_buf b = { (uint8_t *)text, sizeof(text), sizeof(text) };
 	repair(&b, &r);
 	assert_int_equal(r.rep.outcome, TFK_REPAIR_UNSUPPORTED);
-	release(&r);
+	repaired_release(&r);
 }
 
 /*
@@ -172,16 +137,16 @@ static void test_writer_quirks_keep_every_event(void **state)
 	assert_int_equal(r.rep.before.by_severity[TFK_SEV_ERROR], 0);
 	assert_int_equal(r.rep.before.by_severity[TFK_SEV_WARNING], 0);
 	assert_int_equal(count_code(&r.rep.before, "tracedat.event.unterminated-string"), 1);
-	release(&r);
+	repaired_release(&r);
 
 	/* a header CPU count that disagrees makes repair write the file: all events stay */
 	tdw_put32(&x->b, x->L.cpu_count, 3, false);
 	repair(&x->b, &r);
-	assert_repaired(&r, x->L.events);
+	assert_repaired_as(&r, x->L.events, false);
 	assert_int_equal(kept_events(&r), x->L.events);
 	for (size_t i = 0; i < r.rep.ncpus; i++)
 		assert_int_equal(r.rep.cpus[i].pages_clipped + r.rep.cpus[i].pages_dropped, 0);
-	release(&r);
+	repaired_release(&r);
 	fx_free(x);
 }
 
@@ -200,7 +165,7 @@ static void test_truncated_v6(void **state)
 	assert_true(cut_events > 0 && cut_events < x->spec.events_per_page);
 	struct repaired r;
 	repair(&x->b, &r);
-	assert_repaired(&r, 3 * x->spec.events_per_page + cut_events);
+	assert_repaired_as(&r, 3 * x->spec.events_per_page + cut_events, false);
 	/* The salvage report says what the cut took: CPU1's second page, its bytes gone. */
 	const struct tfk_salvage_cpu *c1 = NULL;
 	for (size_t i = 0; i < r.rep.ncpus; i++)
@@ -228,18 +193,18 @@ static void test_truncated_v6(void **state)
 	assert_non_null(strstr(text, "\nt.dat:   cpu1: kept 2 pages "));
 	assert_non_null(strstr(text, "1 page past the end of the file"));
 	assert_non_null(strstr(text, "\nt.dat: total: kept "));
-	release(&r);
+	repaired_release(&r);
 	fx_free(x);
 
 	/* A CPU whose data begins past the end of the file: every declared page is lost. */
 	x = fx_default();
 	x->b.len = x->L.cpu_offset[1];
 	repair(&x->b, &r);
-	assert_repaired(&r, 2 * x->spec.events_per_page);
+	assert_repaired_as(&r, 2 * x->spec.events_per_page, false);
 	tfk_salvage_sum(&r.rep, &t);
 	assert_int_equal(t.pages_missing, x->spec.pages_per_cpu);
 	assert_int_equal(t.events_kept, 2 * x->spec.events_per_page);
-	release(&r);
+	repaired_release(&r);
 	fx_free(x);
 }
 
@@ -265,7 +230,7 @@ static void test_no_event_left_keeps_metadata(void **state)
 	tfk_report_free(&again);
 	assert_non_null(memmem(r.out, r.len, "name: sched_switch", 18));
 	assert_non_null(memmem(r.out, r.len, "field: u64 timestamp", 20));
-	release(&r);
+	repaired_release(&r);
 	fx_free(x);
 }
 
@@ -278,7 +243,7 @@ static void test_bad_commit_page_dropped_and_flagged(void **state)
 	put_commit(x, page_at(x, 0, 1), 0xc7ffffffull); /* the libtracecmd SIGSEGV page */
 	struct repaired r;
 	repair(&x->b, &r);
-	assert_repaired(&r, 5 * x->spec.events_per_page);
+	assert_repaired_as(&r, 5 * x->spec.events_per_page, false);
 	assert_int_equal(r.rep.cpus[0].pages_dropped, 1);
 	assert_true(r.rep.cpus[0].lost_time_known);
 	/* the next kept page of CPU0 carries the missed-events flag, so readers show the loss */
@@ -288,7 +253,7 @@ static void test_bad_commit_page_dropped_and_flagged(void **state)
 	assert_int_equal(count_code(&chk, "tracedat.page.events-lost"), 1);
 	tfk_report_free(&chk);
 	(void)out;
-	release(&r);
+	repaired_release(&r);
 	fx_free(x);
 }
 
@@ -307,9 +272,9 @@ static void test_bad_event_page_clipped(void **state)
 	tdw_put32(&x->b, at + 4, 2, false);
 	struct repaired r;
 	repair(&x->b, &r);
-	assert_repaired(&r, x->L.events - (x->spec.events_per_page - 5));
+	assert_repaired_as(&r, x->L.events - (x->spec.events_per_page - 5), false);
 	assert_int_equal(r.rep.cpus[1].pages_clipped, 1);
-	release(&r);
+	repaired_release(&r);
 	fx_free(x);
 }
 
@@ -321,8 +286,8 @@ static void test_table_and_option_damage(void **state)
 	tdw_put32(&x->b, x->L.cpucount_payload, 1, false);
 	struct repaired r;
 	repair(&x->b, &r);
-	assert_repaired(&r, x->L.events);
-	release(&r);
+	assert_repaired_as(&r, x->L.events, false);
+	repaired_release(&r);
 	fx_free(x);
 
 	/* options that crash libtracecmd are dropped */
@@ -334,9 +299,9 @@ static void test_table_and_option_damage(void **state)
 		x->spec.nextra = 1;
 		fx_build(x);
 		repair(&x->b, &r);
-		assert_repaired(&r, x->L.events);
+		assert_repaired_as(&r, x->L.events, false);
 		assert_int_equal(r.rep.options_dropped, 1);
-		release(&r);
+		repaired_release(&r);
 		fx_free(x);
 	}
 
@@ -345,9 +310,9 @@ static void test_table_and_option_damage(void **state)
 	tdw_put32(&x->b, 14, 0, false);
 	x->b.data[12] = 9;
 	repair(&x->b, &r);
-	assert_repaired(&r, x->L.events);
+	assert_repaired_as(&r, x->L.events, false);
 	assert_int_equal(r.out[12], 0);
-	release(&r);
+	repaired_release(&r);
 	fx_free(x);
 }
 
@@ -367,8 +332,8 @@ static void test_table_rebuilt_from_a_page_scan(void **state)
 	tfk_report_free(&chk);
 	struct repaired r;
 	repair(&x->b, &r);
-	assert_repaired(&r, x->L.events);
-	release(&r);
+	assert_repaired_as(&r, x->L.events, false);
+	repaired_release(&r);
 	fx_free(x);
 }
 
@@ -382,8 +347,8 @@ static void test_zeroed_table_rebuilt(void **state)
 	memset(x->b.data + x->L.table, 0, 32);
 	struct repaired r;
 	repair(&x->b, &r);
-	assert_repaired(&r, x->L.events);
-	release(&r);
+	assert_repaired_as(&r, x->L.events, false);
+	repaired_release(&r);
 	fx_free(x);
 }
 
@@ -413,7 +378,7 @@ static void test_zeroed_pages_kept(void **state)
 		assert_true(walked > 0 && walked < x->L.events);
 		struct repaired r;
 		repair(&x->b, &r);
-		assert_repaired(&r, walked);
+		assert_repaired_as(&r, walked, false);
 		struct tfk_report again;
 		tfk_check_buffer(r.out, r.len, fast_limits(), &again);
 		uint64_t zeroed = 0;
@@ -421,7 +386,7 @@ static void test_zeroed_pages_kept(void **state)
 			zeroed += strcmp(again.findings[i].fault->id, "tracedat.page.zeroed") == 0;
 		assert_int_equal(zeroed, 2);
 		tfk_report_free(&again);
-		release(&r);
+		repaired_release(&r);
 		fx_free(x);
 	}
 }
@@ -442,20 +407,20 @@ static void test_perf_killed_and_truncated(void **state)
 	perf_fixture(s, &b, &L);
 	struct repaired r;
 	repair(&b, &r);
-	assert_repaired(&r, 12);
+	assert_repaired_as(&r, 12, false);
 	assert_true(r.len <= b.len);
 	assert_int_equal(tdw_get64(&(struct tdw_buf){ r.out, r.len, r.len }, 48, false), L.data_size);
-	release(&r);
+	repaired_release(&r);
 	tdw_free(&b);
 
 	/* Cut inside sample 7: the whole records before it are kept, the feature table goes. */
 	perf_fixture(pdw_default_spec(), &b, &L);
 	b.len = L.sample[7] + 30;
 	repair(&b, &r);
-	assert_repaired(&r, 7);
+	assert_repaired_as(&r, 7, false);
 	assert_int_equal(r.len, L.sample[7]); /* nothing after the last whole record, no features */
 	assert_int_equal(r.rep.options_dropped, 4);
-	release(&r);
+	repaired_release(&r);
 	tdw_free(&b);
 }
 
@@ -468,18 +433,18 @@ static void test_perf_bad_record_dropped(void **state)
 	tdw_put64(&b, L.sample[5] + 8 + 40, 1ull << 40, false); /* sample 5's callchain overruns */
 	struct repaired r;
 	repair(&b, &r);
-	assert_repaired(&r, 11); /* its size still finds sample 6: only sample 5 is left out */
+	assert_repaired_as(&r, 11, false); /* its size still finds sample 6: only sample 5 is left out */
 	assert_int_equal(r.len, b.len - (L.sample[6] - L.sample[5]));
 	assert_int_equal(r.rep.options_dropped, 0); /* the features move up behind the shorter data */
-	release(&r);
+	repaired_release(&r);
 	tdw_free(&b);
 
 	/* A size that cannot be trusted: the walk resynchronises on sample 6, only sample 5 is lost. */
 	perf_fixture(pdw_default_spec(), &b, &L);
 	tdw_put16(&b, L.sample[5] + 6, 3, false);
 	repair(&b, &r);
-	assert_repaired(&r, 11);
-	release(&r);
+	assert_repaired_as(&r, 11, false);
+	repaired_release(&r);
 	tdw_free(&b);
 }
 
@@ -493,12 +458,12 @@ static void test_perf_header_fixes(void **state)
 	tdw_put32(&b, L.feature_at[0], 4096, false); /* HOSTNAME's string runs out of its section */
 	struct repaired r;
 	repair(&b, &r);
-	assert_repaired(&r, 12);
+	assert_repaired_as(&r, 12, false);
 	struct tdw_buf o = { r.out, r.len, r.len };
 	assert_int_equal(tdw_get64(&o, 16, false), 144);
 	assert_int_equal(r.rep.options_dropped, 1);
 	assert_false(tdw_get64(&o, 72, false) & (1ull << 3)); /* HOSTNAME's bit is gone */
-	release(&r);
+	repaired_release(&r);
 	tdw_free(&b);
 }
 
@@ -514,11 +479,11 @@ static void test_perf_compressed_killed(void **state)
 	perf_fixture(s, &b, &L);
 	struct repaired r;
 	repair(&b, &r);
-	assert_repaired(&r, 12);
+	assert_repaired_as(&r, 12, false);
 	struct tdw_buf o = { r.out, r.len, r.len };
 	assert_int_equal(tdw_get64(&o, 72, false), 1ull << 27);
 	assert_int_equal(r.len, b.len + 36);
-	release(&r);
+	repaired_release(&r);
 	tdw_free(&b);
 }
 
@@ -531,10 +496,10 @@ static void test_bad_metadata_lines_dropped(void **state)
 	x->b.data[p - x->b.data + 3] = 0x01;
 	struct repaired r;
 	repair(&x->b, &r);
-	assert_repaired(&r, x->L.events);
+	assert_repaired_as(&r, x->L.events, false);
 	assert_non_null(memmem(r.out, r.len, "fixture_sym0\n", 13)); /* the good line is kept */
 	assert_null(memmem(r.out, r.len, "fix\x01", 4));
-	release(&r);
+	repaired_release(&r);
 	fx_free(x);
 }
 
@@ -550,9 +515,9 @@ static void test_instances_and_big_endian(void **state)
 	x->b.len -= 1000; /* cut inside the instance's last page: its events before the cut are kept */
 	struct repaired r;
 	repair(&x->b, &r);
-	assert_repaired(&r, x->L.events - x->spec.events_per_page + tdw_events_within(&x->spec, x->spec.page_size - 1000));
+	assert_repaired_as(&r, x->L.events - x->spec.events_per_page + tdw_events_within(&x->spec, x->spec.page_size - 1000), false);
 	assert_int_equal(r.rep.buffers, 2);
-	release(&r);
+	repaired_release(&r);
 	fx_free(x);
 }
 
@@ -583,9 +548,9 @@ static void test_instance_only_v6(void **state)
 	uint64_t want = 4 * x->spec.events_per_page + tdw_events_within(&x->spec, 300);
 	struct repaired r;
 	repair(&x->b, &r);
-	assert_repaired(&r, want);
+	assert_repaired_as(&r, want, false);
 	assert_int_equal(kept_events(&r), want);
-	release(&r);
+	repaired_release(&r);
 	fx_free(x);
 }
 
@@ -604,9 +569,9 @@ static void test_v7_inputs(void **state)
 		x->b.len = codecs[c] == TDW_NONE ? x->L.cpu_offset[1] : x->L.cpu_chunk[1];
 		struct repaired r;
 		repair(&x->b, &r);
-		assert_repaired(&r, 3 * x->spec.events_per_page);
+		assert_repaired_as(&r, 3 * x->spec.events_per_page, false);
 		assert_non_null(strstr(r.rep.converted, "-> v6"));
-		release(&r);
+		repaired_release(&r);
 		fx_free(x);
 	}
 
@@ -618,8 +583,8 @@ static void test_v7_inputs(void **state)
 	tdw_put64(&x->b, x->L.done_payload[0], x->L.options_sec[0], false);
 	struct repaired r;
 	repair(&x->b, &r);
-	assert_repaired(&r, x->L.events);
-	release(&r);
+	assert_repaired_as(&r, x->L.events, false);
+	repaired_release(&r);
 	fx_free(x);
 }
 
@@ -650,7 +615,7 @@ static void test_every_prefix_repairs_clean(void **state)
 				assert_int_equal(chk.stats.events, kept_events(&r));
 				tfk_report_free(&chk);
 			}
-			release(&r);
+			repaired_release(&r);
 		}
 		fx_free(x);
 	}
@@ -836,11 +801,19 @@ static void test_registry(void **state)
 		if (p)
 			assert_ptr_equal(p->format, all[i]);
 	}
-	/* A report names its format; the plug-in is that format's. */
-	struct tfk_report r = { .stats.format = "trace.dat v7 (zstd)" };
+	/*
+	 * A report's plug-in is the one of the format that checked it, by identity: the text of
+	 * stats.format plays no part (a name that begins like another format's picks nothing).
+	 */
+	struct tfk_report r = { .stats.format = "perf.data", .checked_by = &tfk_format_tracedat };
 	assert_ptr_equal(rp_format_of_report(&r), rp_format_for(&tfk_format_tracedat));
-	r.stats.format = "trace.datx";
+	r = (struct tfk_report){ .stats.format = "trace.dat v7 (zstd)" };
 	assert_null(rp_format_of_report(&r));
+	/* and a real check sets it */
+	static const uint8_t not_a_trace[8] = { 1, 2, 3 };
+	tfk_check_buffer(not_a_trace, sizeof(not_a_trace), NULL, &r);
+	assert_null(r.checked_by);
+	tfk_report_free(&r);
 }
 
 int main(void)

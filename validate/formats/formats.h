@@ -46,10 +46,7 @@ const struct tfk_format *const *tfk_formats(size_t *n);
  */
 const struct tfk_format *tfk_format_of(const struct tfk_cursor *file, const struct tfk_input *in);
 
-/*
- * The format a check report came from: the one whose name begins the report's format
- * ("trace.dat v7 (zstd)": trace.dat's), or NULL when nothing was recognised.
- */
+/* The format a check report came from (report->checked_by), or NULL when nothing was recognised. */
 const struct tfk_format *tfk_format_of_report(const struct tfk_report *report);
 
 #endif

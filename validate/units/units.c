@@ -21,6 +21,7 @@
 
 #include "../context.h"
 #include "../formats/formats.h"
+#include "../grow.h"
 #include "../input.h"
 #include "../load.h"
 #include "archive_unpack.h"
@@ -61,15 +62,12 @@ static char *join(const char *a, const char *b)
 static struct tfk_unit *push(struct search *s, enum tfk_unit_kind kind, const char *name, const char *path)
 {
 	struct tfk_units *u = s->units;
-	if (u->n == u->cap) {
-		size_t cap = u->cap ? u->cap * 2 : 16;
-		struct tfk_unit *v = realloc(u->v, cap * sizeof(*v));
-		if (!v) {
-			s->oom = true;
-			return NULL;
-		}
-		u->v = v;
-		u->cap = cap;
+	void *v = u->v;
+	bool grown = tfk_array_grow(&v, &u->cap, u->n + 1, sizeof(*u->v), 0);
+	u->v = v;
+	if (!grown) {
+		s->oom = true;
+		return NULL;
 	}
 	struct tfk_unit *unit = &u->v[u->n];
 	memset(unit, 0, sizeof(*unit));
@@ -391,14 +389,11 @@ static void search_dir(struct search *s, struct container *c, int fd, const char
 			cut = true;
 			break;
 		}
-		if (n == cap) {
-			size_t nc = cap ? cap * 2 : 32;
-			char **v = realloc(names, nc * sizeof(*v));
-			if (!v)
-				break;
-			names = v;
-			cap = nc;
-		}
+		void *v = names;
+		bool grown = tfk_array_grow(&v, &cap, n + 1, sizeof(*names), 0);
+		names = v;
+		if (!grown)
+			break;
 		if (!(names[n] = strdup(e->d_name)))
 			break;
 		n++;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "ctf_walk.h"
+#include "../../workers.h"
 #include "test_hooks.h"
 
 #define AHEAD_MIN_FILE (8u << 20) /* smaller streams are decoded by the check alone */
@@ -32,7 +33,6 @@ struct slot {
 
 struct walker {
 	struct ctf_ahead *a;
-	pthread_t thread;
 	uint32_t rem;               /* its share: the packets whose index is rem modulo a->mod */
 	struct slot ring[AHEAD_SLOTS];
 	uint64_t head, tail;        /* slots taken from head, put at tail (counts) */
@@ -50,7 +50,8 @@ struct ctf_ahead {
 	const struct tfk_ctx *main;
 	uint32_t mod;               /* walkers wanted + 1, set before any starts: the check decodes remainder 0 */
 	struct walker *walkers;
-	unsigned n;
+	struct tfk_workers threads; /* the walkers started */
+	unsigned n;                 /* how many: walkers[0..n) */
 };
 
 static uint64_t faults(const struct tfk_ctx *ctx)
@@ -158,13 +159,11 @@ struct ctf_ahead *ctf_ahead_start(struct tfk_ctx *ctx, const struct ctf_meta *me
 	a->main = ctx;
 	a->mod = want + 1;
 	for (unsigned i = 0; i < want; i++) {
-		struct walker *k = &a->walkers[a->n];
-		k->a = a;
-		k->rem = a->n + 1;
-		if (pthread_create(&k->thread, NULL, walk_ahead, k) != 0)
-			break; /* fewer walkers: their shares are the check's */
-		a->n++;
+		a->walkers[i].a = a;
+		a->walkers[i].rem = i + 1;
 	}
+	/* fewer walkers: their shares are the check's */
+	a->n = tfk_workers_start(&a->threads, ctx, want, walk_ahead, a->walkers, sizeof(*a->walkers));
 	if (a->n == 0) {
 		ctf_ahead_finish(a);
 		return NULL;
@@ -218,8 +217,7 @@ void ctf_ahead_finish(struct ctf_ahead *a)
 	a->quit = true;
 	pthread_cond_broadcast(&a->cv);
 	pthread_mutex_unlock(&a->mu);
-	for (unsigned i = 0; i < a->n; i++)
-		pthread_join(a->walkers[i].thread, NULL);
+	tfk_workers_join(&a->threads);
 	pthread_cond_destroy(&a->cv);
 	pthread_mutex_destroy(&a->mu);
 	free(a->walkers);

@@ -243,7 +243,7 @@ static void check_trace(struct tfk_ctx *ctx, const struct tfk_input *in, const s
 		memcpy(mm.drop_to, meta->ctf2_drop_to, sizeof(mm.drop_to));
 		mm.no_signature_quirk = meta->no_signature_quirk;
 		memcpy(mm.uuid, meta->uuid, 16);
-		ctx->obs->model(ctx->obs->user, tfk_format_ctf.name, TFK_CTF_MODEL_METADATA, &mm, sizeof mm);
+		ctx->obs->model(ctx->obs->user, &tfk_format_ctf, TFK_CTF_MODEL_METADATA, &mm, sizeof mm);
 	}
 	tfk_ctx_return(ctx, was);
 	tfk_member_close(&map);

@@ -13,6 +13,7 @@
 
 #include "ctf_flat.h"
 #include "ctf_lane.h"
+#include "../../grow.h"
 
 #define LANE_MAX_IDS 65536u /* events of larger ids are the careful walk's */
 
@@ -228,7 +229,8 @@ static bool header(struct ctf_meta *m, struct ctf_lane *ln, const struct ctf_str
 
 struct step_builder {
 	struct ctf_lane_step *steps;
-	uint32_t n, cap;
+	uint32_t n;
+	size_t cap;
 	bool open;       /* the last step takes more fixed bytes */
 	bool ok;
 	uint32_t values; /* integers the plans remember */
@@ -236,15 +238,12 @@ struct step_builder {
 
 static struct ctf_lane_step *new_step(struct step_builder *b, uint32_t align)
 {
-	if (b->n == b->cap) {
-		uint32_t cap = b->cap ? b->cap * 2 : 64;
-		struct ctf_lane_step *s = cap > b->cap ? realloc(b->steps, cap * sizeof(*s)) : NULL;
-		if (!s) {
-			b->ok = false;
-			return NULL;
-		}
-		b->steps = s;
-		b->cap = cap;
+	void *steps = b->steps;
+	bool grown = b->n < UINT32_MAX && tfk_array_grow(&steps, &b->cap, (size_t)b->n + 1, sizeof(*b->steps), 0);
+	b->steps = steps;
+	if (!grown) {
+		b->ok = false;
+		return NULL;
 	}
 	struct ctf_lane_step *s = &b->steps[b->n++];
 	memset(s, 0, sizeof(*s));

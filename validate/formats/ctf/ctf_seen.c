@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ctf_seen.h"
+#include "../../grow.h"
 
 #define SEEN_MAX (1u << 26) /* keys remembered at most: a stream of 64-byte packets of 4 GiB */
 
@@ -88,15 +89,12 @@ bool ctf_seen_again(struct ctf_seen *s, const struct ctf_seen_key *k)
 		s->broken = true;
 		return false;
 	}
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 256;
-		struct ctf_seen_key *keys = realloc(s->keys, cap * sizeof(*keys));
-		if (!keys) {
-			s->broken = true;
-			return false;
-		}
-		s->keys = keys;
-		s->cap = cap;
+	void *keys = s->keys;
+	bool grown = tfk_array_grow(&keys, &s->cap, s->n + 1, sizeof(*s->keys), 0);
+	s->keys = keys;
+	if (!grown) {
+		s->broken = true;
+		return false;
 	}
 	s->keys[s->n] = *k;
 	size_t j = (size_t)h & (s->nslots - 1);

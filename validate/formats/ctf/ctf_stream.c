@@ -42,9 +42,8 @@ void ctf_tracer_quirks(struct walk *w)
 static struct tfk_finding *pkt_fault(struct walk *w, enum tfk_fault_code code, uint64_t bit, uint64_t len,
 				     const char *field)
 {
-	struct tfk_finding *f = tfk_emit(w->ctx, code, w->off + bit / 8, len);
-	tfk_set_path(f, "packet %llu%s%s", (unsigned long long)w->index, field ? " " : "", field ? field : "");
-	return f;
+	const struct tfk_pctx pc = { .tmpl = "packet %u", .num = { w->index } };
+	return tfk_raise(w->ctx, &pc, code, w->off + bit / 8, len, field);
 }
 
 static void dec_fault(struct walk *w, enum ctf_dec_status s, uint64_t event_index, const char *scope)
@@ -525,7 +524,7 @@ bool ctf_walk_packet(struct walk *w, const struct tfk_cursor *file, struct ctf_s
 		mp.events = events;
 		mp.events_ok = events_ok;
 		mp.faulty = w->ctx->report->by_severity[TFK_SEV_ERROR] - errors_before > order_errors;
-		w->ctx->obs->model(w->ctx->obs->user, tfk_format_ctf.name, TFK_CTF_MODEL_PACKET, &mp, sizeof mp);
+		w->ctx->obs->model(w->ctx->obs->user, &tfk_format_ctf, TFK_CTF_MODEL_PACKET, &mp, sizeof mp);
 	}
 	ctf_index_packet(w->ctx, w->ix, w->index, &pi);
 	res->npackets++;
@@ -590,6 +589,6 @@ void ctf_check_stream(struct tfk_ctx *ctx, const struct ctf_meta *meta, const st
 		ms.events = w.events;
 		ms.walked_whole = res->walked_whole;
 		ms.skipped = w.skipped;
-		ctx->obs->model(ctx->obs->user, tfk_format_ctf.name, TFK_CTF_MODEL_STREAM, &ms, sizeof ms);
+		ctx->obs->model(ctx->obs->user, &tfk_format_ctf, TFK_CTF_MODEL_STREAM, &ms, sizeof ms);
 	}
 }

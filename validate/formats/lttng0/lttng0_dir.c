@@ -142,7 +142,7 @@ static void model_member(const struct tfk_ctx *ctx, const struct tfk_member *m)
 	memset(&mm, 0, sizeof(mm));
 	snprintf(mm.name, sizeof(mm.name), "%s", m->name);
 	mm.size = m->size;
-	obs->model(obs->user, tfk_format_lttng0.name, TFK_LTTNG0_MODEL_MEMBER, &mm, sizeof(mm));
+	obs->model(obs->user, &tfk_format_lttng0, TFK_LTTNG0_MODEL_MEMBER, &mm, sizeof(mm));
 }
 
 /* The CPU of a tracefile: the number after its last '_' (kernel_3, cpu_3), else 0. */

@@ -31,7 +31,8 @@ struct file_walk {
 struct tfk_finding *l0_emit(struct tfk_ctx *ctx, struct l0_trace *t, enum tfk_fault_code code, uint64_t offset,
 			    uint64_t length)
 {
-	return tfk_emit_in(ctx, &t->place, code, offset, length);
+	const struct tfk_pctx pc = { .place = &t->place };
+	return tfk_raise(ctx, &pc, code, offset, length, NULL);
 }
 
 /* One summary for each code whose findings in the tracefile went past the quota; the next starts afresh. */
@@ -49,7 +50,7 @@ static void model(struct file_walk *fw, uint32_t state, uint64_t off, uint64_t s
 		return;
 	struct tfk_lttng0_block b = { state, fw->layout, fw->be, off, size, present, w ? w->good_end : 0,
 				      w ? w->events : 0, fw->lost_form };
-	obs->model(obs->user, tfk_format_lttng0.name, TFK_LTTNG0_MODEL_BLOCK, &b, sizeof b);
+	obs->model(obs->user, &tfk_format_lttng0, TFK_LTTNG0_MODEL_BLOCK, &b, sizeof b);
 }
 
 /* The next block at or after view-relative `from` whose magic reads in the file's order, or len. */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "lttng0.h"
+#include "../../grow.h"
 
 #define FX(n) ((uint8_t)((n) << 4 | L0F_FIXED))
 
@@ -243,16 +244,13 @@ static struct l0_marker *marker_add(struct tfk_ctx *ctx, struct l0_markers *mk, 
 		mk->full = true;
 		return NULL;
 	}
-	if (mk->n == mk->cap) {
-		size_t cap = mk->cap ? 2 * mk->cap : 32;
-		struct l0_marker *m = realloc(mk->m, cap * sizeof(*m));
-		if (!m) {
-			tfk_limit_hit(ctx, offset, "LTTng 0.x markers (no memory)", mk->n + 1, mk->n);
-			mk->full = true;
-			return NULL;
-		}
-		mk->m = m;
-		mk->cap = cap;
+	void *grown_m = mk->m;
+	bool grown = tfk_array_grow(&grown_m, &mk->cap, mk->n + 1, sizeof(*mk->m), 0);
+	mk->m = grown_m;
+	if (!grown) {
+		tfk_limit_hit(ctx, offset, "LTTng 0.x markers (no memory)", mk->n + 1, mk->n);
+		mk->full = true;
+		return NULL;
 	}
 	struct l0_marker *m = &mk->m[mk->n++];
 	memset(m, 0, sizeof(*m));
@@ -317,7 +315,7 @@ static void bad_type_size(struct tfk_ctx *ctx, struct l0_trace *t, const struct 
 	const struct tfk_observer *obs = ctx->obs;
 	if (obs && obs->model) {
 		struct tfk_lttng0_patch p = { c->origin + off, want };
-		obs->model(obs->user, tfk_format_lttng0.name, TFK_LTTNG0_MODEL_PATCH, &p, sizeof p);
+		obs->model(obs->user, &tfk_format_lttng0, TFK_LTTNG0_MODEL_PATCH, &p, sizeof p);
 	}
 }
 

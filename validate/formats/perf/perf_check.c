@@ -538,7 +538,7 @@ static void pf_check_run(struct tfk_ctx *ctx, const struct tfk_cursor *file, con
 	pc.lay.data_offset = pc.pipe ? PF_PIPE_HEADER_SIZE : pc.data_offset;
 	pc.lay.data_size = pc.data_size;
 	if (ctx->obs && ctx->obs->model)
-		ctx->obs->model(ctx->obs->user, tfk_format_perf.name, TFK_PERF_MODEL_LAYOUT, &pc.lay, sizeof pc.lay);
+		ctx->obs->model(ctx->obs->user, &tfk_format_perf, TFK_PERF_MODEL_LAYOUT, &pc.lay, sizeof pc.lay);
 	pf_check_release(&pc);
 }
 

@@ -32,9 +32,8 @@ struct buf_ctx {
 static struct tfk_finding *entry_fault(struct td_check *td, const char *kind, const char *label, uint64_t off,
 				       uint64_t len)
 {
-	struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_BUFFER_BAD_ENTRY, off, len);
-	tfk_set_path(f, "option %s %s", kind, label[0] ? label : "(top)");
-	return f;
+	const struct tfk_pctx pc = { .tmpl = "option %s %s", .str = { kind, label[0] ? label : "(top)" } };
+	return tfk_raise(td->ctx, &pc, TFK_TRACEDAT_BUFFER_BAD_ENTRY, off, len, NULL);
 }
 
 static struct tfk_finding *bad_entry(const struct buf_ctx *b, uint64_t off, uint64_t len)

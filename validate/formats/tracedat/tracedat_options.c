@@ -21,9 +21,8 @@ struct opt {
 
 static struct tfk_finding *opt_fault(const struct opt *o, enum tfk_fault_code code, uint64_t off, uint64_t len)
 {
-	struct tfk_finding *f = tfk_emit(o->td->ctx, code, off, len);
-	tfk_set_path(f, "option %s (id %u)", td_option_name(o->id), o->id);
-	return f;
+	const struct tfk_pctx pc = { .tmpl = "option %s (id %u)", .str = { td_option_name(o->id) }, .num = { o->id } };
+	return tfk_raise(o->td->ctx, &pc, code, off, len, NULL);
 }
 
 static void bad_size(const struct opt *o, const char *expected)

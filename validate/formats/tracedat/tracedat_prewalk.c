@@ -20,6 +20,7 @@
 #include "codec/codec.h"
 #include "test_hooks.h"
 #include "tracedat.h"
+#include "../../workers.h"
 
 /* Bytes of observer logs the walks of one buffer may keep at once (a page costs one entry). */
 #define OBSERVED_LOG_BUDGET (64u << 20)
@@ -61,8 +62,7 @@ struct td_prewalk {
 	struct job *jobs;
 	size_t n, next;               /* next: no pending job before it */
 	size_t last_taken;
-	pthread_t *threads;
-	unsigned nthreads;
+	struct tfk_workers workers;
 	struct td_check snapshot;     /* td as the walks see it; each job gets its own context */
 	struct td_file snapshot_dat;  /* and trace.dat's part of it (snapshot.dat points here) */
 	struct tfk_limits limits;     /* everything kept: filtering happens at replay */
@@ -214,13 +214,11 @@ void td_prewalk_start(struct td_check *td, const struct td_walk_range *ranges, s
 		return; /* walked on this thread instead */
 	p->jobs = tfk_calloc_optional(td->ctx, n, sizeof(*p->jobs));
 	unsigned want = lim->threads - 1 < n - 1 ? lim->threads - 1 : (unsigned)(n - 1);
-	p->threads = tfk_calloc_optional(td->ctx, want, sizeof(*p->threads));
-	bool mu = p->jobs && p->threads && pthread_mutex_init(&p->mu, NULL) == 0;
+	bool mu = p->jobs && pthread_mutex_init(&p->mu, NULL) == 0;
 	if (!mu || pthread_cond_init(&p->cv, NULL) != 0) {
 		if (mu)
 			pthread_mutex_destroy(&p->mu);
 		free(p->jobs);
-		free(p->threads);
 		free(p);
 		return;
 	}
@@ -251,11 +249,7 @@ void td_prewalk_start(struct td_check *td, const struct td_walk_range *ranges, s
 	p->limits.max_findings = UINT32_MAX;
 	p->main = td->ctx;
 	td->dat->prewalk = p;
-	for (unsigned i = 0; i < want; i++) {
-		if (pthread_create(&p->threads[p->nthreads], NULL, worker, p) != 0)
-			break; /* fewer workers: the check's own thread takes the rest */
-		p->nthreads++;
-	}
+	tfk_workers_start(&p->workers, td->ctx, want, worker, p, 0); /* fewer: the check's own thread takes the rest */
 }
 
 static bool same_range(const struct td_walk_range *a, const struct td_walk_range *b)
@@ -358,8 +352,7 @@ void td_prewalk_finish(struct td_check *td)
 		if (p->jobs[i].state == JOB_PENDING)
 			p->jobs[i].state = JOB_TAKEN; /* never asked for: not walked */
 	pthread_mutex_unlock(&p->mu);
-	for (unsigned i = 0; i < p->nthreads; i++)
-		pthread_join(p->threads[i], NULL);
+	tfk_workers_join(&p->workers);
 	for (size_t i = 0; i < p->n; i++) {
 		tfk_report_free(&p->jobs[i].rep);
 		log_free(&p->jobs[i].log);
@@ -367,7 +360,6 @@ void td_prewalk_finish(struct td_check *td)
 	pthread_cond_destroy(&p->cv);
 	pthread_mutex_destroy(&p->mu);
 	free(p->jobs);
-	free(p->threads);
 	free(p);
 	td->dat->prewalk = NULL;
 }

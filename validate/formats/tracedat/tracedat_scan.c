@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "test_hooks.h"
+#include "../../workers.h"
 #include "tracedat.h"
 
 
@@ -220,9 +221,7 @@ static bool scan_threaded(struct td_check *td, uint64_t first, uint64_t npages, 
 	uint64_t *valid = tfk_calloc_optional(ctx, words, sizeof(*valid));
 	uint64_t *drop = tfk_calloc_optional(ctx, words, sizeof(*drop));
 	struct slice *slices = tfk_calloc_optional(ctx, nslices, sizeof(*slices));
-	pthread_t *threads = tfk_calloc_optional(ctx, nslices, sizeof(*threads));
-	bool *started = tfk_calloc_optional(ctx, nslices, sizeof(*started));
-	bool ok = valid && drop && slices && threads && started;
+	bool ok = valid && drop && slices;
 	/* Slices of whole 64-page words, so that no two threads write one word. */
 	uint64_t per = ok ? (npages / nslices + 63) / 64 * 64 : 0;
 	for (unsigned k = 0; ok && k < nslices; k++) {
@@ -235,19 +234,16 @@ static bool scan_threaded(struct td_check *td, uint64_t first, uint64_t npages, 
 		s->drop = drop;
 		s->from = per * k < npages ? per * k : npages;
 		s->to = k + 1 == nslices || per * (k + 1) > npages ? npages : per * (k + 1);
-		if (k > 0)
-			started[k] = pthread_create(&threads[k], NULL, classify_thread, s) == 0;
 	}
+	/* slices 1.. on workers, slice 0 here, then here in turn every slice whose worker did not start */
+	struct tfk_workers workers = { NULL, 0 };
+	if (ok && nslices > 1)
+		tfk_workers_start(&workers, ctx, nslices - 1, classify_thread, &slices[1], sizeof(*slices));
 	if (ok)
 		classify(&slices[0]);
-	for (unsigned k = 1; ok && k < nslices; k++) {
-		if (started[k])
-			pthread_join(threads[k], NULL);
-		else
-			classify(&slices[k]); /* no thread for it: here, in turn */
-	}
-	free(threads);
-	free(started);
+	for (unsigned k = 1 + workers.n; ok && k < nslices; k++)
+		classify(&slices[k]);
+	tfk_workers_join(&workers);
 	struct td_walk_range *runs = NULL;
 	uint32_t nruns = 0, pages_found = 0;
 	if (ok) {

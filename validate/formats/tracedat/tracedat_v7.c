@@ -43,10 +43,10 @@ static bool known_section(uint16_t id)
 
 static struct tfk_finding *bad_header(struct td_check *td, uint64_t off, uint64_t len, const struct td_section *s)
 {
-	struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_SECTION_BAD_HEADER, off, len);
-	if (s)
-		tfk_set_path(f, "section %s at 0x%llx", td_section_name(s->id), (unsigned long long)s->offset);
-	return f;
+	const struct tfk_pctx pc = { .tmpl = s ? "section %s at 0x%x" : NULL,
+				     .str = { s ? td_section_name(s->id) : NULL },
+				     .num = { s ? s->offset : 0 } };
+	return tfk_raise(td->ctx, &pc, TFK_TRACEDAT_SECTION_BAD_HEADER, off, len, NULL);
 }
 
 static struct td_section *add_section(struct td_check *td, const struct td_section *s)

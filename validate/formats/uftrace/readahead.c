@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "readahead.h"
+#include "../../workers.h"
 
 #include "test_hooks.h"
 
@@ -30,7 +31,7 @@ struct tfk_readahead {
 	struct ra_slot slot[2];
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	pthread_t thread;
+	struct tfk_workers thread; /* the one reader */
 	bool stop;      /* under mu: the reader is to finish */
 	bool broken;    /* a read failed: no more views */
 	bool started;   /* the caller holds a chunk: cur */
@@ -87,7 +88,7 @@ struct tfk_readahead *tfk_readahead_start(const struct tfk_ctx *ctx, const struc
 		ra->slot[i].buf = tfk_calloc_optional(ctx, 1, keep + window);
 	bool mu = false, cv = false;
 	if (ra->slot[0].buf && ra->slot[1].buf && (mu = pthread_mutex_init(&ra->mu, NULL) == 0) &&
-	    (cv = pthread_cond_init(&ra->cv, NULL) == 0) && pthread_create(&ra->thread, NULL, reader, ra) == 0)
+	    (cv = pthread_cond_init(&ra->cv, NULL) == 0) && tfk_workers_start(&ra->thread, ctx, 1, reader, ra, 0) == 1)
 		return ra;
 	if (cv)
 		pthread_cond_destroy(&ra->cv);
@@ -157,7 +158,7 @@ void tfk_readahead_stop(struct tfk_readahead *ra)
 	ra->stop = true;
 	pthread_cond_broadcast(&ra->cv);
 	pthread_mutex_unlock(&ra->mu);
-	pthread_join(ra->thread, NULL);
+	tfk_workers_join(&ra->thread);
 	pthread_cond_destroy(&ra->cv);
 	pthread_mutex_destroy(&ra->mu);
 	free(ra->slot[0].buf);

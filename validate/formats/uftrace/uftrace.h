@@ -132,7 +132,11 @@ void uf_check_kernel_cpu(struct tfk_ctx *ctx, struct uf_state *st, const struct 
 
 /* Send one struct of the repair model (tracefsck/formats/uftrace.h) to the observer, if any. */
 void uf_send(struct tfk_ctx *ctx, uint32_t kind, const void *data, size_t size);
-/* A finding about a text line: its offset and bytes, path "line N: what", the bytes as found. */
+/* A line's problem context: its number in the path, its first 120 bytes as what was found. */
+#define UF_LINE_PCTX(l)                                                                                   \
+	((struct tfk_pctx){ .tmpl = "line %u:", .num = { (l)->number }, .found_bytes = (l)->s,                 \
+			    .found_len = (l)->len > 120 ? 120 : (l)->len })
+/* A finding about a text line (raised with its UF_LINE_PCTX): path "line N: what"; expected if not NULL. */
 struct tfk_finding *uf_line_fault(struct tfk_ctx *ctx, enum tfk_fault_code code, const struct uf_line *l,
 				  const char *what, const char *expected);
 /* Tell repair to drop a malformed line of the member being checked (ctx->member). */

@@ -38,16 +38,15 @@ bool uf_next_line(struct tfk_cursor *c, struct uf_line *line)
 void uf_send(struct tfk_ctx *ctx, uint32_t kind, const void *data, size_t size)
 {
 	if (ctx->obs && ctx->obs->model)
-		ctx->obs->model(ctx->obs->user, tfk_format_uftrace.name, kind, data, size);
+		ctx->obs->model(ctx->obs->user, &tfk_format_uftrace, kind, data, size);
 }
 
 struct tfk_finding *uf_line_fault(struct tfk_ctx *ctx, enum tfk_fault_code code, const struct uf_line *l,
 				  const char *what, const char *expected)
 {
-	struct tfk_finding *f = tfk_emit(ctx, code, l->offset, l->len);
-	tfk_set_path(f, "line %llu: %s", (unsigned long long)l->number, what);
-	tfk_set_expected(f, "%s", expected);
-	tfk_set_found_bytes(f, l->s, l->len > 120 ? 120 : l->len);
+	struct tfk_finding *f = tfk_raise(ctx, &UF_LINE_PCTX(l), code, l->offset, l->len, what);
+	if (expected)
+		tfk_set_expected(f, "%s", expected);
 	return f;
 }
 
@@ -181,15 +180,6 @@ static bool starts(const struct uf_line *l, const char *p)
 	return l->len >= n && memcmp(l->s, p, n) == 0;
 }
 
-static struct tfk_finding *line_fault(struct tfk_ctx *ctx, enum tfk_fault_code code, const struct uf_line *l,
-				      const char *what)
-{
-	struct tfk_finding *f = tfk_emit(ctx, code, l->offset, l->len);
-	tfk_set_path(f, "line %llu: %s", (unsigned long long)l->number, what);
-	tfk_set_found_bytes(f, l->s, l->len > 120 ? 120 : l->len);
-	return f;
-}
-
 /* A decimal number of at most 18 digits (optionally negative) filling [s, s+n). */
 static bool parse_dec(const char *s, size_t n, int64_t *v)
 {
@@ -309,7 +299,7 @@ static void check_taskinfo_line(struct tfk_ctx *ctx, struct uf_state *st, const 
 	size_t n = l->len - 9;
 	if (n >= 7 && memcmp(s, "nr_tid=", 7) == 0) {
 		if (!parse_dec(s + 7, n - 7, nr) || *nr <= 0) {
-			struct tfk_finding *f = line_fault(ctx, TFK_UFTRACE_INFO_BAD_TASKINFO, l, "taskinfo nr_tid");
+			struct tfk_finding *f = uf_line_fault(ctx, TFK_UFTRACE_INFO_BAD_TASKINFO, l, "taskinfo nr_tid", NULL);
 			tfk_set_expected(f, "a positive number of tasks");
 			*nr = -1;
 		}
@@ -332,10 +322,10 @@ static void check_taskinfo_line(struct tfk_ctx *ctx, struct uf_state *st, const 
 			i = j + 1;
 		}
 		if (bad) {
-			struct tfk_finding *f = line_fault(ctx, TFK_UFTRACE_INFO_BAD_TASKINFO, l, "taskinfo tids");
+			struct tfk_finding *f = uf_line_fault(ctx, TFK_UFTRACE_INFO_BAD_TASKINFO, l, "taskinfo tids", NULL);
 			tfk_set_expected(f, "comma-separated positive decimal tids");
 		} else if (*nr > 0 && (uint64_t)*nr != count) {
-			struct tfk_finding *f = line_fault(ctx, TFK_UFTRACE_INFO_BAD_TASKINFO, l, "taskinfo tids");
+			struct tfk_finding *f = uf_line_fault(ctx, TFK_UFTRACE_INFO_BAD_TASKINFO, l, "taskinfo tids", NULL);
 			tfk_set_expected(f, "%lld tids (nr_tid)", (long long)*nr);
 			tfk_set_found(f, "%zu tids", count);
 		}
@@ -395,7 +385,7 @@ static void utc_offset_unmasked(struct tfk_ctx *ctx, struct uf_state *st, struct
 		return;
 	*t = peek;
 	*l = next;
-	struct tfk_finding *f = line_fault(ctx, TFK_UFTRACE_WRITER_UTC_OFFSET_UNMASKED, l, "info section");
+	struct tfk_finding *f = uf_line_fault(ctx, TFK_UFTRACE_WRITER_UTC_OFFSET_UNMASKED, l, "info section", NULL);
 	tfk_set_expected(f, "utc_offset: as its own section, info bit 14, after uftrace_version: (uftrace 0.17)");
 }
 
@@ -539,7 +529,7 @@ void uf_check_info(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cu
 			return;
 		}
 		if (!starts(&l, sec->prefix)) {
-			struct tfk_finding *f = line_fault(ctx, TFK_UFTRACE_INFO_BAD_SECTION, &l, "info section");
+			struct tfk_finding *f = uf_line_fault(ctx, TFK_UFTRACE_INFO_BAD_SECTION, &l, "info section", NULL);
 			tfk_set_expected(f, "a line beginning %s (bit %u of the info mask)", sec->prefix, bit);
 			return;
 		}
@@ -577,7 +567,7 @@ void uf_check_info(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cu
 		int64_t lines;
 		if (l.len < plen + 6 || memcmp(l.s + plen, "lines=", 6) != 0 ||
 		    !parse_dec(l.s + plen + 6, l.len - plen - 6, &lines) || lines < 0) {
-			struct tfk_finding *f = line_fault(ctx, TFK_UFTRACE_INFO_BAD_SECTION, &l, "info section");
+			struct tfk_finding *f = uf_line_fault(ctx, TFK_UFTRACE_INFO_BAD_SECTION, &l, "info section", NULL);
 			tfk_set_expected(f, "%slines=N", sec->prefix);
 			return;
 		}
@@ -590,7 +580,7 @@ void uf_check_info(struct tfk_ctx *ctx, struct uf_state *st, const struct tfk_cu
 				return;
 			}
 			if (sec->kind == 1 && !starts(&l, sec->prefix)) {
-				struct tfk_finding *f = line_fault(ctx, TFK_UFTRACE_INFO_BAD_SECTION, &l, "info section");
+				struct tfk_finding *f = uf_line_fault(ctx, TFK_UFTRACE_INFO_BAD_SECTION, &l, "info section", NULL);
 				tfk_set_expected(f, "%lld lines beginning %s", (long long)lines, sec->prefix);
 				return;
 			}

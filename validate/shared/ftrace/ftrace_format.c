@@ -45,9 +45,8 @@ struct parse {
 
 static struct tfk_finding *fmt_fault(const struct parse *ps, enum tfk_fault_code code, uint64_t at, uint64_t len)
 {
-	struct tfk_finding *f = tfk_emit(ps->td->ctx, code, ps->text->origin + at, len);
-	tfk_set_path(f, "format %s/%s", ps->system, ps->name[0] ? ps->name : "?");
-	return f;
+	const struct tfk_pctx pc = { .tmpl = "format %s/%s", .str = { ps->system, ps->name[0] ? ps->name : "?" } };
+	return tfk_raise(ps->td->ctx, &pc, code, ps->text->origin + at, len, NULL);
 }
 
 static void syntax(const struct parse *ps, const struct line *l, const char *expected)

@@ -29,9 +29,9 @@ static struct tfk_finding *page_fault(struct td_cpu_walk *w, enum tfk_fault_code
 	}
 	if (w->cut)
 		return NULL; /* the truncation is reported; where the bytes stop is no new fault */
-	struct tfk_finding *f = tfk_emit_in(w->td->ctx, &w->place, code, off, len);
-	tfk_set_path(f, "%scpu%u page %llu", w->buffer, w->cpu, (unsigned long long)w->page);
-	return f;
+	const struct tfk_pctx pc = { .tmpl = "%scpu%u page %u", .str = { w->buffer }, .num = { w->cpu, w->page },
+				     .place = &w->place };
+	return tfk_raise(w->td->ctx, &pc, code, off, len, NULL);
 }
 
 static bool all_zero(const struct tfk_cursor *page, uint64_t from, uint64_t *first_nonzero)

@@ -85,12 +85,12 @@ void td_keep_format(struct td_check *td, const struct tfk_cursor *text, const ch
 
 static struct tfk_finding *ref_fault(struct td_check *td, enum tfk_fault_code code, const struct td_fmt_ref *r)
 {
-	struct tfk_finding *f = tfk_emit(td->ctx, code, r->offset, r->len);
+	const struct tfk_pctx pc = { .tmpl = "format %s/%s", .str = { r->system, r->name } };
+	struct tfk_finding *f = tfk_raise(td->ctx, &pc, code, r->offset, r->len, NULL);
 	if (f && r->decoded) {
 		f->in_decoded = true;
 		f->decoded_offset = r->decoded_offset;
 	}
-	tfk_set_path(f, "format %s/%s", r->system, r->name);
 	return f;
 }
 
