@@ -36,7 +36,12 @@ static int not_repaired(const struct tfk_repair_report *rep, const char *s_in, b
 			       rep->before.not_checked ? "not a trace this build reads"
 			       : rep->reason	       ? rep->reason
 							: "nothing in it could be proven");
-		return rep->before.not_checked ? EXIT_OPERATIONAL : EXIT_FAULTS;
+		/* as check says: 8 when the input could not be read through (a limit, an unreadable
+		 * member, a change under the run), 4 only for faults found */
+		return rep->before.not_checked ? EXIT_OPERATIONAL
+		       : tfk_report_verdict(&rep->before) == TFK_VERDICT_INCOMPLETE
+			       ? EXIT_OPERATIONAL
+			       : EXIT_FAULTS | (rep->before.incomplete ? EXIT_OPERATIONAL : 0);
 	default:
 		fprintf(json ? stderr : stdout, "%s: internal error: the repaired output does not check clean\n", s_in);
 		if (!json)
@@ -57,7 +62,14 @@ static int repair_dir(const char *in_raw, const char *out_raw, bool dry_run, boo
 	}
 	struct tfk_repair_report rep;
 	struct tfk_limits limits = tfk_limits_default();
+	/* the directory being built goes with a stopped run (SIGKILL's: with the next one) */
+	char scratch[4096];
+	if (tfk_repair_dir_scratch(dry_run ? NULL : out_raw, scratch, sizeof(scratch)) == 0) {
+		cli_scratch_handlers();
+		cli_scratch_guard(scratch);
+	}
 	tfk_repair_dir(in_raw, dry_run ? NULL : out_raw, &limits, &rep);
+	cli_scratch_guard(NULL);
 	struct tfk_sink_options opt = { .min_severity = quiet ? TFK_SEV_ERROR : TFK_SEV_NOTE };
 	if (json) {
 		tfk_sink_jsonl(&rep.before, in, &opt, cli_write_stdout, NULL);
@@ -67,7 +79,7 @@ static int repair_dir(const char *in_raw, const char *out_raw, bool dry_run, boo
 	}
 	int status = EXIT_CLEAN;
 	if (rep.write_error) {
-		fprintf(stderr, "tracefsck repair: cannot write %s: %s\n", s_out,
+		fprintf(stderr, "tracefsck repair: cannot write %s: %s\n", s_out ? s_out : "the dry run's temporary directory",
 			rep.write_error == EEXIST ? "it exists and is not an empty directory" : strerror(rep.write_error));
 		status = EXIT_OPERATIONAL;
 	} else {
@@ -113,7 +125,7 @@ static mode_t output_mode(const struct stat *si, bool in_place)
 }
 
 static int repair_file(const char *in, const char *out, const struct stat *si, bool in_place, bool dry_run,
-		       bool quiet, bool json, const char *s_in, const char *s_out)
+		       bool always_write, bool quiet, bool json, const char *s_in, const char *s_out)
 {
 	struct repair_output o;
 	int fd = -1;
@@ -151,7 +163,8 @@ static int repair_file(const char *in, const char *out, const struct stat *si, b
 		case TFK_REPAIR_UNSUPPORTED:
 		case TFK_REPAIR_FAILED:
 			status = not_repaired(&rep, s_in, json);
-			keep = rep.outcome == TFK_REPAIR_NOTHING_TO_DO && !in_place && !dry_run;
+			/* a copy of a clean input only when asked: it costs the input's size on disk */
+			keep = rep.outcome == TFK_REPAIR_NOTHING_TO_DO && !in_place && !dry_run && always_write;
 			break;
 		case TFK_REPAIR_DONE:
 		case TFK_REPAIR_NOTHING_SALVAGED:
@@ -220,6 +233,7 @@ int cmd_repair(int argc, char **argv)
 	const char *svg = NULL;
 	const char *in = NULL, *out = NULL;
 	bool dry_run = false, in_place = false, quiet = false, json = false, force = false, operands = false;
+	bool always_write = false;
 	for (int i = 1; i < argc; i++) {
 		if (!operands && strcmp(argv[i], "--") == 0)
 			operands = true;
@@ -229,6 +243,8 @@ int cmd_repair(int argc, char **argv)
 			dry_run = true;
 		else if (!operands && strcmp(argv[i], "--in-place") == 0)
 			in_place = true;
+		else if (!operands && strcmp(argv[i], "--always-write") == 0)
+			always_write = true;
 		else if (!operands && strcmp(argv[i], "--force") == 0)
 			force = true;
 		else if (!operands && (strcmp(argv[i], "-q") == 0 || strcmp(argv[i], "--quiet") == 0))
@@ -283,7 +299,7 @@ int cmd_repair(int argc, char **argv)
 	else if (in_dir)
 		status = repair_dir(in, out, dry_run, quiet, json);
 	else
-		status = repair_file(in, out, &si, in_place, dry_run, quiet, json, s_in, s_out);
+		status = repair_file(in, out, &si, in_place, dry_run, always_write, quiet, json, s_in, s_out);
 	free(s_in);
 	free(s_out);
 	free(target);

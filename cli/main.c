@@ -22,7 +22,7 @@ void usage_to(FILE *out)
 	      "                       [--timeout S] [--max-memory SIZE] FILE...\n"
 	      "         (FILE: a trace file or directory, a folder or archive of them (each trace checked on its\n"
 	      "          own), - for standard input, a FIFO, or compressed: xz, gzip, zstd, bzip2)\n"
-	      "       tracefsck repair [-q] [--json] [--force] [--svg FILE] IN (-o OUT | --in-place | --dry-run)\n"
+	      "       tracefsck repair [-q] [--json] [--force] [--always-write] [--svg FILE] IN (-o OUT | --in-place | --dry-run)\n"
 	      "       tracefsck scrub [-q] [--json] [--force] [--profile=identity|public] [--keep-paths]\n"
 	      "                       [--keep-tasks] [--keep-payloads] [--key-file FILE] [--repair] IN -o OUT\n"
 	      "       tracefsck describe [--json] FILE... | --svg|--html FILE\n"

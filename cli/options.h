@@ -58,6 +58,7 @@ enum cli_value {
 	X(repair, "--in-place", NULL, CLI_NONE, "replace the input (through a temporary file)")            \
 	X(repair, "--force", NULL, CLI_NONE, "replace OUT when it exists")                                 \
 	X(repair, "--dry-run", NULL, CLI_NONE, "repair and re-check without writing")                      \
+	X(repair, "--always-write", NULL, CLI_NONE, "write OUT even when there is nothing to repair")        \
 	X(repair, "--quiet", "-q", CLI_NONE, "print less")                                                 \
 	X(repair, "--json", NULL, CLI_NONE, "findings and the salvage report as JSON Lines")               \
 	X(repair, "--svg", NULL, CLI_FILE, "also draw the input's damage: what is kept and dropped")      \

@@ -10,9 +10,14 @@
  *   disable tracedat.metadata.*
  */
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "tracefsck/policy.h"
@@ -69,9 +74,43 @@ static char *word(char **s)
 	return w;
 }
 
+/* How long a FIFO (or <(...)) may keep the policy coming before a byte arrives. */
+#define POLICY_WAIT_MS 10000
+
+/*
+ * The policy file, opened without blocking: a FIFO with no writer would otherwise hold the
+ * run forever at open. A regular file, or a FIFO or pipe that sends something soon; NULL else.
+ */
+static FILE *open_policy(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode))) {
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	if (S_ISFIFO(st.st_mode)) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int r;
+		while ((r = poll(&p, 1, POLICY_WAIT_MS)) < 0 && errno == EINTR)
+			;
+		/* nothing within the wait (no writer at all) or only the end of it: no policy */
+		if (r <= 0 || !(p.revents & POLLIN)) {
+			close(fd);
+			return NULL;
+		}
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK); /* the rest as it comes */
+	}
+	FILE *f = fdopen(fd, "r");
+	if (!f)
+		close(fd);
+	return f;
+}
+
 int cli_policy_load(const char *path, struct tfk_policy *policy, bool *fail_on_warning)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = open_policy(path);
 	if (!f) {
 		fprintf(stderr, "tracefsck check: cannot read policy file '%s'\n", path);
 		return -1;

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The file repair writes: made with no name (O_TMPFILE) in OUT's directory, so that a repair
- * killed at any point, SIGKILL included, leaves nothing behind; given its mode, synced, linked
- * under a hidden name and renamed over OUT, then the directory synced. Where the file system
- * has no O_TMPFILE, a hidden named file is made instead, and SIGINT, SIGTERM and SIGHUP remove
- * it before the process ends.
+ * killed at any point, SIGKILL included, leaves nothing behind; given its mode, synced, and
+ * linked as OUT at once when OUT is absent, or else linked under a hidden name and renamed
+ * over OUT; then the directory synced. Where the file system has no O_TMPFILE, a hidden named
+ * file is made instead. Hidden names are .tracefsck-PID.N: SIGINT, SIGTERM and SIGHUP remove
+ * them before the process ends, and the next repair into the directory removes those of runs
+ * that died (SIGKILL in the moment between link and rename).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +20,7 @@
 
 #include "cli.h"
 #include "repair_output.h"
+#include "tracefsck/repair.h"
 
 /*
  * The one name a signal handler may have to remove (the CLI is one thread; the library keeps
@@ -68,22 +71,29 @@ int repair_output_open(struct repair_output *o, const char *out, mode_t mode)
 		errno = ENAMETOOLONG;
 		return -1;
 	}
+	tfk_sweep_leftovers(o->dir);
 	o->fd = open(o->dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	if (o->fd >= 0) {
 		o->unnamed = true;
 		return 0;
 	}
 	/* no O_TMPFILE here: a hidden named file, removed on a signal */
-	n = snprintf(o->name, sizeof(o->name), "%s/.tracefsck-XXXXXX", o->dir);
-	if (n < 0 || (size_t)n >= sizeof(o->name)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	watch(o->name);
-	o->fd = mkostemp(o->name, O_CLOEXEC);
-	if (o->fd < 0)
+	for (unsigned i = 0; i < 100; i++) {
+		n = snprintf(o->name, sizeof(o->name), "%s/.tracefsck-%ld.%u", o->dir, (long)getpid(), i);
+		if (n < 0 || (size_t)n >= sizeof(o->name)) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		watch(o->name);
+		o->fd = open(o->name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (o->fd >= 0)
+			return 0;
 		unwatch();
-	return o->fd < 0 ? -1 : 0;
+		if (errno != EEXIST)
+			break;
+	}
+	o->name[0] = '\0';
+	return -1;
 }
 
 /* The directory's entries on disk too: a rename is durable only once its directory is synced. */
@@ -101,12 +111,15 @@ int repair_output_commit(struct repair_output *o)
 	int err = 0;
 	if (fchmod(o->fd, o->mode) != 0 || fsync(o->fd) != 0)
 		err = errno;
-	if (!err && o->unnamed) {
+	char self[64];
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", o->fd);
+	bool linked = false;
+	if (!err && o->unnamed && linkat(AT_FDCWD, self, AT_FDCWD, o->out, AT_SYMLINK_FOLLOW) == 0)
+		linked = true; /* OUT was absent: it is the file now, and no other name ever was */
+	if (!err && o->unnamed && !linked) {
 		/* a name for it, beside OUT, then the rename: only this moment has a name to clean up */
-		char self[64];
-		snprintf(self, sizeof(self), "/proc/self/fd/%d", o->fd);
 		for (unsigned i = 0; i < 100 && !o->name[0]; i++) {
-			snprintf(o->name, sizeof(o->name), "%s/.tracefsck-%ld-%u", o->dir, (long)getpid(), i);
+			snprintf(o->name, sizeof(o->name), "%s/.tracefsck-%ld.%u", o->dir, (long)getpid(), i);
 			watch(o->name);
 			if (linkat(AT_FDCWD, self, AT_FDCWD, o->name, AT_SYMLINK_FOLLOW) != 0) {
 				err = errno;
@@ -122,7 +135,7 @@ int repair_output_commit(struct repair_output *o)
 	if (close(o->fd) != 0 && !err)
 		err = errno;
 	o->fd = -1;
-	if (!err && rename(o->name, o->out) != 0)
+	if (!err && !linked && rename(o->name, o->out) != 0)
 		err = errno;
 	if (err && o->name[0])
 		unlink(o->name);

@@ -31,6 +31,10 @@ static inline bool rp_grow(void **arr, size_t *cap, size_t n, size_t size)
 bool rp_blob_reserve(struct rp_blob *b, size_t n);
 
 /* Append n bytes, doubling the capacity (appends stay linear in the data's size); false when out of memory. */
+/* Does the report say the input changed while it was read (core.input.changed)? (repair.c) */
+struct tfk_report;
+bool rp_input_changed(const struct tfk_report *r);
+
 bool rp_blob_append(struct rp_blob *b, const uint8_t *p, size_t n);
 
 /* A number of width bytes at p, in the file's byte order. */

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,26 +24,93 @@ static void parent_of(const char *path, char *out, size_t n)
 	free(copy);
 }
 
-int rp_dir_begin(struct rp_dir *d, const char *target)
+int rp_dir_scratch_name(const char *target, char *buf, size_t n)
+{
+	char parent[4096];
+	parent_of(target, parent, sizeof(parent));
+	int len = snprintf(buf, n, "%s/.tracefsck-%ld.d", parent, (long)getpid());
+	if (len < 0 || (size_t)len >= n) {
+		if (n)
+			buf[0] = '\0';
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
+static void remove_tree(const char *path);
+
+/* The PID of a name .tracefsck-PID.*, or 0 when it is not one. */
+static long leftover_pid(const char *name)
+{
+	static const char prefix[] = ".tracefsck-";
+	if (strncmp(name, prefix, sizeof(prefix) - 1) != 0)
+		return 0;
+	const char *p = name + sizeof(prefix) - 1;
+	long pid = 0;
+	for (; *p >= '0' && *p <= '9' && pid < 1000000000L; p++)
+		pid = pid * 10 + (*p - '0');
+	return *p == '.' && pid > 0 ? pid : 0;
+}
+
+void rp_sweep_leftovers(const char *dir)
+{
+	DIR *dh = opendir(dir);
+	if (!dh)
+		return;
+	int dfd = dirfd(dh);
+	struct dirent *e;
+	while ((e = readdir(dh)) != NULL) {
+		long pid = leftover_pid(e->d_name);
+		struct stat st;
+		/* a run still going (this one included) keeps its own; another user's are theirs */
+		if (!pid || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH ||
+		    fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid != geteuid())
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			char path[4096];
+			if (snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) < (int)sizeof(path))
+				remove_tree(path);
+		} else if (S_ISREG(st.st_mode)) {
+			unlinkat(dfd, e->d_name, 0);
+		}
+	}
+	closedir(dh);
+}
+
+int rp_dir_begin(struct rp_dir *d, const char *target, bool replace)
 {
 	char parent[4096];
 	memset(d, 0, sizeof(*d));
 	d->fd = -1;
+	d->replace = replace;
 	if (snprintf(d->target, sizeof(d->target), "%s", target) >= (int)sizeof(d->target)) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
+	struct stat st;
+	if (lstat(target, &st) == 0) {
+		d->existed = true;
+		d->dev = (uint64_t)st.st_dev;
+		d->ino = (uint64_t)st.st_ino;
+	}
 	parent_of(target, parent, sizeof(parent));
-	if (snprintf(d->tmp, sizeof(d->tmp), "%s/.tracefsck-XXXXXX", parent) >= (int)sizeof(d->tmp)) {
+	rp_sweep_leftovers(parent);
+	if (rp_dir_scratch_name(target, d->tmp, sizeof(d->tmp)) != 0)
+		return -1;
+	/* the name is this process's: one there already is a dead namesake's, or an earlier call's */
+	int rc = mkdir(d->tmp, 0700);
+	if (rc != 0 && errno == EEXIST) {
+		remove_tree(d->tmp);
+		rc = mkdir(d->tmp, 0700);
+	}
+	if (rc != 0) {
+		int err = errno;
 		d->tmp[0] = '\0';
-		errno = ENAMETOOLONG;
+		errno = err;
 		return -1;
 	}
-	if (!mkdtemp(d->tmp)) {
-		d->tmp[0] = '\0';
-		return -1;
-	}
-	d->fd = open(d->tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	d->fd = open(d->tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (d->fd < 0) {
 		int err = errno;
 		rmdir(d->tmp);
@@ -178,12 +246,28 @@ int rp_dir_commit(struct rp_dir *d)
 	int fd = d->fd >= 0 ? dup(d->fd) : -1;
 	if (fd < 0 || fchmod(d->fd, 0755) != 0 || walk(fd, false, 0) != 0)
 		goto fail;
-	if (rename(d->tmp, d->target) != 0) {
-		/* An existing directory in the way: exchange the two at once, then drop the old one. */
-		if ((errno != ENOTEMPTY && errno != EEXIST) ||
-		    renameat2(AT_FDCWD, d->tmp, AT_FDCWD, d->target, RENAME_EXCHANGE) != 0)
+	if (d->replace && d->existed) {
+		/* In place: exchange the two at once, then drop the old one - once it is known to be
+		 * the directory that was there at the start, never another that took its name. */
+		if (renameat2(AT_FDCWD, d->tmp, AT_FDCWD, d->target, RENAME_EXCHANGE) != 0)
 			goto fail;
+		struct stat st;
+		if (lstat(d->tmp, &st) != 0 || (uint64_t)st.st_dev != d->dev || (uint64_t)st.st_ino != d->ino) {
+			renameat2(AT_FDCWD, d->tmp, AT_FDCWD, d->target, RENAME_EXCHANGE); /* put it back */
+			errno = EEXIST;
+			goto fail;
+		}
 		remove_tree(d->tmp);
+	} else {
+		/* An empty directory there at the start goes (rmdir removes nothing but an empty
+		 * one); then the new one takes the name only if nothing else did meanwhile. */
+		if (d->existed)
+			rmdir(d->target);
+		if (renameat2(AT_FDCWD, d->tmp, AT_FDCWD, d->target, RENAME_NOREPLACE) != 0) {
+			if (errno == ENOTEMPTY)
+				errno = EEXIST;
+			goto fail;
+		}
 	}
 	close(d->fd);
 	d->fd = -1;

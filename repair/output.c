@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* Building the segment list of a repaired file, and storing it (see output.h). */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "mapguard.h"
 #include "output.h"
 #include "tracefsck/check.h"
 
@@ -215,33 +218,108 @@ static void hand_back(const uint8_t *p, size_t n)
 		madvise((void *)a, b - a, MADV_DONTNEED);
 }
 
+/* Blocks of output that are all zeros become holes: a sparse input's holes stay holes. */
+#define HOLE_BLOCK 4096u
+
+static bool all_zero(const uint8_t *p, size_t n)
+{
+	return n == 0 || (p[0] == 0 && memcmp(p, p + 1, n - 1) == 0);
+}
+
+/* n bytes at p to fd from its position, all-zero blocks skipped (seeked over). */
+static int write_sparse(int fd, const uint8_t *p, size_t n)
+{
+	while (n) {
+		size_t run = 0;
+		while (run < n && all_zero(p + run, n - run < HOLE_BLOCK ? n - run : HOLE_BLOCK))
+			run += n - run < HOLE_BLOCK ? n - run : HOLE_BLOCK;
+		if (run && lseek(fd, (off_t)run, SEEK_CUR) < 0)
+			return -1;
+		p += run;
+		n -= run;
+		size_t data = 0;
+		while (data < n && !all_zero(p + data, n - data < HOLE_BLOCK ? n - data : HOLE_BLOCK))
+			data += n - data < HOLE_BLOCK ? n - data : HOLE_BLOCK;
+		if (data && rp_write_all(fd, p, data) != 0)
+			return -1;
+		p += data;
+		n -= data;
+	}
+	return 0;
+}
+
+/* A file that ends in a hole has its size from ftruncate, not from a write. */
+static int end_sparse(int fd)
+{
+	off_t at = lseek(fd, 0, SEEK_CUR);
+	return at < 0 || ftruncate(fd, at) != 0 ? -1 : 0;
+}
+
 int rp_out_to_fd(const struct rp_out *o, int fd)
 {
-	static const uint8_t zeros[1u << 16];
 	if (o->oom) {
 		errno = ENOMEM;
 		return -1;
 	}
 	for (size_t i = 0; i < o->nsegs; i++) {
 		const struct rp_seg *s = &o->segs[i];
+		if (s->kind == RP_SEG_ZERO) {
+			if (s->len > INT64_MAX || lseek(fd, (off_t)s->len, SEEK_CUR) < 0)
+				return -1;
+			continue;
+		}
 		for (uint64_t done = 0; done < s->len;) {
 			size_t n = s->len - done < WRITE_STEP ? (size_t)(s->len - done) : WRITE_STEP;
 			int rc;
 			if (s->kind == RP_SEG_MADE) {
 				rc = rp_write_all(fd, o->made.data + s->made_at + done, n);
-			} else if (s->kind == RP_SEG_KEPT) {
-				rc = rp_write_all(fd, s->kept + done, n);
-				hand_back(s->kept + done, n); /* read once; resident memory stays flat */
 			} else {
-				n = n < sizeof(zeros) ? n : sizeof(zeros);
-				rc = rp_write_all(fd, zeros, n);
+				rc = write_sparse(fd, s->kept + done, n);
+				hand_back(s->kept + done, n); /* read once; resident memory stays flat */
 			}
 			if (rc != 0)
 				return -1;
 			done += n;
 		}
 	}
-	return 0;
+	return end_sparse(fd);
+}
+
+int rp_copy_sparse(int out_fd, int in_fd, const uint8_t *data, size_t size)
+{
+	/* the file's own map of data and holes, copied range by range in the kernel */
+	off_t at = 0;
+	bool ok = in_fd >= 0;
+	while (ok && (uint64_t)at < size) {
+		off_t from = lseek(in_fd, at, SEEK_DATA);
+		if (from < 0 && errno == ENXIO)
+			break; /* a hole to the end */
+		off_t to = from < 0 ? -1 : lseek(in_fd, from, SEEK_HOLE);
+		if (from < 0 || to < 0) {
+			ok = false;
+			break;
+		}
+		if ((uint64_t)to > size)
+			to = (off_t)size;
+		for (off_t in = from, out = from; in < to;) {
+			ssize_t n = copy_file_range(in_fd, &in, out_fd, &out, (size_t)(to - in < (1 << 30) ? to - in : (1 << 30)), 0);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				/* not in the kernel here (another file system, an old kernel): by hand */
+				if (lseek(out_fd, in, SEEK_SET) < 0 || write_sparse(out_fd, data + in, (size_t)(to - in)) != 0)
+					return -1;
+				break;
+			}
+		}
+		at = to;
+	}
+	if (ok)
+		return lseek(out_fd, (off_t)size, SEEK_SET) < 0 ? -1 : end_sparse(out_fd);
+	/* no SEEK_DATA: the bytes themselves say where the holes may be */
+	if (lseek(out_fd, 0, SEEK_SET) < 0 || write_sparse(out_fd, data, size) != 0)
+		return -1;
+	return end_sparse(out_fd);
 }
 
 static int pwrite_all(int fd, const uint8_t *p, uint64_t n, uint64_t at)
@@ -361,11 +439,15 @@ const uint8_t *rp_out_view(const struct rp_out *o, const uint8_t *input, size_t 
 	}
 	*sources = list;
 	*nsources = n;
+	if (n)
+		tfk_mapguard_add(view, (size_t)o->len); /* the input shrunk under it reads zeros, not SIGBUS */
 	return view;
 }
 
 void rp_out_view_free(const uint8_t *view, uint64_t len)
 {
-	if (view)
+	if (view) {
+		tfk_mapguard_drop(view);
 		munmap((void *)view, (size_t)len);
+	}
 }

@@ -64,8 +64,16 @@ void rp_out_overwrite(struct rp_out *o, uint64_t at, const void *p, size_t n);
 int rp_out_to_buffer(const struct rp_out *o, uint8_t **data);
 /* n bytes to fd (short writes and interruptions retried). 0, or -1 with errno set. */
 int rp_write_all(int fd, const uint8_t *p, size_t n);
-/* Write the output to fd from its current position. 0, or -1 with errno set. */
+/*
+ * Write the output to fd from its current position (empty beyond it), zeros as holes: runs of
+ * zeros and all-zero blocks of kept bytes are seeked over. 0, or -1 with errno set.
+ */
 int rp_out_to_fd(const struct rp_out *o, int fd);
+/*
+ * A copy of the input file in_fd (size bytes, mapped at data) to the empty out_fd, its holes
+ * kept holes (SEEK_DATA/SEEK_HOLE, copy_file_range; by the bytes where those fail). 0, or -1.
+ */
+int rp_copy_sparse(int out_fd, int in_fd, const uint8_t *data, size_t size);
 
 /*
  * A read-only view of the output without storing it. Kept bytes inside the input mapping

@@ -234,7 +234,7 @@ void tfk_repair_file(const char *path, int out_fd, const struct tfk_limits *limi
 			close(fd);
 		return;
 	}
-	close(fd);
+	const int src = fd; /* kept open: was the file changed while it was repaired? (load.h) */
 	const size_t size = l.size;
 	const uint8_t *data = l.data;
 	fd = l.fd; /* the file, or the memory file holding what was read or decompressed */
@@ -251,14 +251,35 @@ void tfk_repair_file(const char *path, int out_fd, const struct tfk_limits *limi
 			conclude(&j, rep);
 		}
 	} else if (rep->outcome == TFK_REPAIR_NOTHING_TO_DO && out_fd >= 0) {
-		if (rp_write_all(out_fd, data, size) != 0) {
+		/* the input's holes stay holes: a sparse trace is not filled in on disk */
+		if (rp_copy_sparse(out_fd, l.packing == TFK_PACKING_NONE && !l.streamed ? src : -1, data, size) != 0) {
 			rep->outcome = TFK_REPAIR_FAILED;
 			rep->write_error = errno ? errno : EIO;
 		}
 		*out_len = size;
 	}
+	/* Bytes that changed under the repair (another process wrote or truncated the input) were
+	 * read as two versions at once: nothing made of them is kept, and the check says why. */
+	struct tfk_ctx ctx;
+	tfk_ctx_init(&ctx, limits ? limits : &defaults, &rep->before);
+	ctx.capacity = rep->before.count; /* the findings already there stay */
+	size_t had = rep->before.count;
+	tfk_load_report_changed(&ctx, &l);
+	if (rep->before.count > had || rp_input_changed(&rep->before)) {
+		rep->outcome = TFK_REPAIR_UNSUPPORTED;
+		rep->reason = "the input changed while it was read; check it again once nothing writes to it";
+	}
 	job_free(&j);
 	tfk_unload(&l);
+	close(src);
+}
+
+bool rp_input_changed(const struct tfk_report *r)
+{
+	for (size_t i = 0; i < r->count; i++)
+		if (r->findings[i].fault == tfk_fault_get(TFK_CORE_INPUT_CHANGED))
+			return true;
+	return false;
 }
 
 void tfk_repair_report_free(struct tfk_repair_report *rep)

@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "context.h"
+#include "common.h"
 #include "dir_output.h"
 #include "format.h"
 #include "formats/formats.h"
@@ -97,6 +99,28 @@ static void finish(const struct rp_format *fmt, const void *model, struct rp_dir
 	}
 }
 
+/* Where a dry run builds its output: the system's temporary folder. */
+static void dry_run_target(char *buf, size_t n)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	snprintf(buf, n, "%s/tracefsck-dry-run", tmpdir && *tmpdir == '/' ? tmpdir : "/tmp");
+}
+
+int tfk_repair_dir_scratch(const char *out_dir, char *buf, size_t n)
+{
+	char dry_target[4096];
+	if (!out_dir) {
+		dry_run_target(dry_target, sizeof(dry_target));
+		out_dir = dry_target;
+	}
+	return rp_dir_scratch_name(out_dir, buf, n);
+}
+
+void tfk_sweep_leftovers(const char *dir)
+{
+	rp_sweep_leftovers(dir);
+}
+
 void tfk_repair_dir(const char *in_dir, const char *out_dir, const struct tfk_limits *limits,
 		    struct tfk_repair_report *rep)
 {
@@ -130,11 +154,13 @@ void tfk_repair_dir(const char *in_dir, const char *out_dir, const struct tfk_li
 	struct rp_dir d;
 	const bool dry_run = out_dir == NULL;
 	char dry_target[4096];
-	const char *tmpdir = getenv("TMPDIR");
-	snprintf(dry_target, sizeof(dry_target), "%s/tracefsck-dry-run", tmpdir && *tmpdir == '/' ? tmpdir : "/tmp");
+	dry_run_target(dry_target, sizeof(dry_target));
 	const bool in_place = out_dir && strcmp(out_dir, in_dir) == 0;
 	if (!rep->before.stats.format || rep->before.not_checked) {
 		rep->outcome = TFK_REPAIR_UNSUPPORTED;
+	} else if (rp_input_changed(&rep->before)) {
+		rep->outcome = TFK_REPAIR_UNSUPPORTED;
+		rep->reason = "the input changed while it was read; check it again once nothing writes to it";
 	} else if (!rp_has_work(&rep->before)) {
 		rep->outcome = TFK_REPAIR_NOTHING_TO_DO;
 	} else if (!dry_run && !in_place && !free_target(out_dir)) {
@@ -144,12 +170,29 @@ void tfk_repair_dir(const char *in_dir, const char *out_dir, const struct tfk_li
 		rep->outcome = TFK_REPAIR_FAILED;
 		rep->write_error = errno ? errno : EIO;
 	} else {
-		if (rp_dir_begin(&d, dry_run ? dry_target : out_dir) != 0) {
+		if (rp_dir_begin(&d, dry_run ? dry_target : out_dir, in_place) != 0) {
 			rep->outcome = TFK_REPAIR_FAILED;
 			rep->write_error = errno ? errno : EIO;
 		} else {
 			int rc = fmt->write_dir(model, &in, &d, rep);
-			if (rc == 0) {
+			bool cut = false;
+			const char *moved = rc == 0 ? tfk_input_changed(&in, &cut) : NULL;
+			if (moved) {
+				/* read as two versions at once: nothing made of it is kept */
+				struct tfk_ctx ctx;
+				tfk_ctx_init(&ctx, limits, &rep->before);
+				ctx.capacity = rep->before.count; /* the findings already there stay */
+				struct tfk_ctx_place was = tfk_ctx_enter_member(&ctx, moved, NULL);
+				struct tfk_finding *f = tfk_emit_nooffset(&ctx, TFK_CORE_INPUT_CHANGED);
+				tfk_set_path(f, "member of the trace directory");
+				tfk_set_expected(f, "members unchanged while they were read");
+				tfk_set_found(f, "%s", cut ? "it shrank while it was repaired" : "it changed while it was repaired");
+				tfk_mark_incomplete(&ctx);
+				tfk_ctx_return(&ctx, was);
+				rep->outcome = TFK_REPAIR_UNSUPPORTED;
+				rep->reason = "the input changed while it was read; check it again once nothing writes to it";
+				rp_dir_abort(&d);
+			} else if (rc == 0) {
 				finish(fmt, model, &d, dry_run, limits, rep);
 			} else {
 				if (rc < 0) {

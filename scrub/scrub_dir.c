@@ -107,7 +107,7 @@ void tfk_scrub_dir(const char *in_dir, const char *out_dir, const struct tfk_scr
 		rep->outcome = TFK_SCRUB_FAILED;
 		*write_error = EEXIST;
 		rep->reason = "the output exists and is not an empty directory";
-	} else if (rp_dir_begin(&d, out_dir) != 0) {
+	} else if (rp_dir_begin(&d, out_dir, false) != 0) {
 		rep->outcome = TFK_SCRUB_FAILED;
 		*write_error = errno ? errno : EIO;
 		rep->reason = "the output could not be written";

@@ -16,6 +16,8 @@
 #include "formats/formats.h"
 #include "input.h"
 #include "load.h"
+#include "test_hooks.h"
+#include "tracefsck/sink.h"
 #include "tracefsck/check.h"
 
 static const struct tfk_format *const all_formats[] = {
@@ -121,6 +123,8 @@ static void check_bytes(const uint8_t *data, size_t size, const struct tfk_limit
 	}
 	report->checked_by = best;
 	best->check(&ctx, &file);
+	if (loaded)
+		tfk_load_report_changed(&ctx, loaded);
 }
 
 void tfk_check_buffer_observed(const uint8_t *data, size_t size, const struct tfk_limits *limits,
@@ -169,6 +173,33 @@ static void io_error(struct tfk_report *report, const struct tfk_limits *limits,
 }
 
 /*
+ * FIFOs, sockets and devices among the members, which no format opens: each one a finding,
+ * unless the format said something of that member already (with a code of its own).
+ */
+static void special_members(struct tfk_ctx *ctx, const struct tfk_input *in)
+{
+	const size_t said = ctx->report->count;
+	for (size_t i = 0; i < in->n; i++) {
+		const struct tfk_member *m = &in->members[i];
+		if (m->kind != TFK_MEMBER_FIFO && m->kind != TFK_MEMBER_OTHER)
+			continue;
+		char shown[sizeof(ctx->report->findings[0].member)];
+		tfk_sanitize(shown, sizeof(shown), m->name, strlen(m->name));
+		bool known = false;
+		for (size_t j = 0; j < said && !known; j++)
+			known = strcmp(ctx->report->findings[j].member, shown) == 0;
+		if (known)
+			continue;
+		struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, m->name, NULL);
+		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_CORE_INPUT_MEMBER_SPECIAL);
+		tfk_set_path(f, "member of the trace directory");
+		tfk_set_expected(f, "a regular file");
+		tfk_set_found(f, "%s, not opened", m->kind == TFK_MEMBER_FIFO ? "a FIFO" : "a socket or device");
+		tfk_ctx_return(ctx, was);
+	}
+}
+
+/*
  * A directory: listed (bounded, no link followed), then checked by the directory format that
  * is surest of it. Members the listing could not examine, links that point outside and a
  * listing cut short are findings of their own. Returns -1 when no format claims it.
@@ -200,13 +231,12 @@ static int check_directory(const char *path, const struct tfk_limits *limits, co
 	report->checked_by = best;
 	for (size_t i = 0; i < in.n; i++) {
 		const struct tfk_member *m = &in.members[i];
-		struct tfk_ctx_place was = tfk_ctx_enter_member(&ctx, m->name, NULL);
 		if (m->kind == TFK_MEMBER_ERROR) {
-			struct tfk_finding *f = tfk_emit_nooffset(&ctx, TFK_CORE_INPUT_IO_ERROR);
-			tfk_set_path(f, "member of the trace directory");
-			tfk_set_found(f, "%s", strerror(m->err));
-			report->incomplete = true;
-		} else if (m->kind == TFK_MEMBER_LINK && m->target_outside) {
+			tfk_member_unreadable(&ctx, m->name, "member of the trace directory", m->err);
+			continue;
+		}
+		struct tfk_ctx_place was = tfk_ctx_enter_member(&ctx, m->name, NULL);
+		if (m->kind == TFK_MEMBER_LINK && m->target_outside) {
 			struct tfk_finding *f = tfk_emit_nooffset(&ctx, TFK_CORE_INPUT_LINK_OUTSIDE);
 			tfk_set_path(f, "symbolic link");
 			tfk_set_expected(f, "members inside the trace directory");
@@ -218,7 +248,22 @@ static int check_directory(const char *path, const struct tfk_limits *limits, co
 		tfk_limit_hit(&ctx, 0, "members of a trace directory", (uint64_t)limits->max_members + 1, limits->max_members);
 	if (in.too_deep)
 		tfk_limit_hit(&ctx, 0, "directory depth of a trace directory", TFK_INPUT_MAX_DEPTH + 1, TFK_INPUT_MAX_DEPTH);
+	if (TFK_HOOK(limits, loaded))
+		limits->test_hooks->loaded(limits->test_hooks->loaded_arg);
 	best->check_dir(&ctx, &in);
+	special_members(&ctx, &in);
+	bool cut = false;
+	const char *moved = tfk_input_changed(&in, &cut);
+	if (moved) {
+		struct tfk_ctx_place was = tfk_ctx_enter_member(&ctx, moved, NULL);
+		struct tfk_finding *f = tfk_emit_nooffset(&ctx, TFK_CORE_INPUT_CHANGED);
+		tfk_set_path(f, "member of the trace directory");
+		tfk_set_expected(f, "members unchanged while they were read");
+		tfk_set_found(f, "%s", cut ? "it shrank while it was read; the bytes past its new end read as zeros"
+					   : "its size or modification time changed while it was read");
+		tfk_mark_incomplete(&ctx);
+		tfk_ctx_return(&ctx, was);
+	}
 	tfk_input_close(&in);
 	return 0;
 }
@@ -260,6 +305,8 @@ static void check_loaded(int fd, const char *path, const struct tfk_limits *limi
 	case TFK_LOAD_OK:
 		break;
 	}
+	if (TFK_HOOK(limits, loaded))
+		limits->test_hooks->loaded(limits->test_hooks->loaded_arg);
 	check_mapped(l.data, l.size, limits, observer, report, l.fd, NULL, 0, &l, in_folder);
 	tfk_unload(&l);
 }

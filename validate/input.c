@@ -2,6 +2,7 @@
 /* Directory inputs: listed without following links, members mapped beneath the directory. */
 #include <dirent.h>
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,35 @@
 #include "context.h"
 #include "input.h"
 #include "grow.h"
+#include "load.h"
+#include "mapguard.h"
+
+struct tfk_input_change {
+	atomic_bool changed, cut;
+	atomic_flag naming;       /* the first to set it names the member */
+	char name[TFK_MEMBER_NAME_MAX];
+};
+
+static void changed(struct tfk_input_change *c, const char *name, bool cut)
+{
+	if (!c)
+		return;
+	if (cut)
+		atomic_store(&c->cut, true);
+	if (!atomic_flag_test_and_set(&c->naming)) {
+		snprintf(c->name, sizeof(c->name), "%s", name);
+		atomic_store_explicit(&c->changed, true, memory_order_release);
+	}
+}
+
+const char *tfk_input_changed(const struct tfk_input *in, bool *cut)
+{
+	struct tfk_input_change *c = in->change;
+	if (!c || !atomic_load_explicit(&c->changed, memory_order_acquire))
+		return NULL;
+	*cut = atomic_load(&c->cut);
+	return c->name;
+}
 
 static struct tfk_member *add(struct tfk_input *in, const char *prefix, const char *name)
 {
@@ -143,6 +173,9 @@ int tfk_input_list(struct tfk_input *in, int dirfd, size_t max_members)
 		errno = err;
 		return -1;
 	}
+	in->change = calloc(1, sizeof(*in->change));
+	if (in->change)
+		atomic_flag_clear(&in->change->naming);
 	list_dir(in, dirfd, "", 0);
 	if (in->n > 1)
 		qsort(in->members, in->n, sizeof(*in->members), by_name);
@@ -154,6 +187,7 @@ void tfk_input_close(struct tfk_input *in)
 	if (in->dirfd >= 0)
 		close(in->dirfd);
 	free(in->members);
+	free(in->change);
 	memset(in, 0, sizeof(*in));
 	in->dirfd = -1;
 }
@@ -210,6 +244,7 @@ int tfk_member_open(const struct tfk_input *in, const struct tfk_member *m, stru
 {
 	memset(map, 0, sizeof(*map));
 	map->fd = -1;
+	map->guard = -1;
 	if (m->kind != TFK_MEMBER_FILE) {
 		errno = EINVAL;
 		return -1;
@@ -225,6 +260,12 @@ int tfk_member_open(const struct tfk_input *in, const struct tfk_member *m, stru
 		return -1;
 	}
 	map->size = (size_t)st.st_size;
+	map->size0 = (uint64_t)st.st_size;
+	map->mtime_s = (int64_t)st.st_mtim.tv_sec;
+	map->mtime_ns = (int64_t)st.st_mtim.tv_nsec;
+	map->change = in->change;
+	if (map->size0 != m->size)
+		changed(in->change, m->name, false); /* written to since it was listed */
 	if (map->size) {
 		void *p = mmap(NULL, map->size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (p == MAP_FAILED) {
@@ -235,6 +276,8 @@ int tfk_member_open(const struct tfk_input *in, const struct tfk_member *m, stru
 		}
 		map->data = p;
 		map->fd = fd;
+		map->guard = tfk_mapguard_add(p, map->size); /* shrunk under it: zeros, not SIGBUS */
+		snprintf(map->name, sizeof(map->name), "%s", m->name);
 	} else {
 		close(fd);
 	}
@@ -244,11 +287,15 @@ int tfk_member_open(const struct tfk_input *in, const struct tfk_member *m, stru
 void tfk_member_close(struct tfk_member_map *map)
 {
 	if (map->data) {
+		bool cut = tfk_mapguard_remove(map->guard);
+		if (cut || tfk_file_changed(map->fd, map->size0, map->mtime_s, map->mtime_ns))
+			changed(map->change, map->name, cut);
 		munmap((void *)map->data, map->size);
 		close(map->fd);
 	}
 	memset(map, 0, sizeof(*map));
 	map->fd = -1;
+	map->guard = -1;
 }
 
 struct tfk_ctx_place tfk_ctx_enter_member(struct tfk_ctx *ctx, const char *name, const struct tfk_member_map *map)
@@ -267,4 +314,20 @@ void tfk_ctx_return(struct tfk_ctx *ctx, struct tfk_ctx_place before)
 	ctx->map = before.map;
 	ctx->map_size = before.map_size;
 	ctx->fd = before.fd;
+}
+
+void tfk_member_unreadable(struct tfk_ctx *ctx, const char *name, const char *what, int err)
+{
+	struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, name, NULL);
+	if (err == ENAMETOOLONG) {
+		/* a name this build cannot hold: its limit, not a fault of the trace */
+		tfk_limit_hit(ctx, 0, "bytes in the path of a member of a trace directory", TFK_MEMBER_NAME_MAX,
+			      TFK_MEMBER_NAME_MAX - 1);
+	} else {
+		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_CORE_INPUT_MEMBER_UNREADABLE);
+		tfk_set_path(f, "%s", what);
+		tfk_set_found(f, "%s", strerror(err ? err : EIO));
+		tfk_mark_incomplete(ctx);
+	}
+	tfk_ctx_return(ctx, was);
 }

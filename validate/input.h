@@ -40,6 +40,9 @@ struct tfk_member {
 	bool target_outside;      /* the link points outside the directory (absolute, or climbs out) */
 };
 
+/* Whether a member changed while the check read it (input.c); shared by the check's threads. */
+struct tfk_input_change;
+
 struct tfk_input {
 	int dirfd;                /* the directory, or -1 */
 	struct tfk_member *members; /* sorted by name, so reports do not depend on readdir order */
@@ -48,6 +51,7 @@ struct tfk_input {
 	bool too_many;            /* more members than max_members: the rest are not listed */
 	bool too_deep;            /* a directory deeper than TFK_INPUT_MAX_DEPTH was not listed */
 	uint64_t total_size;      /* of the regular files listed */
+	struct tfk_input_change *change; /* NULL when it could not be allocated: nothing is told */
 };
 
 /* A member mapped read-only (data NULL when it is empty). */
@@ -55,6 +59,11 @@ struct tfk_member_map {
 	const uint8_t *data;
 	size_t size;
 	int fd;                   /* open while mapped (windowed reads), or -1 */
+	int guard;                /* mapguard.h slot, or -1 */
+	uint64_t size0;           /* size and modification time when opened */
+	int64_t mtime_s, mtime_ns;
+	struct tfk_input_change *change;
+	char name[TFK_MEMBER_NAME_MAX]; /* the member's, for the change it may report */
 };
 
 /*
@@ -63,6 +72,18 @@ struct tfk_member_map {
  */
 int tfk_input_list(struct tfk_input *in, int dirfd, size_t max_members);
 void tfk_input_close(struct tfk_input *in);
+
+/*
+ * The first member that changed while it was read (its size or modification time is not what
+ * the listing or its opening saw, or it shrank under its mapping), or NULL. *cut: it shrank.
+ */
+const char *tfk_input_changed(const struct tfk_input *in, bool *cut);
+
+/*
+ * A member that could not be read (errno err; what: the member's role): a warning and the check
+ * incomplete, never corruption. ENAMETOOLONG, a path longer than this build lists, is a limit.
+ */
+void tfk_member_unreadable(struct tfk_ctx *ctx, const char *name, const char *what, int err);
 
 /* The member of that relative name, or NULL. */
 const struct tfk_member *tfk_input_find(const struct tfk_input *in, const char *name);

@@ -14,6 +14,7 @@
 #include <zstd_errors.h>
 
 #include "load.h"
+#include "mapguard.h"
 
 /* Bytes moved per read or decode step: enough to stream fast, small enough to stay flat. */
 #define CHUNK (1u << 20)
@@ -381,7 +382,9 @@ static enum tfk_load_result unpack(struct tfk_loaded *l, const struct tfk_limits
 	l->unpack_capped = s.capped;
 	l->timed_out = s.late;
 	/* the compressed bytes are done with: the check reads the decompressed ones */
+	l->src_changed = tfk_mapguard_faulted(packed.guard);
 	tfk_unload(&packed);
+	l->guard = -1;
 	l->data = NULL;
 	l->fd = -1;
 	l->owns_fd = false;
@@ -402,6 +405,8 @@ enum tfk_load_result tfk_load_fd(int fd, const struct tfk_limits *lim, struct tf
 {
 	memset(l, 0, sizeof(*l));
 	l->fd = -1;
+	l->guard = -1;
+	l->src_fd = -1;
 	struct stat st;
 	if (fstat(fd, &st) != 0) {
 		*what = "stat";
@@ -418,6 +423,10 @@ enum tfk_load_result tfk_load_fd(int fd, const struct tfk_limits *lim, struct tf
 		l->kind = kind_of(st.st_mode);
 		return TFK_LOAD_NOT_A_FILE;
 	} else if (st.st_size > 0) {
+		l->src_fd = fd;
+		l->src_size = (uint64_t)st.st_size;
+		l->src_mtime_s = (int64_t)st.st_mtim.tv_sec;
+		l->src_mtime_ns = (int64_t)st.st_mtim.tv_nsec;
 		l->size = (size_t)st.st_size;
 		void *p = mmap(NULL, l->size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (p == MAP_FAILED) {
@@ -426,6 +435,7 @@ enum tfk_load_result tfk_load_fd(int fd, const struct tfk_limits *lim, struct tf
 			return TFK_LOAD_ERROR;
 		}
 		l->data = p;
+		l->guard = tfk_mapguard_add(p, l->size); /* a file shrunk under it reads zeros, not SIGBUS */
 		l->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0); /* CPU data may be read by descriptor (tfk_ctx.fd) */
 		l->owns_fd = l->fd >= 0;
 	}
@@ -436,6 +446,8 @@ enum tfk_load_result tfk_load_fd(int fd, const struct tfk_limits *lim, struct tf
 
 void tfk_unload(struct tfk_loaded *l)
 {
+	tfk_mapguard_remove(l->guard);
+	l->guard = -1;
 	if (l->data)
 		munmap((void *)l->data, l->size);
 	if (l->owns_fd && l->fd >= 0)
@@ -499,4 +511,33 @@ void tfk_load_report(struct tfk_ctx *ctx, const struct tfk_loaded *l)
 		tfk_set_found(f, "no more bytes after %llu; what came was checked", (unsigned long long)l->size);
 		tfk_mark_incomplete(ctx);
 	}
+}
+
+bool tfk_file_changed(int fd, uint64_t size, int64_t mtime_s, int64_t mtime_ns)
+{
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0)
+		return false;
+	return (uint64_t)st.st_size != size || (int64_t)st.st_mtim.tv_sec != mtime_s ||
+	       (int64_t)st.st_mtim.tv_nsec != mtime_ns;
+}
+
+void tfk_load_report_changed(struct tfk_ctx *ctx, const struct tfk_loaded *l)
+{
+	if (l->src_fd < 0)
+		return;
+	bool cut = l->src_changed || tfk_mapguard_faulted(l->guard);
+	struct stat st;
+	if (!cut && !tfk_file_changed(l->src_fd, l->src_size, l->src_mtime_s, l->src_mtime_ns))
+		return;
+	struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_CORE_INPUT_CHANGED);
+	tfk_set_path(f, "the whole input");
+	tfk_set_expected(f, "%llu bytes, unchanged while it was read", (unsigned long long)l->src_size);
+	if (fstat(l->src_fd, &st) == 0)
+		tfk_set_found(f, "%llu bytes%s%s", (unsigned long long)st.st_size,
+			      (uint64_t)st.st_size == l->src_size ? ", modified" : "",
+			      cut ? "; bytes past its new end read as zeros" : "");
+	else
+		tfk_set_found(f, "changed%s", cut ? "; bytes past its new end read as zeros" : "");
+	tfk_mark_incomplete(ctx);
 }

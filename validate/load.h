@@ -46,6 +46,12 @@ struct tfk_loaded {
 	/* either way */
 	bool timed_out;           /* limits.timeout_ms passed: what followed was not read */
 	uint64_t started_ms;      /* tfk_now_ms() the timeout counts from */
+	/* a regular file: what it was when loaded, to tell whether it changed while it was read */
+	int guard;                /* mapguard.h slot of the mapping, or -1 */
+	int src_fd;               /* the caller's descriptor of the file, or -1 (not owned) */
+	uint64_t src_size;
+	int64_t src_mtime_s, src_mtime_ns;
+	bool src_changed;         /* a read past its end was caught while decompressing it */
 };
 
 /*
@@ -62,5 +68,12 @@ const char *tfk_packing_name(enum tfk_packing packing);
 
 /* The findings a load makes (compressed input, damaged compression, caps, idle pipe). */
 void tfk_load_report(struct tfk_ctx *ctx, const struct tfk_loaded *loaded);
+/*
+ * After the check: core.input.changed (and the verdict incomplete) when the file shrank under
+ * its mapping, or its size or modification time is not what they were when it was loaded.
+ */
+void tfk_load_report_changed(struct tfk_ctx *ctx, const struct tfk_loaded *loaded);
+/* The same test for any file: was it (size, mtime) when first seen, and is it still? */
+bool tfk_file_changed(int fd, uint64_t size, int64_t mtime_s, int64_t mtime_ns);
 
 #endif

@@ -23,6 +23,13 @@ struct tfk_test_hooks {
 	                                 not in a guarded child (the fuzz harnesses: no fork per input,
 	                                 a parser crash is theirs); the report must not change. The
 	                                 parser_*_at hooks act on a child only */
+	uint32_t parser_setup_ms;     /* nonzero: the parser child's start-up deadline, instead of 30 s */
+	uint32_t parse_collect_delay_ms; /* the parent collects the parser's answers this late, as after
+	                                 a long page walk; the report must not change */
+	void (*loaded)(void *arg);    /* non-NULL: called once the input is loaded (mapped) or a
+	                                 directory listed, before it is checked: a test changes the
+	                                 file there, as another process would */
+	void *loaded_arg;
 	uint64_t *taken_ahead;        /* non-NULL: counts the CPU walks a check took from worker threads,
 	                                 so a test can tell that its ranges were walked ahead at all */
 	uint64_t *read_ahead;         /* non-NULL: counts the windows a check read ahead on a thread */

@@ -124,6 +124,21 @@ void tfk_repair_file(const char *path, int out_fd, const struct tfk_limits *limi
 void tfk_repair_dir(const char *in_dir, const char *out_dir, const struct tfk_limits *limits,
 		    struct tfk_repair_report *report);
 
+/*
+ * The path of the temporary directory tfk_repair_dir builds out_dir's output in (out_dir NULL:
+ * a dry run's), into buf: .tracefsck-PID.d beside it, one per process, so that a program's
+ * signal handler can remove it (tfk_scratch_remove) when a run is stopped. A run killed
+ * outright leaves it; the next repair into that folder removes it. 0, or -1 (too long).
+ */
+int tfk_repair_dir_scratch(const char *out_dir, char *buf, size_t n);
+
+/*
+ * Remove from the folder dir what repairs that died there left (SIGKILL): the temporary files
+ * and directories named .tracefsck-PID.* of this user whose PID no longer runs. Repairs call
+ * it on the folder they write into.
+ */
+void tfk_sweep_leftovers(const char *dir);
+
 void tfk_repair_report_free(struct tfk_repair_report *report);
 
 /* The salvage report summed over every CPU: what the text and JSON reports print as totals. */

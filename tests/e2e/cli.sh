@@ -149,7 +149,10 @@ expect 1 "repair a damaged trace" "$bin" repair "$work/damaged.dat" -o "$work/fi
 has "salvage: 2 buffers, 4 CPUs" "salvage report"
 has "re-checked clean" "repair re-checks its output"
 expect 0 "repaired output checks clean" "$bin" check "$work/fixed.dat"
+rm -f "$work/fixed2.dat"
 expect 0 "repairing it again: nothing to do" "$bin" repair "$work/fixed.dat" -o "$work/fixed2.dat"
+[ ! -e "$work/fixed2.dat" ] && echo "ok: nothing to repair writes no copy" || { echo "FAIL: nothing to repair wrote $work/fixed2.dat"; fail=1; }
+expect 0 "repairing it again with --always-write" "$bin" repair --always-write "$work/fixed.dat" -o "$work/fixed2.dat"
 cmp -s "$work/fixed.dat" "$work/fixed2.dat" && echo "ok: second repair is byte-identical" || { echo "FAIL: second repair changed the file"; fail=1; }
 rm -f "$work/dry.dat"
 expect 1 "repair --dry-run" "$bin" repair --dry-run "$work/damaged.dat" -o "$work/dry.dat"

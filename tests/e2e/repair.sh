@@ -64,7 +64,7 @@ PY
 		if [ "$ours" != "$kept" ]; then
 			echo "FAIL: $name $damage: the salvage report says $kept events kept, the output holds $ours"; fail=1; continue
 		fi
-		"$bin" repair -q "$out" -o "$out.again" > /dev/null 2>&1; rc2=$?
+		"$bin" repair -q --always-write "$out" -o "$out.again" > /dev/null 2>&1; rc2=$?
 		if [ "$rc2" != 0 ] || ! cmp -s "$out" "$out.again"; then
 			echo "FAIL: $name $damage: second repair exit $rc2 or changed the file"; fail=1
 		fi

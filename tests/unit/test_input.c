@@ -17,8 +17,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "context.h"
 #include "input.h"
 #include "raised.h"
+#include "test_hooks.h"
 #include "pdw.h"
 #include "tracefsck/tracefsck.h"
 
@@ -123,6 +125,36 @@ static const struct tfk_finding *finding(const struct tfk_report *r, const char 
 	return NULL;
 }
 
+/* Another process appends to the member "data" of the directory arg once it is listed. */
+static void grow_data(void *arg)
+{
+	char path[300];
+	snprintf(path, sizeof(path), "%s/data", (const char *)arg);
+	FILE *f = fopen(path, "ab");
+	assert_non_null(f);
+	fputs("more", f);
+	fclose(f);
+}
+
+/* A member that cannot be read is not damage: a warning, and the verdict incomplete. */
+static void test_member_unreadable(void **state)
+{
+	(void)state;
+	struct tfk_report r;
+	memset(&r, 0, sizeof(r));
+	struct tfk_limits lim = tfk_limits_default();
+	struct tfk_ctx ctx;
+	tfk_ctx_init(&ctx, &lim, &r);
+	tfk_member_unreadable(&ctx, "data.3", "record stream", EACCES);
+	raised_note(&r);
+	const struct tfk_finding *f = finding(&r, "core.input.member-unreadable", "data.3");
+	assert_non_null(f);
+	assert_non_null(strstr(f->found, "ermission"));
+	assert_int_equal(r.by_severity[TFK_SEV_ERROR], 0);
+	assert_int_equal(tfk_report_verdict(&r), TFK_VERDICT_INCOMPLETE);
+	tfk_report_free(&r);
+}
+
 /* Through a check of a perf.data directory: findings on the member they concern. */
 static void test_directory_check(void **state)
 {
@@ -134,7 +166,6 @@ static void test_directory_check(void **state)
 	put("data", b.data, b.len);
 	put("data.0", "", 0);
 	put("data.1", "", 0);
-	tdw_free(&b);
 	char path[300];
 	snprintf(path, sizeof(path), "%s/escape", dir);
 	assert_int_equal(symlink("../../../etc/shadow", path), 0);
@@ -148,9 +179,33 @@ static void test_directory_check(void **state)
 	assert_int_equal(tfk_report_verdict(&r), TFK_VERDICT_CLEAN); /* a warning */
 	tfk_report_free(&r);
 
+	/* a FIFO no format reads is reported all the same, and never opened */
+	snprintf(path, sizeof(path), "%s/channel", dir);
+	assert_int_equal(mkfifo(path, 0644), 0);
+	tfk_check_file(dir, NULL, &r);
+	raised_note(&r);
+	f = finding(&r, "core.input.member-special", "channel");
+	assert_non_null(f);
+	assert_non_null(strstr(f->found, "FIFO"));
+	tfk_report_free(&r);
+	unlink(path);
+
+	/* a member written to while the directory is checked: core.input.changed on it */
+	struct tfk_test_hooks hooks = { .loaded = grow_data, .loaded_arg = dir };
+	struct tfk_limits lim = tfk_limits_default();
+	lim.test_hooks = &hooks;
+	tfk_check_file(dir, &lim, &r);
+	raised_note(&r);
+	assert_non_null(finding(&r, "core.input.changed", "data"));
+	assert_true(r.incomplete);
+	tfk_report_free(&r);
+	put("data", b.data, b.len); /* as it was */
+	tdw_free(&b);
+
 	/* A member that cannot be examined (here: its path is longer than a member name may be,
 	 * which even root cannot read around) is a finding on that member, and the check is
-	 * incomplete; the rest is still checked. */
+	 * incomplete; the rest is still checked. A path too long is this build's limit, never a
+	 * fault of the trace: no error. */
 	char deep[512];
 	int len = snprintf(deep, sizeof(deep), "%s/", dir);
 	for (int k = 0; k < 3; k++) {
@@ -167,13 +222,14 @@ static void test_directory_check(void **state)
 	raised_note(&r);
 	const struct tfk_finding *io = NULL;
 	for (size_t i = 0; i < r.count; i++)
-		if (strcmp(r.findings[i].fault->id, "core.input.io-error") == 0 && strncmp(r.findings[i].member, "0000", 4) == 0)
+		if (strcmp(r.findings[i].fault->id, "core.limit.reached") == 0 && strncmp(r.findings[i].member, "0000", 4) == 0)
 			io = &r.findings[i];
 	assert_non_null(io);
-	assert_non_null(strstr(io->found, "too long"));
+	assert_non_null(strstr(io->path, "path of a member"));
 	assert_true(r.incomplete);
 	assert_string_equal(r.stats.format, "perf.data directory");
-	assert_int_equal(r.by_severity[TFK_SEV_ERROR], 1);
+	assert_int_equal(r.by_severity[TFK_SEV_ERROR], 0);
+	assert_int_equal(tfk_report_verdict(&r), TFK_VERDICT_INCOMPLETE);
 	tfk_report_free(&r);
 }
 
@@ -182,6 +238,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_listing, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_directory_check, make_dir, remove_dir),
+		cmocka_unit_test(test_member_unreadable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

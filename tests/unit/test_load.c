@@ -22,6 +22,7 @@
 #include "codec/codec.h"
 #include "load.h"
 #include "raised.h"
+#include "test_hooks.h"
 #include "tracedat_helpers.h"
 #include "tracefsck/tracefsck.h"
 
@@ -227,6 +228,86 @@ static void test_silent_pipe(void **state)
 	close(p[1]);
 }
 
+/* What another process does to the input once it is mapped: truncate it, or append to it. */
+struct change {
+	const char *path;
+	off_t size;   /* truncated to this, or -1: four bytes appended */
+};
+
+static void change_input(void *arg)
+{
+	const struct change *c = arg;
+	if (c->size >= 0) {
+		assert_int_equal(truncate(c->path, c->size), 0);
+	} else {
+		FILE *f = fopen(c->path, "ab");
+		assert_non_null(f);
+		fputs("more", f);
+		fclose(f);
+	}
+}
+
+/*
+ * An input shrunk under its mapping (a log rotated, truncate from elsewhere) never ends the run
+ * with SIGBUS: the pages past the new end read as zeros, and core.input.changed says the check
+ * read two versions, the verdict incomplete. One grown meanwhile says so too. Compressed whole,
+ * the compressed bytes shrunk while they are decompressed, likewise.
+ */
+static void test_input_changed_under_check(void **state)
+{
+	(void)state;
+	struct fx *x = fx_default();
+	char path[512];
+	temp_path(path, sizeof(path), "changing.dat");
+	const off_t sizes[] = { 4096, (off_t)x->L.cpu_offset[1] + 100, -1 };
+	for (size_t k = 0; k < 3; k++) {
+		save(path, x->b.data, x->b.len);
+		struct change c = { path, sizes[k] };
+		struct tfk_test_hooks hooks = { .loaded = change_input, .loaded_arg = &c };
+		struct tfk_limits lim = quick();
+		lim.test_hooks = &hooks;
+		struct tfk_report r;
+		tfk_check_file(path, &lim, &r);
+		raised_note(&r);
+		const struct tfk_finding *f = NULL;
+		for (size_t i = 0; i < r.count; i++)
+			if (strcmp(code(&r.findings[i]), "core.input.changed") == 0)
+				f = &r.findings[i];
+		assert_non_null(f);
+		if (sizes[k] >= 0)
+			assert_non_null(strstr(f->found, "read as zeros"));
+		assert_true(r.incomplete);
+		assert_int_not_equal(tfk_report_verdict(&r), TFK_VERDICT_CLEAN);
+		tfk_report_free(&r);
+	}
+	/* unchanged: no such finding */
+	save(path, x->b.data, x->b.len);
+	struct tfk_limits lim = quick();
+	struct tfk_report r;
+	tfk_check_file(path, &lim, &r);
+	for (size_t i = 0; i < r.count; i++)
+		assert_string_not_equal(code(&r.findings[i]), "core.input.changed");
+	assert_int_equal(tfk_report_verdict(&r), TFK_VERDICT_CLEAN);
+	tfk_report_free(&r);
+	/* zstd: the compressed input cut to a tenth while it is read */
+	size_t n;
+	uint8_t *z = pack(TFK_PACKING_ZSTD, x->b.data, x->b.len, &n);
+	save(path, z, n);
+	struct change c = { path, (off_t)(n / 10) };
+	struct tfk_test_hooks hooks = { .loaded = change_input, .loaded_arg = &c };
+	lim.test_hooks = &hooks;
+	tfk_check_file(path, &lim, &r);
+	raised_note(&r);
+	bool changed = false;
+	for (size_t i = 0; i < r.count; i++)
+		changed |= strcmp(code(&r.findings[i]), "core.input.changed") == 0;
+	assert_true(changed);
+	tfk_report_free(&r);
+	free(z);
+	unlink(path);
+	fx_free(x);
+}
+
 static void test_devices_are_not_read(void **state)
 {
 	(void)state;
@@ -415,6 +496,7 @@ int main(void)
 		cmocka_unit_test(test_compressed_traces_check_as_decompressed),
 		cmocka_unit_test(test_pipes),
 		cmocka_unit_test(test_silent_pipe),
+		cmocka_unit_test(test_input_changed_under_check),
 		cmocka_unit_test(test_devices_are_not_read),
 		cmocka_unit_test(test_budget_sets_caps),
 		cmocka_unit_test(test_bomb_stops_at_budget),

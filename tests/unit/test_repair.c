@@ -13,6 +13,9 @@
 #include <unistd.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <cmocka.h>
 
 #include "pdw.h"
@@ -659,7 +662,7 @@ static int entries(const char *path)
 /*
  * A repaired directory is written beside its target and renamed into place whole: made, kept
  * and zero segments land in its members, nested members get their directories, bad names are
- * refused, an existing directory is replaced at once, and an aborted one leaves nothing.
+ * refused, the input directory is replaced at once in place, and an aborted one leaves nothing.
  */
 static void test_directory_output(void **state)
 {
@@ -674,7 +677,7 @@ static void test_directory_output(void **state)
 	rp_out_zeros_to(&o, o.len + 3);
 
 	struct rp_dir d;
-	assert_int_equal(rp_dir_begin(&d, target), 0);
+	assert_int_equal(rp_dir_begin(&d, target, false), 0);
 	assert_int_equal(entries(base), 1); /* the temporary directory, beside the target */
 	assert_int_equal(rp_dir_member(&d, "info", &o), 0);
 	assert_int_equal(rp_dir_member(&d, "kernel/channel0_0", &o), 0);
@@ -690,10 +693,10 @@ static void test_directory_output(void **state)
 	assert_int_equal(entries(base), 1); /* renamed: no temporary directory left */
 	assert_int_equal(entries(target), 2);
 
-	/* An existing directory (not empty) is replaced whole. */
+	/* In place, the input directory (not empty) is replaced whole. */
 	struct rp_out small = { 0 };
 	rp_out_put(&small, "new", 3);
-	assert_int_equal(rp_dir_begin(&d, target), 0);
+	assert_int_equal(rp_dir_begin(&d, target, true), 0);
 	assert_int_equal(rp_dir_member(&d, "metadata", &small), 0);
 	assert_int_equal(rp_dir_commit(&d), 0);
 	assert_int_equal(entries(target), 1);
@@ -702,7 +705,7 @@ static void test_directory_output(void **state)
 	assert_int_equal(entries(base), 1);
 
 	/* Aborted: the target stays as it was, the temporary directory goes. */
-	assert_int_equal(rp_dir_begin(&d, target), 0);
+	assert_int_equal(rp_dir_begin(&d, target, false), 0);
 	assert_int_equal(rp_dir_member(&d, "x/y/z", &small), 0);
 	rp_dir_abort(&d);
 	assert_int_equal(entries(base), 1);
@@ -712,6 +715,82 @@ static void test_directory_output(void **state)
 	rmdir(target);
 	rmdir(base);
 	rp_out_free(&o);
+	rp_out_free(&small);
+}
+
+/*
+ * A directory that appears at the target while the output is written is never replaced nor
+ * emptied: the commit fails with EEXIST and what was put there stays. An empty directory that
+ * was the target at the start is replaced, but not once something was put into it. A dead
+ * run's temporary directory (SIGKILL) is swept when the next one begins; a live run's is not.
+ */
+static void test_directory_output_race(void **state)
+{
+	(void)state;
+	char base[] = "/tmp/tfk-dirrace-XXXXXX", target[256], path[512], buf[16];
+	assert_non_null(mkdtemp(base));
+	snprintf(target, sizeof(target), "%s/out", base);
+	struct rp_out small = { 0 };
+	rp_out_put(&small, "new", 3);
+
+	struct rp_dir d;
+	assert_int_equal(rp_dir_begin(&d, target, false), 0);
+	assert_int_equal(rp_dir_member(&d, "metadata", &small), 0);
+	assert_int_equal(mkdir(target, 0755), 0); /* another process: mkdir out; echo x > out/precious.txt */
+	snprintf(path, sizeof(path), "%s/precious.txt", target);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "x\n", 2), 2);
+	close(fd);
+	assert_int_equal(rp_dir_commit(&d), -1);
+	assert_int_equal(errno, EEXIST);
+	assert_int_equal(slurp(path, buf, sizeof(buf)), 2); /* still there */
+	assert_int_equal(entries(target), 1);
+	assert_int_equal(entries(base), 1); /* and our temporary directory is gone */
+
+	/* An empty target at the start that is filled meanwhile: kept as it is. */
+	unlink(path);
+	assert_int_equal(rp_dir_begin(&d, target, false), 0);
+	assert_int_equal(rp_dir_member(&d, "metadata", &small), 0);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(rp_dir_commit(&d), -1);
+	assert_int_equal(errno, EEXIST);
+	assert_int_equal(access(path, F_OK), 0);
+	unlink(path);
+
+	/* Still empty at the end: replaced. */
+	assert_int_equal(rp_dir_begin(&d, target, false), 0);
+	assert_int_equal(rp_dir_member(&d, "metadata", &small), 0);
+	assert_int_equal(rp_dir_commit(&d), 0);
+	snprintf(path, sizeof(path), "%s/metadata", target);
+	assert_int_equal(slurp(path, buf, sizeof(buf)), 3);
+	unlink(path);
+	rmdir(target);
+
+	/* Leftovers: a dead run's directory and file go, a live run's (the parent of this test's, running) stays. */
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0)
+		_exit(0);
+	waitpid(child, NULL, 0);
+	char dead_dir[512], dead_file[512], live[512];
+	snprintf(dead_dir, sizeof(dead_dir), "%s/.tracefsck-%ld.d", base, (long)child);
+	snprintf(dead_file, sizeof(dead_file), "%s/.tracefsck-%ld.0", base, (long)child);
+	snprintf(live, sizeof(live), "%s/.tracefsck-%ld.d", base, (long)getppid());
+	assert_int_equal(mkdir(dead_dir, 0700), 0);
+	snprintf(path, sizeof(path), "%s/member", dead_dir);
+	close(open(path, O_WRONLY | O_CREAT, 0644));
+	close(open(dead_file, O_WRONLY | O_CREAT, 0644));
+	assert_int_equal(mkdir(live, 0700), 0);
+	rp_sweep_leftovers(base);
+	assert_int_equal(access(dead_dir, F_OK), -1);
+	assert_int_equal(access(dead_file, F_OK), -1);
+	assert_int_equal(access(live, F_OK), 0);
+	rmdir(live);
+	assert_int_equal(entries(base), 0);
+	rmdir(base);
 	rp_out_free(&small);
 }
 
@@ -774,6 +853,7 @@ int main(void)
 		cmocka_unit_test(test_v7_inputs),
 		cmocka_unit_test(test_every_prefix_repairs_clean),
 		cmocka_unit_test(test_directory_output),
+		cmocka_unit_test(test_directory_output_race),
 		cmocka_unit_test(test_registry),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -142,6 +142,65 @@ static void no_signals_to_others(void **state) { (void)state; killed_by(SIGNAL_P
 static void no_programs(void **state) { (void)state; killed_by(EXECVE); }
 static void no_processes(void **state) { (void)state; killed_by(FORK); }
 
+/*
+ * The caller's standard input is a socket (`tracefsck check x.dat < secret`, or a socket given
+ * as stdin): once in the leash the child can neither read what waits in it nor write to it.
+ * Standard input is /dev/null by then (so this holds without the filter, under sanitizers too),
+ * and with the filter a read or write of any descriptor but its pipe fails with EBADF.
+ */
+static void no_stdin(void **state)
+{
+	(void)state;
+	int ss[2], sv[2];
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, ss), 0);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	assert_int_equal(write(ss[0], "secret", 6), 6);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(sv[0]);
+		if (dup2(ss[1], STDIN_FILENO) != STDIN_FILENO || dup2(ss[1], STDOUT_FILENO) != STDOUT_FILENO)
+			_exit(9);
+		enum tfk_sandbox_state st = tfk_sandbox_enter(sv[1], 10, 1u << 30);
+		char buf[8], out[4];
+		ssize_t r = read(STDIN_FILENO, buf, sizeof(buf));
+		int rerr = errno;
+		ssize_t w = write(STDIN_FILENO, "leak", 4);
+		int werr = errno;
+		ssize_t o = write(STDOUT_FILENO, "leak", 4);
+		/* r: read nothing ('0': /dev/null's end, 'b': EBADF), w and o: wrote to /dev/null or not at all */
+		out[0] = st == TFK_SANDBOX_FAILED ? 'F' : st == TFK_SANDBOX_FULL ? 'S' : 'N';
+		out[1] = r == 0 ? '0' : r < 0 && rerr == EBADF ? 'b' : 'R';
+		out[2] = w == 4 ? 'n' : w < 0 && werr == EBADF ? 'b' : 'W';
+		out[3] = o == 4 ? 'n' : o < 0 ? 'b' : 'W';
+		_exit(write(sv[1], out, 4) == 4 ? 0 : 8);
+	}
+	close(sv[1]);
+	char r[5] = { 0 };
+	size_t got = 0;
+	ssize_t n;
+	while (got < 4 && (n = read(sv[0], r + got, 4 - got)) > 0)
+		got += (size_t)n;
+	int status;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	if (r[0] == 'S')
+		assert_string_equal(r, "Sbbb"); /* the filter answers EBADF */
+	else
+		assert_string_equal(r, "N0nn"); /* /dev/null answers */
+	/* the secret is still there, unread, and nothing came out of the socket */
+	char buf[16];
+	assert_int_equal(recv(ss[1], buf, sizeof(buf), MSG_DONTWAIT), 6);
+	assert_memory_equal(buf, "secret", 6);
+	assert_int_equal(recv(ss[0], buf, sizeof(buf), MSG_DONTWAIT), -1);
+	assert_int_equal(errno, EAGAIN);
+	close(ss[0]);
+	close(ss[1]);
+	close(sv[0]);
+}
+
 /* A crash in the parser still ends as that crash (abort and raise signal the process itself). */
 static void own_signals_pass(void **state)
 {
@@ -159,6 +218,7 @@ int main(void)
 		cmocka_unit_test(no_sockets),         cmocka_unit_test(no_executable_memory),
 		cmocka_unit_test(no_signals_to_others), cmocka_unit_test(no_programs),
 		cmocka_unit_test(no_processes),       cmocka_unit_test(own_signals_pass),
+		cmocka_unit_test(no_stdin),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

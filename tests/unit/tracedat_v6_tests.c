@@ -1427,6 +1427,33 @@ static void test_guarded_escape(void **state)
 	assert_false(x->r.incomplete);
 }
 
+/*
+ * The parser child's start-up deadline counts only the child's own start, never the page walk
+ * beside it: answers collected long after the deadline (a 10 GiB sparse trace walked for more
+ * than 30 s, a sanitizer build) are the same answers. The walk is stood in for by a delay longer
+ * than the start-up deadline, which is shortened for the test.
+ */
+static void test_guarded_collected_late(void **state)
+{
+	struct fx *x = *state = fx_default();
+	struct tfk_limits lim = tfk_limits_default();
+	struct tfk_report on_time;
+	tfk_check_buffer(x->b.data, x->b.len, &lim, &on_time);
+	/* deadlines short, the collection later than both (scaled for slow runs, as the hang's) */
+	struct tfk_test_hooks hooks = { .parser_setup_ms = 300 * test_slowdown(),
+					.parse_collect_delay_ms = 1500 * test_slowdown() };
+	lim.test_hooks = &hooks;
+	lim.parser_timeout_ms = 300 * test_slowdown();
+	tfk_check_buffer(x->b.data, x->b.len, &lim, &x->r);
+	note_raised(&x->r);
+	assert_int_equal(count_code(&x->r, "core.limit.reached"), 0);
+	assert_int_equal(count_code(&x->r, "tracedat.format.parser-crash"), 0);
+	assert_int_equal(x->r.count, on_time.count);
+	assert_int_equal(tfk_report_verdict(&x->r), tfk_report_verdict(&on_time));
+	assert_false(x->r.incomplete);
+	tfk_report_free(&on_time);
+}
+
 /* A hang is the one property measured in time. The deadline is per format and starts once the
  * child has set libtraceevent up, so only the parse of one small format races it: the timeout is
  * generous for that and scaled for slow runs (Valgrind, sanitizers). */
@@ -1725,6 +1752,7 @@ static const struct CMUnitTest v6_tests[] = {
 	cmocka_unit_test_teardown(test_guarded_unparsable, fx_teardown),
 	cmocka_unit_test_teardown(test_guarded_crash, fx_teardown),
 	cmocka_unit_test_teardown(test_guarded_hang, fx_teardown),
+	cmocka_unit_test_teardown(test_guarded_collected_late, fx_teardown),
 	cmocka_unit_test(test_guarded_split),
 	cmocka_unit_test_teardown(test_guarded_escape, fx_teardown),
 	cmocka_unit_test_teardown(test_in_process_unparsable, fx_teardown),

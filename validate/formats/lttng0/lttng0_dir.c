@@ -105,12 +105,7 @@ int l0_sniff_dir(const struct tfk_input *in)
 
 static void io_error(struct tfk_ctx *ctx, const char *name, int err)
 {
-	struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, name, NULL);
-	struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_CORE_INPUT_IO_ERROR);
-	tfk_set_path(f, "LTTng 0.x tracefile");
-	tfk_set_found(f, "%s", strerror(err));
-	ctx->report->incomplete = true;
-	tfk_ctx_return(ctx, was);
+	tfk_member_unreadable(ctx, name, "LTTng 0.x tracefile", err);
 }
 
 /* A metadata tracefile: its core events define the markers of the others. */

@@ -90,13 +90,7 @@ static void pf_check_dir_input(struct tfk_ctx *ctx, const struct tfk_input *in)
 		streams[n].m = m;
 		streams[n].number = number;
 		if (tfk_member_open(in, m, &streams[n].map) != 0) {
-			int err = errno;
-			struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, m->name, NULL);
-			struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_CORE_INPUT_IO_ERROR);
-			tfk_set_path(f, "record stream");
-			tfk_set_found(f, "%s", strerror(err));
-			tfk_ctx_return(ctx, was);
-			ctx->report->incomplete = true;
+			tfk_member_unreadable(ctx, m->name, "record stream", errno);
 			continue;
 		}
 		n++;

@@ -615,13 +615,7 @@ static bool with_member(struct tfk_ctx *ctx, struct uf_state *st, const struct t
 {
 	struct tfk_member_map map;
 	if (tfk_member_open(in, m, &map) != 0) {
-		int err = errno;
-		struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, m->name, NULL);
-		struct tfk_finding *f = tfk_emit_nooffset(ctx, TFK_CORE_INPUT_IO_ERROR);
-		tfk_set_path(f, "uftrace member");
-		tfk_set_found(f, "%s", strerror(err));
-		ctx->report->incomplete = true;
-		tfk_ctx_return(ctx, was);
+		tfk_member_unreadable(ctx, m->name, "uftrace member", errno);
 		return false;
 	}
 	struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, m->name, &map);

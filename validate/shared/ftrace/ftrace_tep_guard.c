@@ -104,6 +104,7 @@ static struct tfk_finding *ref_fault(struct td_check *td, enum tfk_fault_code co
 struct tep_progress {
 	_Atomic uint64_t done;  /* formats answered, counted from the child's first */
 	_Atomic int64_t at_ms;  /* CLOCK_MONOTONIC ms of the last answer (or of READY) */
+	_Atomic int64_t started_ms; /* when the child first ran: its start-up deadline counts from there */
 	uint8_t answer[];       /* 'o' parsed, 'e' rejected, one per format answered */
 };
 
@@ -118,15 +119,15 @@ static int64_t now_ms(void)
  * in `prog`. The per-format deadline starts at READY. */
 static void child(struct td_check *td, size_t from, size_t end, struct tep_progress *prog, int out)
 {
+	atomic_store_explicit(&prog->started_ms, now_ms(), memory_order_release);
 	/* A crash must end this process, whatever handlers the host program installed. */
 	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
 		signal(fatal[i], SIG_DFL);
-	int devnull = open("/dev/null", O_WRONLY);
-	if (devnull >= 0) {
-		dup2(devnull, STDOUT_FILENO);
-		dup2(devnull, STDERR_FILENO);
-	}
+	/* the pipe above standard input, output and error, which the leash makes /dev/null (a
+	 * caller that started with them closed has its pipe there) */
+	if (out <= STDERR_FILENO && (out = fcntl(out, F_DUPFD_CLOEXEC, STDERR_FILENO + 1)) < 0)
+		_exit(4);
 	/* Before libtraceevent sees a byte: no descriptor but the pipe (another thread's pipes
 	 * would keep that thread's parent waiting), no new privileges, limits, a syscall filter.
 	 * A leash the kernel refuses means no parse: the parent then leaves the formats to our
@@ -200,6 +201,12 @@ static void report_rejected(struct td_check *td)
 
 void td_guarded_parse(struct td_check *td)
 {
+	const uint32_t late = TFK_HOOK(td->ctx->limits, parse_collect_delay_ms);
+	if (late) {
+		struct timespec ts = { late / 1000, (long)(late % 1000) * 1000000L };
+		while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+			;
+	}
 	if (TFK_HOOK(td->ctx->limits, parse_in_process))
 		td_parse_in_process(td);
 	else
@@ -297,13 +304,19 @@ static struct outcome collect(struct td_check *td, unsigned slot)
 	struct td_tep_child *c = &td->tep[slot];
 	struct tep_progress *prog = c->shared;
 	const uint32_t timeout = td->ctx->limits->parser_timeout_ms;
+	const uint32_t setup = TFK_HOOK(td->ctx->limits, parser_setup_ms) ? TFK_HOOK(td->ctx->limits, parser_setup_ms) : SETUP_MS;
 	struct outcome o = { 0 };
 	for (;;) {
+		/* The start-up deadline counts from the child's own start (a child the machine was slow
+		 * to run is not late), and both are measured against the child's stamps: a parent that
+		 * comes to collect after a long page walk finds what the child did meanwhile. */
+		int64_t started = atomic_load_explicit(&prog->started_ms, memory_order_acquire);
 		int64_t deadline = o.ready ? atomic_load_explicit(&prog->at_ms, memory_order_acquire) + timeout
-					   : c->forked_ms + (timeout > SETUP_MS ? timeout : SETUP_MS);
+					   : (started ? started : c->forked_ms) + (timeout > setup ? timeout : setup);
 		int64_t left = deadline - now_ms();
 		struct pollfd pfd = { c->fd, POLLIN, 0 };
-		int pr = left > 0 ? poll(&pfd, 1, (int)(left < INT32_MAX ? left : INT32_MAX)) : 0;
+		/* past the deadline still a look (timeout 0): what the child sent in time counts */
+		int pr = poll(&pfd, 1, left > 0 ? (int)(left < INT32_MAX ? left : INT32_MAX) : 0);
 		if (pr < 0 && errno == EINTR)
 			continue;
 		if (pr == 0 && o.ready && atomic_load_explicit(&prog->at_ms, memory_order_acquire) + timeout > now_ms())

@@ -117,7 +117,7 @@ static bool limit(int resource, rlim_t value)
 #define IF_NR(nr, skip) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)(nr), 0, (skip))
 #define ALLOW(nr) IF_NR(nr, 1), RET(SECCOMP_RET_ALLOW)
 
-static int install_filter(void)
+static int install_filter(int keep)
 {
 	const uint32_t self = (uint32_t)getpid();
 	struct sock_filter code[] = {
@@ -136,8 +136,14 @@ static int install_filter(void)
 		IF_NR(SYS_mprotect, 4), LD_ARG(2), BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, PROT_EXEC, 1, 0),
 		RET(SECCOMP_RET_ALLOW), RET(SECCOMP_RET_KILL_PROCESS),
 		ALLOW(SYS_brk), ALLOW(SYS_munmap), ALLOW(SYS_mremap), ALLOW(SYS_madvise),
-		/* its pipe, /dev/null as standard output and error */
-		ALLOW(SYS_read), ALLOW(SYS_write), ALLOW(SYS_writev), ALLOW(SYS_close), ALLOW(SYS_lseek),
+		/* reads and writes on its pipe only; on any other descriptor (standard input, output
+		 * and error are /dev/null by now) they fail with EBADF, as if it were closed */
+		IF_NR(SYS_read, 1), BPF_JUMP(BPF_JMP | BPF_JA, 3, 0, 0),   /* to the LD_ARG below */
+		IF_NR(SYS_write, 1), BPF_JUMP(BPF_JMP | BPF_JA, 1, 0, 0),  /* to the LD_ARG below */
+		IF_NR(SYS_writev, 4),
+		LD_ARG(0), BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)keep, 0, 1),
+		RET(SECCOMP_RET_ALLOW), RET(SECCOMP_RET_ERRNO | EBADF),
+		ALLOW(SYS_close), ALLOW(SYS_lseek),
 		/* fstat of a descriptor it holds (stdio asks before buffering): never of a path */
 		IF_NR(SYS_newfstatat, 4), LD_ARG(3), BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AT_EMPTY_PATH, 0, 1),
 		RET(SECCOMP_RET_ALLOW), RET(SECCOMP_RET_KILL_PROCESS),
@@ -169,6 +175,20 @@ enum tfk_sandbox_state tfk_sandbox_enter(int keep_fd, uint32_t cpu_seconds, uint
 	 * limits below them: under it, only the limits that do not touch them. */
 	const bool valgrind = TFK_UNDER_VALGRIND();
 	const uint64_t now = valgrind ? 0 : address_space_now();
+	/* Standard input, output and error are the caller's (a terminal, a file of secrets, a
+	 * socket): /dev/null from here on, before anything else is let through. */
+	if (keep_fd <= STDERR_FILENO)
+		return TFK_SANDBOX_FAILED;
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null < 0)
+		return TFK_SANDBOX_FAILED;
+	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
+		if (dup2(null, fd) != fd) {
+			close(null);
+			return TFK_SANDBOX_FAILED;
+		}
+	if (null > STDERR_FILENO)
+		close(null);
 	close_others(keep_fd);
 	bool ok = limit(RLIMIT_CORE, 0) && limit(RLIMIT_FSIZE, 0) && (valgrind || limit(RLIMIT_NOFILE, (rlim_t)keep_fd + 1));
 	if (cpu_seconds) {
@@ -189,7 +209,7 @@ enum tfk_sandbox_state tfk_sandbox_enter(int keep_fd, uint32_t cpu_seconds, uint
 	if (tfk_sandbox_filter_off())
 		return TFK_SANDBOX_NO_FILTER;
 #ifdef TFK_AUDIT_ARCH
-	if (install_filter() != 0)
+	if (install_filter(keep_fd) != 0)
 		return TFK_SANDBOX_FAILED;
 #endif
 	return TFK_SANDBOX_FULL;

@@ -17,12 +17,13 @@ enum tfk_sandbox_state {
 
 /*
  * Called in the child, single-threaded, right after fork and before the parser touches a byte:
- * closes every descriptor but 0-2 and keep_fd, sets RLIMIT_CORE, RLIMIT_FSIZE, RLIMIT_NOFILE,
+ * makes standard input, output and error /dev/null (keep_fd must be above them), closes every
+ * other descriptor but keep_fd (another thread's pipes included), sets RLIMIT_CORE, RLIMIT_FSIZE, RLIMIT_NOFILE,
  * RLIMIT_CPU (cpu_seconds) and RLIMIT_AS (the address space the child already has plus
  * extra_bytes), sets no_new_privs, then installs a seccomp filter that lets the process
- * allocate memory, read and write descriptors it holds, wait, read clocks, signal itself and
- * exit, and kills it (SIGSYS) on any other system call: no open, no socket, no exec, no fork,
- * no mapping of executable memory.
+ * allocate memory, read and write keep_fd (any other descriptor: EBADF), wait, read clocks,
+ * signal itself and exit, and kills it (SIGSYS) on any other system call: no open, no socket,
+ * no exec, no fork, no mapping of executable memory.
  */
 enum tfk_sandbox_state tfk_sandbox_enter(int keep_fd, uint32_t cpu_seconds, uint64_t extra_bytes);
 
