@@ -73,6 +73,7 @@ static void parse_block(struct ctf_parser *p, enum ctf_block kind)
 	tsdl_advance(p);
 	if (!tsdl_expect(p, "{"))
 		return;
+	tsdl_scope_push(p);
 	while (!p->err && !ctf_tok_is(&p->tok, "}")) {
 		if (p->tok.kind == CTF_T_EOF) {
 			ctf_syntax(p, &p->tok, "'}'");
@@ -82,6 +83,7 @@ static void parse_block(struct ctf_parser *p, enum ctf_block kind)
 			continue;
 		block_entry(p, kind, &b);
 	}
+	tsdl_scope_pop(p);
 	if (!tsdl_expect(p, "}"))
 		return;
 	ctf_block_end(p, kind, &b);
@@ -160,6 +162,7 @@ void ctf_parse_tsdl(struct tfk_ctx *ctx, const struct ctf_text *text, struct ctf
 		p->type_depth = 0;
 		p->braces = 0;
 		p->nopen = 0;
+		p->nscopes = 0;
 		top_statement(p);
 		if (p->oom)
 			break;
