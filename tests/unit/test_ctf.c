@@ -597,6 +597,25 @@ static void test_metadata_variant_label(void **state)
 	expect_clean(NPKT * 2);
 }
 
+static void test_metadata_wide_integer(void **state)
+{
+	(void)state;
+	expect_rule("typealias integer { size = 128; } := u128;\nstruct w { u128 a; };\n", "128;",
+		    "ctf.metadata.wide-integer");
+	/* a note: the trace is still clean */
+	expect_clean(NPKT * 2);
+}
+
+/* Named structures declared one after another before a single ';' (ctf-testsuite's pass/struct-inner-struct). */
+static void test_metadata_struct_list(void **state)
+{
+	(void)state;
+	char *text = metadata_text(true, "struct a { uint8_t x; }\nstruct b { uint8_t y; struct a z; };\n");
+	write_member("metadata", text, strlen(text));
+	check_dir();
+	expect_clean(NPKT * 2);
+}
+
 static void test_metadata_packet_byte_order(void **state)
 {
 	(void)state;
@@ -1252,6 +1271,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_metadata_enum_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_variant_label, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_packet_byte_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_metadata_wide_integer, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_metadata_struct_list, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_undefined_type, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_unknown_attribute, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_bad_packet, setup, teardown),

@@ -114,7 +114,12 @@ static void top_statement(struct ctf_parser *p)
 		return;
 	}
 	if (ctf_tok_is(&p->tok, "struct") || ctf_tok_is(&p->tok, "variant") || ctf_tok_is(&p->tok, "enum")) {
-		tsdl_type(p, false);
+		/* Declarations of named compound types may follow one another before the ';' (a
+		 * list of type specifiers to the TSDL grammar, as babeltrace2 reads it). */
+		do
+			tsdl_type(p, false);
+		while (!p->err && (ctf_tok_is(&p->tok, "struct") || ctf_tok_is(&p->tok, "variant") ||
+				   ctf_tok_is(&p->tok, "enum")));
 		tsdl_expect(p, ";");
 		return;
 	}

@@ -7,6 +7,8 @@
 #include "ctf_lex.h"
 
 #define CTF_PARSER_PUSH 4
+/* CTF 1.8 sets no limit on an integer's size; wider ones than this are taken for damage. */
+#define CTF_MAX_INT_BITS 65536
 #define CTF_PARSER_OPEN 64
 
 struct ctf_name {

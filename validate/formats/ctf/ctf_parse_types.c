@@ -36,10 +36,14 @@ static struct ctf_type *parse_integer(struct ctf_parser *p)
 		if (p->err || !tsdl_expect(p, ";"))
 			return NULL;
 		if (ctf_tok_is(&name, "size")) {
-			if (v.kind != V_INT || v.negative || v.u == 0 || v.u > 64)
-				tsdl_bad_attr(p, &v, "integer size from 1 to 64 bits");
-			else
+			if (v.kind != V_INT || v.negative || v.u == 0 || v.u > CTF_MAX_INT_BITS) {
+				tsdl_bad_attr(p, &v, "integer size from 1 to 65536 bits");
+			} else {
 				t->size = (unsigned)v.u, have_size = true;
+				if (v.u > 64)
+					ctf_rule(p, TFK_CTF_METADATA_WIDE_INTEGER, &v.tok, "an integer of at most 64 bits",
+						 "a wider one");
+			}
 		} else if (ctf_tok_is(&name, "align")) {
 			if (v.kind != V_INT || v.negative || !tsdl_is_pow2(v.u) || v.u > 4096)
 				tsdl_bad_attr(p, &v, "an alignment that is a power of two");
