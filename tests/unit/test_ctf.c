@@ -415,6 +415,20 @@ static void test_metadata_missing(void **state)
  * CTF 2 metadata is read now (test_ctf2.c has its cases): a preamble followed by a NUL is a
  * fragment with a byte after its object, and without a data stream class nothing decodes.
  */
+/* The metadata file deleted: the directory is still known for a CTF trace by its streams, and
+ * the finding names the missing file; the check is complete (exit 4, not 8). */
+static void test_metadata_deleted(void **state)
+{
+	(void)state;
+	char path[600];
+	member_path("metadata", path, sizeof(path));
+	assert_int_equal(unlink(path), 0);
+	check_dir();
+	expect("ctf.metadata.missing", "metadata");
+	assert_false(rep.incomplete);
+	assert_string_equal(rep.stats.format, "CTF 1.8 (LTTng 2.x)");
+}
+
 static void test_metadata_ctf2(void **state)
 {
 	(void)state;
@@ -1258,6 +1272,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_samples_clean, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_corpus_plain_clean, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_missing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_metadata_deleted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_ctf2, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_signature, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_syntax, setup, teardown),
