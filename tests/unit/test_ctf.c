@@ -416,6 +416,20 @@ static void test_metadata_missing(void **state)
  * CTF 2 metadata is read now (test_ctf2.c has its cases): a preamble followed by a NUL is a
  * fragment with a byte after its object, and without a data stream class nothing decodes.
  */
+/* The metadata file deleted: the directory is still known for a CTF trace by its streams, and
+ * the finding names the missing file; the check is complete (exit 4, not 8). */
+static void test_metadata_deleted(void **state)
+{
+	(void)state;
+	char path[600];
+	member_path("metadata", path, sizeof(path));
+	assert_int_equal(unlink(path), 0);
+	check_dir();
+	expect("ctf.metadata.missing", "metadata");
+	assert_false(rep.incomplete);
+	assert_string_equal(rep.stats.format, "CTF 1.8 (LTTng 2.x)");
+}
+
 static void test_metadata_ctf2(void **state)
 {
 	(void)state;
@@ -504,6 +518,128 @@ static void test_metadata_semantic(void **state)
 	write_member("metadata", text, strlen(text));
 	check_dir();
 	expect_at("ctf.metadata.semantic", "metadata", (uint64_t)metadata_offset("trace {"));
+}
+
+/*
+ * A rule of the TSDL semantics, broken by declarations appended to the fixture's metadata:
+ * the code at the marker (the first occurrence within the declarations), and the streams
+ * still decode (the rule does not make the metadata unusable).
+ */
+static void expect_rule(const char *extra, const char *marker, const char *code)
+{
+	size_t base = strlen(metadata_text(true, NULL));
+	char *text = metadata_text(true, extra);
+	const char *m = strstr(text + base, marker);
+	assert_non_null(m);
+	write_member("metadata", text, strlen(text));
+	check_dir();
+	expect_at(code, "metadata", (uint64_t)(m - text));
+	expect_count(code, 1);
+	assert_int_equal(rep.stats.events, NPKT * 2);
+}
+
+static void test_metadata_redefinition(void **state)
+{
+	(void)state;
+	/* the second one is reported, not the first */
+	expect_rule("typedef uint32_t myint;\ntypedef uint64_t myint ;\n", "myint ;", "ctf.metadata.redefinition");
+	expect_rule("struct s { uint8_t a; };\nstruct s { uint32_t b; };\n", "s { uint32_t", "ctf.metadata.redefinition");
+	expect_rule("typealias integer { size = 16; } := u16;\ntypealias integer { size = 16; } := u16 ;\n",
+		    "u16 ;", "ctf.metadata.redefinition");
+	/* an inner scope may hide an outer name */
+	char *text = metadata_text(true, "typedef uint32_t myint;\nstruct s { typedef uint8_t myint; myint x; };\n");
+	write_member("metadata", text, strlen(text));
+	check_dir();
+	expect_clean(NPKT * 2);
+}
+
+static void test_metadata_duplicate_field(void **state)
+{
+	(void)state;
+	expect_rule("struct s { uint8_t a; uint32_t b; uint8_t a; };\n", "a; };", "ctf.metadata.duplicate-field");
+}
+
+static void test_metadata_keyword_name(void **state)
+{
+	(void)state;
+	expect_rule("struct s { uint8_t ok; uint32_t stream; };\n", "stream; }", "ctf.metadata.keyword-name");
+	expect_rule("typedef uint32_t int;\n", "int;", "ctf.metadata.keyword-name");
+	expect_rule("typealias integer { size = 16; } := event;\n", "event;", "ctf.metadata.keyword-name");
+	expect_rule("struct s { enum : uint8_t { A, B } t; variant <callsite> { uint8_t A; uint8_t B; } v; };\n",
+		    "callsite>", "ctf.metadata.keyword-name");
+	/* the C type words may be a typealias's name, and '_' makes any keyword a name */
+	char *text = metadata_text(true, "typealias integer { size = 16; } := unsigned short;\n"
+					 "struct s { uint8_t _stream; unsigned short _event; };\n");
+	write_member("metadata", text, strlen(text));
+	check_dir();
+	expect_clean(NPKT * 2);
+}
+
+static void test_metadata_array_length(void **state)
+{
+	(void)state;
+	expect_rule("struct s { uint32_t a[uint8_t]; };\n", "uint8_t]", "ctf.metadata.array-length");
+	expect_rule("typedef uint32_t a[typedef];\n", "typedef]", "ctf.metadata.array-length");
+	expect_rule("typedef uint32_t a[n];\n", "n];", "ctf.metadata.sequence-scope");
+}
+
+static void test_metadata_enum_rules(void **state)
+{
+	(void)state;
+	expect_rule("struct s { enum : uint8_t { } e; };\n", "{ } e", "ctf.metadata.enum-empty");
+	expect_rule("enum big : uint8_t { A = 256 };\n", "256", "ctf.metadata.enum-range");
+	expect_rule("enum neg : uint8_t { A = -1 };\n", "-1 }", "ctf.metadata.enum-range");
+	expect_rule("typealias integer { size = 8; signed = true; } := s8;\nenum low : s8 { A = -129, B = 127 };\n",
+		    "-129", "ctf.metadata.enum-range");
+	/* the label after 255 holds 256 */
+	expect_rule("enum next : uint8_t { A = 255, B };\n", "B }", "ctf.metadata.enum-range");
+	char *text = metadata_text(true, "typealias integer { size = 8; signed = true; } := s8;\n"
+					 "enum ok : s8 { A = -128, B = 127 };\nenum ok2 : uint8_t { C = 0 ... 255 };\n");
+	write_member("metadata", text, strlen(text));
+	check_dir();
+	expect_clean(NPKT * 2);
+}
+
+static void test_metadata_variant_label(void **state)
+{
+	(void)state;
+	expect_rule("struct s { enum : uint8_t { \" a \", \" b \" } t; variant <t> { uint8_t a; uint8_t b; } v; };\n",
+		    "variant <t>", "ctf.metadata.variant-label");
+	/* some labels without an option and some options without a label are allowed */
+	char *text = metadata_text(true, "struct s { enum : uint8_t { a, b } t; variant <t> { uint8_t b; uint8_t c; } v; };\n");
+	write_member("metadata", text, strlen(text));
+	check_dir();
+	expect_clean(NPKT * 2);
+}
+
+static void test_metadata_wide_integer(void **state)
+{
+	(void)state;
+	expect_rule("typealias integer { size = 128; } := u128;\nstruct w { u128 a; };\n", "128;",
+		    "ctf.metadata.wide-integer");
+	/* a note: the trace is still clean */
+	expect_clean(NPKT * 2);
+}
+
+/* Named structures declared one after another before a single ';' (ctf-testsuite's pass/struct-inner-struct). */
+static void test_metadata_struct_list(void **state)
+{
+	(void)state;
+	char *text = metadata_text(true, "struct a { uint8_t x; }\nstruct b { uint8_t y; struct a z; };\n");
+	write_member("metadata", text, strlen(text));
+	check_dir();
+	expect_clean(NPKT * 2);
+}
+
+static void test_metadata_packet_byte_order(void **state)
+{
+	(void)state;
+	char *text = metadata_text(true, NULL);
+	char *bo = strstr(text, "byte_order = le");
+	memcpy(bo + 13, "be", 2);
+	write_packetized(text);
+	check_dir();
+	expect_at("ctf.metadata.packet-byte-order", "metadata", 0);
 }
 
 static void test_metadata_undefined_type(void **state)
@@ -1137,12 +1273,22 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_samples_clean, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_corpus_plain_clean, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_missing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_metadata_deleted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_ctf2, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_signature, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_syntax, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_text_cut, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_syntax_nesting, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_semantic, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_metadata_redefinition, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_metadata_duplicate_field, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_metadata_keyword_name, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_metadata_array_length, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_metadata_enum_rules, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_metadata_variant_label, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_metadata_packet_byte_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_metadata_wide_integer, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_metadata_struct_list, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_undefined_type, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_unknown_attribute, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_bad_packet, setup, teardown),

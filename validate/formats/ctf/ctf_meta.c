@@ -333,6 +333,12 @@ void ctf_check_metadata(struct tfk_ctx *ctx, const struct tfk_cursor *file, stru
 	ctf_parse_tsdl(ctx, &text, meta);
 	if (no_signature || (packetized && (text.len < 10 || memcmp(text.s, "/* CTF 1.8", 10) != 0)))
 		signature(ctx, file, &text, meta, packetized);
+	if (packetized && meta->have_byte_order && meta->big_endian != meta->packets_big_endian) {
+		struct tfk_finding *f = tfk_emit(ctx, TFK_CTF_METADATA_PACKET_BYTE_ORDER, 0, 4);
+		tfk_set_path(f, "metadata packet 0 magic");
+		tfk_set_expected(f, "the trace's byte order (%s)", meta->big_endian ? "be" : "le");
+		tfk_set_found(f, "%s", meta->packets_big_endian ? "be" : "le");
+	}
 	if (packetized && meta->have_uuid && pc.n && memcmp(uuid, meta->uuid, 16) != 0) {
 		struct tfk_finding *f = tfk_emit(ctx, TFK_CTF_METADATA_BAD_PACKET, 4, 16);
 		tfk_set_path(f, "metadata packet 0 uuid");

@@ -73,6 +73,7 @@ static void parse_block(struct ctf_parser *p, enum ctf_block kind)
 	tsdl_advance(p);
 	if (!tsdl_expect(p, "{"))
 		return;
+	tsdl_scope_push(p);
 	while (!p->err && !ctf_tok_is(&p->tok, "}")) {
 		if (p->tok.kind == CTF_T_EOF) {
 			ctf_syntax(p, &p->tok, "'}'");
@@ -82,6 +83,7 @@ static void parse_block(struct ctf_parser *p, enum ctf_block kind)
 			continue;
 		block_entry(p, kind, &b);
 	}
+	tsdl_scope_pop(p);
 	if (!tsdl_expect(p, "}"))
 		return;
 	ctf_block_end(p, kind, &b);
@@ -112,7 +114,12 @@ static void top_statement(struct ctf_parser *p)
 		return;
 	}
 	if (ctf_tok_is(&p->tok, "struct") || ctf_tok_is(&p->tok, "variant") || ctf_tok_is(&p->tok, "enum")) {
-		tsdl_type(p, false);
+		/* Declarations of named compound types may follow one another before the ';' (a
+		 * list of type specifiers to the TSDL grammar, as babeltrace2 reads it). */
+		do
+			tsdl_type(p, false);
+		while (!p->err && (ctf_tok_is(&p->tok, "struct") || ctf_tok_is(&p->tok, "variant") ||
+				   ctf_tok_is(&p->tok, "enum")));
 		tsdl_expect(p, ";");
 		return;
 	}
@@ -160,6 +167,7 @@ void ctf_parse_tsdl(struct tfk_ctx *ctx, const struct ctf_text *text, struct ctf
 		p->type_depth = 0;
 		p->braces = 0;
 		p->nopen = 0;
+		p->nscopes = 0;
 		top_statement(p);
 		if (p->oom)
 			break;

@@ -7,11 +7,14 @@
 #include "ctf_lex.h"
 
 #define CTF_PARSER_PUSH 4
+/* CTF 1.8 sets no limit on an integer's size; wider ones than this are taken for damage. */
+#define CTF_MAX_INT_BITS 65536
 #define CTF_PARSER_OPEN 64
 
 struct ctf_name {
 	const char *name; /* "uint8_t", "struct packet_context", "enum x", "variant v" */
 	struct ctf_type *type;
+	unsigned scope; /* the scope that declared it (0: the top level) */
 };
 
 enum ctf_block { CTF_B_TRACE, CTF_B_ENV, CTF_B_CLOCK, CTF_B_STREAM, CTF_B_EVENT, CTF_B_CALLSITE };
@@ -55,6 +58,11 @@ struct ctf_parser {
 	size_t nopen;
 	bool have_trace;
 	struct ctf_token trace_tok;
+	/* Declaration scopes open (blocks and structure bodies), innermost last: a name may be
+	 * declared once a scope. Names stay visible after their scope closes, as they always did. */
+	unsigned scopes[CTF_PARSER_OPEN];
+	size_t nscopes;
+	unsigned next_scope;
 };
 
 /* An attribute value: an integer, a dotted identifier or a string literal. */
@@ -78,13 +86,18 @@ bool tsdl_value_bool(const struct tsdl_value *v, bool *out);
 bool tsdl_value_order(const struct tsdl_value *v, enum ctf_order *o, bool *native);
 void tsdl_bad_attr(struct ctf_parser *p, const struct tsdl_value *v, const char *what);
 bool tsdl_is_pow2(uint64_t v);
+bool tsdl_is_keyword(const char *s, size_t len);
+bool tsdl_is_type_word(const char *s, size_t len);
 
 /* Types and their names (ctf_types.c). */
 struct ctf_type *tsdl_new_type(struct ctf_parser *p, enum ctf_kind k);
 struct ctf_type *tsdl_lookup(const struct ctf_parser *p, const char *name);
-void tsdl_define(struct ctf_parser *p, const char *name, struct ctf_type *t);
+void tsdl_define(struct ctf_parser *p, const char *name, struct ctf_type *t, const struct ctf_token *at);
+void tsdl_scope_push(struct ctf_parser *p);
+void tsdl_scope_pop(struct ctf_parser *p);
 struct ctf_type *tsdl_lookup_prefixed(struct ctf_parser *p, const char *prefix, const char *name);
-void tsdl_define_prefixed(struct ctf_parser *p, const char *prefix, const char *name, struct ctf_type *t);
+void tsdl_define_prefixed(struct ctf_parser *p, const char *prefix, const char *name, struct ctf_type *t,
+			  const struct ctf_token *at);
 
 /* The type grammar (ctf_parse_types.c). */
 struct ctf_type *tsdl_type(struct ctf_parser *p, bool declarator_follows);
@@ -93,6 +106,9 @@ bool tsdl_typedef(struct ctf_parser *p);
 
 void ctf_syntax(struct ctf_parser *p, const struct ctf_token *t, const char *what);
 void ctf_semantic(struct ctf_parser *p, const struct ctf_token *t, const char *what, const char *found);
+/* A finding of a rule of its own (ctf.metadata.redefinition, ...), counted with the semantic ones. */
+void ctf_rule(struct ctf_parser *p, enum tfk_fault_code code, const struct ctf_token *t, const char *what,
+	      const char *found);
 
 void ctf_unknown_attribute(struct ctf_parser *p, const struct ctf_token *at, const char *name);
 void ctf_block_attr(struct ctf_parser *p, enum ctf_block kind, struct ctf_block_state *b, const struct ctf_attr *a);

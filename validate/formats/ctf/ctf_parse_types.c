@@ -36,10 +36,14 @@ static struct ctf_type *parse_integer(struct ctf_parser *p)
 		if (p->err || !tsdl_expect(p, ";"))
 			return NULL;
 		if (ctf_tok_is(&name, "size")) {
-			if (v.kind != V_INT || v.negative || v.u == 0 || v.u > 64)
-				tsdl_bad_attr(p, &v, "integer size from 1 to 64 bits");
-			else
+			if (v.kind != V_INT || v.negative || v.u == 0 || v.u > CTF_MAX_INT_BITS) {
+				tsdl_bad_attr(p, &v, "integer size from 1 to 65536 bits");
+			} else {
 				t->size = (unsigned)v.u, have_size = true;
+				if (v.u > 64)
+					ctf_rule(p, TFK_CTF_METADATA_WIDE_INTEGER, &v.tok, "an integer of at most 64 bits",
+						 "a wider one");
+			}
 		} else if (ctf_tok_is(&name, "align")) {
 			if (v.kind != V_INT || v.negative || !tsdl_is_pow2(v.u) || v.u > 4096)
 				tsdl_bad_attr(p, &v, "an alignment that is a power of two");
@@ -161,7 +165,19 @@ static struct ctf_type *parse_string(struct ctf_parser *p)
 	return t;
 }
 
-static bool range_value(struct ctf_parser *p, int64_t *out)
+/* Whether a value (its magnitude and sign) fits the enumeration's container integer. */
+static bool fits_container(const struct ctf_type *c, bool negative, uint64_t u)
+{
+	unsigned size = c->size;
+	if (size == 0 || size > 64)
+		return true;
+	if (!c->is_signed)
+		return !negative && (size == 64 || u <= (1ull << size) - 1);
+	uint64_t half = 1ull << (size - 1); /* -half ... half - 1 */
+	return negative ? u <= half : u < half;
+}
+
+static bool range_value(struct ctf_parser *p, const struct ctf_type *container, int64_t *out)
 {
 	struct tsdl_value v;
 	tsdl_parse_value(p, &v);
@@ -176,6 +192,14 @@ static bool range_value(struct ctf_parser *p, int64_t *out)
 		*out = 0;
 		return true;
 	}
+	if (!fits_container(container, v.negative && v.u, v.u)) {
+		char found[64];
+		snprintf(found, sizeof(found), "%s%llu", v.negative ? "-" : "", (unsigned long long)v.u);
+		ctf_rule(p, TFK_CTF_METADATA_ENUM_RANGE, &v.tok,
+			 container->is_signed ? "a value the signed container integer holds"
+					      : "a value the unsigned container integer holds",
+			 found);
+	}
 	*out = v.negative ? (int64_t)(0 - v.u) : (int64_t)v.u;
 	return true;
 }
@@ -184,6 +208,7 @@ static struct ctf_type *parse_enum(struct ctf_parser *p)
 {
 	tsdl_advance(p); /* enum */
 	const char *name = NULL;
+	struct ctf_token name_tok = p->tok;
 	if (p->tok.kind == CTF_T_IDENT) {
 		name = tsdl_tok_dup(p, &p->tok);
 		tsdl_advance(p);
@@ -226,6 +251,7 @@ static struct ctf_type *parse_enum(struct ctf_parser *p)
 	t->is_signed = t->container->is_signed;
 	t->order = t->container->order;
 	t->clock = t->container->clock;
+	struct ctf_token open = p->tok;
 	if (!tsdl_expect(p, "{"))
 		return NULL;
 	size_t cap = 0;
@@ -236,13 +262,17 @@ static struct ctf_type *parse_enum(struct ctf_parser *p)
 			return NULL;
 		}
 		struct ctf_range r = { tsdl_tok_dup(p, &p->tok), next, next };
+		struct ctf_token label = p->tok;
 		tsdl_advance(p);
 		if (tsdl_accept(p, "=")) {
-			if (!range_value(p, &r.lo))
+			if (!range_value(p, t->container, &r.lo))
 				return NULL;
 			r.hi = r.lo;
-			if (tsdl_accept(p, "...") && !range_value(p, &r.hi))
+			if (tsdl_accept(p, "...") && !range_value(p, t->container, &r.hi))
 				return NULL;
+		} else if (!fits_container(t->container, next < 0, next < 0 ? 0 - (uint64_t)next : (uint64_t)next)) {
+			ctf_rule(p, TFK_CTF_METADATA_ENUM_RANGE, &label, "a value the container integer holds",
+				 "the value after the previous label's");
 		}
 		next = r.hi + (r.hi < INT64_MAX ? 1 : 0);
 		if (t->nranges == cap) {
@@ -263,8 +293,10 @@ static struct ctf_type *parse_enum(struct ctf_parser *p)
 	}
 	if (!tsdl_expect(p, "}"))
 		return NULL;
+	if (t->nranges == 0)
+		ctf_rule(p, TFK_CTF_METADATA_ENUM_EMPTY, &open, "at least one enumeration label", "none");
 	if (name)
-		tsdl_define_prefixed(p, "enum", name, t);
+		tsdl_define_prefixed(p, "enum", name, t, &name_tok);
 	return t;
 }
 
@@ -278,6 +310,7 @@ static struct ctf_type *parse_compound(struct ctf_parser *p, bool variant)
 	const char *prefix = variant ? "variant" : "struct";
 	tsdl_advance(p);
 	const char *name = NULL, *tag = NULL;
+	struct ctf_token name_tok = p->tok;
 	if (p->tok.kind == CTF_T_IDENT) {
 		name = tsdl_tok_dup(p, &p->tok);
 		tsdl_advance(p);
@@ -291,6 +324,8 @@ static struct ctf_type *parse_compound(struct ctf_parser *p, bool variant)
 			ctf_syntax(p, &v.tok, "a variant tag");
 			return NULL;
 		}
+		if (tsdl_is_keyword(v.text, strlen(v.text)))
+			ctf_rule(p, TFK_CTF_METADATA_KEYWORD_NAME, &v.tok, "a variant tag that is a field name", v.text);
 		tag = ctf_strndup(&p->m->arena, v.text, strlen(v.text));
 		if (!tsdl_expect(p, ">"))
 			return NULL;
@@ -324,7 +359,9 @@ static struct ctf_type *parse_compound(struct ctf_parser *p, bool variant)
 			ctf_syntax(p, &p->tok, "types nested at most 32 deep");
 			return NULL;
 		}
+		tsdl_scope_push(p);
 		bool ok = parse_fields(p, t, variant);
+		tsdl_scope_pop(p);
 		p->depth--;
 		if (!ok || !tsdl_expect(p, "}"))
 			return NULL;
@@ -333,7 +370,7 @@ static struct ctf_type *parse_compound(struct ctf_parser *p, bool variant)
 				if (type_align(t->fields[i].type) > t->align)
 					t->align = type_align(t->fields[i].type);
 		if (name)
-			tsdl_define_prefixed(p, prefix, name, t);
+			tsdl_define_prefixed(p, prefix, name, t, &name_tok);
 	}
 	if (!variant && ctf_tok_is(&p->tok, "align")) {
 		tsdl_advance(p);
@@ -445,6 +482,9 @@ static struct ctf_type *parse_declarator(struct ctf_parser *p, struct ctf_type *
 		ctf_syntax(p, &p->tok, "a field name");
 		return NULL;
 	}
+	if (tsdl_is_keyword(p->tok.s, p->tok.len))
+		ctf_rule(p, TFK_CTF_METADATA_KEYWORD_NAME, &p->tok, "a field or type name that is not a keyword",
+			 tsdl_tok_dup(p, &p->tok));
 	*name = tsdl_tok_dup(p, &p->tok);
 	tsdl_advance(p);
 	/* Dimensions apply outermost first: t a[2][3] is 2 arrays of 3. */
@@ -471,6 +511,12 @@ static struct ctf_type *parse_declarator(struct ctf_parser *p, struct ctf_type *
 			}
 		} else if (v.kind == V_IDENT) {
 			a->length_name = ctf_strndup(&p->m->arena, v.text, strlen(v.text));
+			if (tsdl_is_keyword(v.text, strlen(v.text)) || tsdl_lookup(p, v.text))
+				ctf_rule(p, TFK_CTF_METADATA_ARRAY_LENGTH, &v.tok,
+					 "an array length or the name of a length field", v.text);
+			else if (p->nopen == 0 && !strchr(v.text, '.'))
+				ctf_rule(p, TFK_CTF_METADATA_SEQUENCE_SCOPE, &v.tok,
+					 "a sequence inside a structure, or an absolute length path", v.text);
 		} else {
 			ctf_syntax(p, &v.tok, "an array length or a sequence length field");
 			return NULL;
@@ -487,8 +533,19 @@ static struct ctf_type *parse_declarator(struct ctf_parser *p, struct ctf_type *
 }
 
 
-static bool add_field(struct ctf_parser *p, struct ctf_type *t, const char *name, struct ctf_type *ft, size_t *cap)
+/* Past this many fields, names are not compared (a quadratic scan of a hostile structure). */
+#define DUPLICATE_SCAN_FIELDS 4096
+
+static bool add_field(struct ctf_parser *p, struct ctf_type *t, const char *name, struct ctf_type *ft, size_t *cap,
+		      const struct ctf_token *at)
 {
+	for (size_t i = 0; i < t->nfields && t->nfields < DUPLICATE_SCAN_FIELDS; i++) {
+		if (strcmp(t->fields[i].name, name) == 0) {
+			ctf_rule(p, TFK_CTF_METADATA_DUPLICATE_FIELD, at, "field names unique in their structure",
+				 name);
+			break;
+		}
+	}
 	if (t->nfields == *cap) {
 		size_t ncap = *cap ? *cap * 2 : 8;
 		struct ctf_field *n = ctf_alloc(&p->m->arena, ncap * sizeof(*n));
@@ -524,6 +581,33 @@ static const struct ctf_type *resolve_in_progress(struct ctf_parser *p, const ch
 	return NULL;
 }
 
+/* The label names an option, as the decoder matches them (equal, or one of them with a leading '_'). */
+static bool label_has_option(const char *label, const struct ctf_type *v)
+{
+	for (size_t i = 0; i < v->nfields; i++) {
+		const char *option = v->fields[i].name;
+		if (!strcmp(option, label) || (option[0] == '_' && !strcmp(option + 1, label)) ||
+		    (label[0] == '_' && !strcmp(label + 1, option)))
+			return true;
+	}
+	return false;
+}
+
+/* Past this many options or labels, they are not compared (quadratic on a hostile variant). */
+#define OPTION_SCAN_LIMIT 4096
+
+static void check_labels(struct ctf_parser *p, const struct ctf_token *at, const struct ctf_type *v,
+			 const struct ctf_type *tag)
+{
+	if (!v->nfields || !tag->nranges || v->nfields > OPTION_SCAN_LIMIT || tag->nranges > OPTION_SCAN_LIMIT)
+		return;
+	for (size_t i = 0; i < tag->nranges; i++)
+		if (tag->ranges[i].label && label_has_option(tag->ranges[i].label, v))
+			return;
+	ctf_rule(p, TFK_CTF_METADATA_VARIANT_LABEL, at, "a tag label naming an option of the variant",
+		 tag->ranges[0].label ? tag->ranges[0].label : "none");
+}
+
 static void check_references(struct ctf_parser *p, const struct ctf_token *at, const struct ctf_type *t)
 {
 	const struct ctf_type *inner = t;
@@ -543,6 +627,8 @@ static void check_references(struct ctf_parser *p, const struct ctf_token *at, c
 		const struct ctf_type *tag = resolve_in_progress(p, inner->tag);
 		if (tag && tag->kind != CTF_ENUM)
 			ctf_semantic(p, at, "a variant tag that is an enumeration field", inner->tag);
+		else if (tag)
+			check_labels(p, at, inner, tag);
 	}
 }
 
@@ -573,11 +659,12 @@ static bool parse_fields(struct ctf_parser *p, struct ctf_type *t, bool variant)
 			break;
 		do {
 			const char *name;
+			struct ctf_token name_tok = p->tok;
 			struct ctf_type *ft = parse_declarator(p, base, &name);
 			if (!ft)
 				break;
 			check_references(p, &at, ft);
-			if (!add_field(p, t, name, ft, &cap))
+			if (!add_field(p, t, name, ft, &cap, &name_tok))
 				break;
 		} while (tsdl_accept(p, ","));
 		if (!tsdl_expect(p, ";"))
@@ -598,7 +685,12 @@ bool tsdl_typealias(struct ctf_parser *p)
 		return false;
 	char buf[CTF_MAX_TOKEN + 64];
 	size_t used = 0;
+	struct ctf_token name_tok = p->tok;
 	while (!p->err && (p->tok.kind == CTF_T_IDENT || ctf_tok_is(&p->tok, "*"))) {
+		if (p->tok.kind == CTF_T_IDENT && tsdl_is_keyword(p->tok.s, p->tok.len) &&
+		    !tsdl_is_type_word(p->tok.s, p->tok.len))
+			ctf_rule(p, TFK_CTF_METADATA_KEYWORD_NAME, &p->tok, "a type name that is not a keyword",
+				 tsdl_tok_dup(p, &p->tok));
 		if (used + p->tok.len + 2 < sizeof(buf)) {
 			if (used)
 				buf[used++] = ' ';
@@ -611,7 +703,7 @@ bool tsdl_typealias(struct ctf_parser *p)
 		ctf_syntax(p, &p->tok, "a type name after ':='");
 		return false;
 	}
-	tsdl_define(p, ctf_strndup(&p->m->arena, buf, used), t);
+	tsdl_define(p, ctf_strndup(&p->m->arena, buf, used), t, &name_tok);
 	return tsdl_expect(p, ";");
 }
 
@@ -624,10 +716,11 @@ bool tsdl_typedef(struct ctf_parser *p)
 		return false;
 	do {
 		const char *name;
+		struct ctf_token name_tok = p->tok;
 		struct ctf_type *t = parse_declarator(p, base, &name);
 		if (!t)
 			return false;
-		tsdl_define(p, name, t);
+		tsdl_define(p, name, t, &name_tok);
 	} while (tsdl_accept(p, ","));
 	return tsdl_expect(p, ";");
 }

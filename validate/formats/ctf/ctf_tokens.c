@@ -57,12 +57,18 @@ void ctf_syntax(struct ctf_parser *p, const struct ctf_token *t, const char *wha
 
 void ctf_semantic(struct ctf_parser *p, const struct ctf_token *t, const char *what, const char *found)
 {
+	ctf_rule(p, TFK_CTF_METADATA_SEMANTIC, t, what, found);
+}
+
+void ctf_rule(struct ctf_parser *p, enum tfk_fault_code code, const struct ctf_token *t, const char *what,
+	      const char *found)
+{
 	p->semantic_errors++;
 	if (p->semantic_errors > MAX_SYNTAX_REPORTS) {
-		tfk_count_only(p->ctx, TFK_CTF_METADATA_SEMANTIC);
+		tfk_count_only(p->ctx, code);
 		return;
 	}
-	struct tfk_finding *f = tfk_emit(p->ctx, TFK_CTF_METADATA_SEMANTIC, ctf_text_file_offset(p->text, t ? t->at : 0),
+	struct tfk_finding *f = tfk_emit(p->ctx, code, ctf_text_file_offset(p->text, t ? t->at : 0),
 					 t && t->len ? t->len : 1);
 	if (t)
 		tfk_set_path(f, "metadata line %u, column %u", t->line, t->col);
@@ -211,6 +217,33 @@ void tsdl_bad_attr(struct ctf_parser *p, const struct tsdl_value *v, const char 
 	else
 		snprintf(found, sizeof(found), "%s", v->text);
 	ctf_semantic(p, &v->tok, what, found);
+}
+
+/* The words babeltrace2's TSDL lexer returns as keywords (never as identifiers). */
+static const char *const keywords[] = { "align", "callsite", "char", "clock", "const", "double", "enum", "env",
+					"event", "float", "floating_point", "int", "integer", "long", "short",
+					"signed", "stream", "string", "struct", "trace", "typealias", "typedef",
+					"unsigned", "variant", "void", "_Bool", "_Complex", "_Imaginary" };
+/* Of those, the C type words a typealias may declare as its name ("unsigned long", "int"). */
+static const char *const type_words[] = { "char", "const", "double", "float", "int", "long", "short",
+					  "signed", "unsigned", "void", "_Bool", "_Complex", "_Imaginary" };
+
+static bool in_list(const char *const *list, size_t n, const char *s, size_t len)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strlen(list[i]) == len && memcmp(list[i], s, len) == 0)
+			return true;
+	return false;
+}
+
+bool tsdl_is_keyword(const char *s, size_t len)
+{
+	return in_list(keywords, sizeof(keywords) / sizeof(keywords[0]), s, len);
+}
+
+bool tsdl_is_type_word(const char *s, size_t len)
+{
+	return in_list(type_words, sizeof(type_words) / sizeof(type_words[0]), s, len);
 }
 
 bool tsdl_is_pow2(uint64_t v)

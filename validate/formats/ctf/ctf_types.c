@@ -31,10 +31,39 @@ struct ctf_type *tsdl_lookup(const struct ctf_parser *p, const char *name)
 	return NULL;
 }
 
-void tsdl_define(struct ctf_parser *p, const char *name, struct ctf_type *t)
+static unsigned current_scope(const struct ctf_parser *p)
+{
+	size_t n = p->nscopes < CTF_PARSER_OPEN ? p->nscopes : CTF_PARSER_OPEN;
+	return n ? p->scopes[n - 1] : 0;
+}
+
+/* Scopes deeper than CTF_PARSER_OPEN share the deepest one's id: no false redefinition, as
+ * the nesting limit stops the parse well before. */
+void tsdl_scope_push(struct ctf_parser *p)
+{
+	if (p->nscopes < CTF_PARSER_OPEN)
+		p->scopes[p->nscopes] = ++p->next_scope;
+	p->nscopes++;
+}
+
+void tsdl_scope_pop(struct ctf_parser *p)
+{
+	if (p->nscopes)
+		p->nscopes--;
+}
+
+void tsdl_define(struct ctf_parser *p, const char *name, struct ctf_type *t, const struct ctf_token *at)
 {
 	if (!name || !t)
 		return;
+	unsigned scope = current_scope(p);
+	/* As long as a lookup: the names are scanned from the latest. */
+	for (size_t i = p->nnames; i-- > 0;) {
+		if (p->names[i].scope == scope && strcmp(p->names[i].name, name) == 0) {
+			ctf_rule(p, TFK_CTF_METADATA_REDEFINITION, at, "a name declared once in its scope", name);
+			break;
+		}
+	}
 	if (p->nnames == p->cap_names) {
 		size_t cap = p->cap_names ? p->cap_names * 2 : 64;
 		struct ctf_name *n = ctf_alloc(&p->m->arena, cap * sizeof(*n));
@@ -49,6 +78,7 @@ void tsdl_define(struct ctf_parser *p, const char *name, struct ctf_type *t)
 	}
 	p->names[p->nnames].name = name;
 	p->names[p->nnames].type = t;
+	p->names[p->nnames].scope = scope;
 	p->nnames++;
 }
 
@@ -59,9 +89,10 @@ struct ctf_type *tsdl_lookup_prefixed(struct ctf_parser *p, const char *prefix, 
 	return tsdl_lookup(p, buf);
 }
 
-void tsdl_define_prefixed(struct ctf_parser *p, const char *prefix, const char *name, struct ctf_type *t)
+void tsdl_define_prefixed(struct ctf_parser *p, const char *prefix, const char *name, struct ctf_type *t,
+			  const struct ctf_token *at)
 {
 	char buf[CTF_MAX_TOKEN + 16];
 	int n = snprintf(buf, sizeof(buf), "%s %s", prefix, name);
-	tsdl_define(p, ctf_strndup(&p->m->arena, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1), t);
+	tsdl_define(p, ctf_strndup(&p->m->arena, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1), t, at);
 }
