@@ -4,28 +4,35 @@
 
 # make_uploads SAMPLES DIR COUNT: COUNT entries in DIR, each a copy of a sample trace (files and
 # trace directories of every format, in turn), every third one cut short, every third after it
-# with 64 bytes overwritten in its middle; names NNN-SAMPLE, so the folder's order is the sort.
+# with 64 bytes overwritten in its middle (of its largest file); names NNN-SAMPLE, so the
+# folder's order is the sort. One python3 for all: a process per step costs more than the copies.
 make_uploads() {
-	_s=$1 _d=$2 _n=$3 _i=0
-	mkdir -p "$_d" || return 1
-	set -- "$_s"/*/*
-	[ $# -gt 1 ] || { echo "no samples in $_s"; return 1; }
-	while [ $_i -lt "$_n" ]; do
-		for _f in "$_s"/*/*; do
-			[ $_i -lt "$_n" ] || break
-			case $_f in */README.md) continue ;; esac
-			_t=$_d/$(printf %03d $_i)-$(basename "$_f")
-			cp -R "$_f" "$_t" || return 1
-			# the largest file of the copy (itself when it is a file) is the one damaged
-			_v=$(find "$_t" -type f -printf '%s %p\n' | sort -n | tail -n 1 | cut -d' ' -f2-)
-			_z=$(stat -c %s "$_v")
-			case $((_i % 3)) in
-			1) truncate -s $((_z * 2 / 3)) "$_v" ;;
-			2) printf '%064d' 0 | tr 0 '\377' | dd of="$_v" bs=1 seek=$((_z / 2)) conv=notrunc status=none ;;
-			esac
-			_i=$((_i + 1))
-		done
-	done
+	python3 - "$@" <<-'PY'
+		import os, shutil, sys
+		src, dst, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+		samples = sorted(os.path.join(src, f, e) for f in os.listdir(src) if os.path.isdir(os.path.join(src, f))
+		                 for e in os.listdir(os.path.join(src, f)) if e != "README.md")
+		if len(samples) < 2:
+		    sys.exit("no samples in " + src)
+		os.makedirs(dst, exist_ok=True)
+		for i in range(n):
+		    s = samples[i % len(samples)]
+		    t = os.path.join(dst, "%03d-%s" % (i, os.path.basename(s)))
+		    if os.path.isdir(s):
+		        shutil.copytree(s, t, symlinks=True)
+		        files = [os.path.join(d, f) for d, _, fs in os.walk(t) for f in fs]
+		        v = max(sorted(files), key=os.path.getsize)
+		    else:
+		        shutil.copyfile(s, t)
+		        v = t
+		    size = os.path.getsize(v)
+		    if i % 3 == 1:
+		        os.truncate(v, size * 2 // 3)
+		    elif i % 3 == 2:
+		        with open(v, "r+b") as f:
+		            f.seek(size // 2)
+		            f.write(b"\xff" * 64)
+	PY
 }
 
 # merge_jsonl SHARD...: the shards' JSON Lines as one run writes them: concatenated, then each
