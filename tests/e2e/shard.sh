@@ -79,6 +79,18 @@ while [ $i -lt $n ]; do check list$i.jsonl --json --shard $i/$n --files-from all
 files list?.jsonl | sort | uniq -d | grep -q . && bad "--files-from: a path in two shards"
 merge_jsonl list?.jsonl | cmp -s - single.jsonl && ok "--files-from: the shards merged are the one run's" || bad "--files-from: merged shards differ"
 
+# SARIF of a list with a path that cannot be read (exit 8, a tool notification): the merge puts
+# the notification after its artifact and the run's executionSuccessful false, as one run does
+{ head -n 40 all.list; echo uploads/missing.dat; } > some.list
+check some.sarif --sarif --files-from some.list
+i=0
+while [ $i -lt $n ]; do check some$i.sarif --sarif --shard $i/$n --files-from some.list; i=$((i + 1)); done
+jq -s -f "$src/scripts/sarif-merge.jq" some?.sarif > some-merged.sarif
+[ "$(cat some.sarif.rc)" = 12 ] && [ "$(jq '.runs[0].invocations[0].toolExecutionNotifications | length' some.sarif)" -ge 1 ] &&
+	[ "$(jq -c . some-merged.sarif)" = "$(jq -c . some.sarif)" ] &&
+	ok "an unreadable input: the merged SARIF (notification, exit code 12, not successful) is one run's" ||
+	bad "an unreadable input: merged SARIF differs from one run's (exit $(cat some.sarif.rc))"
+
 # Kubernetes: --shard N with the index from JOB_COMPLETION_INDEX is --shard I/N
 JOB_COMPLETION_INDEX=2 "$bin" check $opts --json --shard $n --files-from all.list > k8s2.jsonl
 cmp -s k8s2.jsonl list2.jsonl && ok "JOB_COMPLETION_INDEX=2 --shard $n is --shard 2/$n" || bad "JOB_COMPLETION_INDEX=2 --shard $n is not shard 2"
