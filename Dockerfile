@@ -9,7 +9,7 @@
 FROM debian:12 AS build
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      cmake make gcc libc6-dev libzstd-dev zlib1g-dev liblzma-dev libarchive-dev libtraceevent-dev \
+      cmake make gcc libc6-dev pkgconf libzstd-dev zlib1g-dev liblzma-dev libarchive-dev libtraceevent-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
