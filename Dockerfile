@@ -9,13 +9,15 @@
 FROM debian:12 AS build
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      cmake make gcc libc6-dev libzstd-dev zlib1g-dev liblzma-dev libarchive-dev libtraceevent-dev \
+      cmake make gcc libc6-dev pkgconf libzstd-dev zlib1g-dev liblzma-dev libarchive-dev libtraceevent-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
-# The README's Install commands, without the tests (CMocka is not installed here anyway).
+# The README's Install commands, without the tests (CMocka is not installed here anyway), building
+# only what is installed, JOBS compilers at a time (docker build --build-arg JOBS=8 on a big host).
+ARG JOBS=2
 RUN cmake --preset release -DTFK_BUILD_TESTS=OFF \
- && cmake --build --preset release \
+ && cmake --build --preset release --parallel "$JOBS" --target tracefsck tracefsck_shared tracefsck_static man-faults completion \
  && cmake --install build/release --prefix /opt/tracefsck \
  && /opt/tracefsck/bin/tracefsck check examples/clean.v6.dat
 

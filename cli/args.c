@@ -122,7 +122,7 @@ bool cli_wants_help(int argc, char **argv)
 static void print_value(FILE *out, enum cli_value v)
 {
 	static const char *const names[] = { "", " FILE", " N", " error|warning", " CODE", " CODE=LEVEL", " bash|zsh", " SIZE",
-					     " identity|public" };
+					     " identity|public", " I/N" };
 	fputs(names[v], out);
 }
 
@@ -146,7 +146,7 @@ int cli_command_help(const char *cmd, FILE *out)
 	if (strcmp(#command, cmd) == 0) {                                                          \
 		int w_ = fprintf(out, "  %s%s%s", (alias) ? (const char *)(alias) : "", (alias) ? ", " : "", name); \
 		const char *v_[] = { "", " FILE", " N", "=error|warning", " CODE", " CODE=LEVEL", " bash|zsh", " SIZE", \
-				     "=identity|public" };                                                  \
+				     "=identity|public", " I/N" };                                                  \
 		w_ += fprintf(out, "%s", v_[value]);                                                \
 		fprintf(out, "%*s%s\n", w_ < 30 ? 30 - w_ : 1, "", help);                           \
 	}

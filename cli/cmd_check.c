@@ -10,6 +10,7 @@
 
 #include "check_pool.h"
 #include "cli.h"
+#include "shard.h"
 #include "tracefsck/tracefsck.h"
 
 /* Progress on a terminal: pages and events walked so far, redrawn at most ten times a second. */
@@ -201,6 +202,9 @@ int cmd_check(int argc, char **argv)
 	int nfiles = 0, jobs = 1, threads = -1;
 	long idle_s = -1, timeout_s = -1;
 	uint64_t max_memory = 0;
+	struct cli_shard shard = { 0 };      /* --shard I/N: this job's share of the units */
+	struct cli_files listed = { 0 };     /* --files-from: operands read from a file */
+	unsigned char *keep = NULL;          /* with --shard, which units are this shard's */
 	const char **files = calloc((size_t)argc, sizeof(*files));
 	struct tfk_policy *policy = tfk_policy_new();
 	if (!files || !policy) {
@@ -253,6 +257,10 @@ int cmd_check(int argc, char **argv)
 			bad = cli_policy_severity(policy, v, "--severity");
 		else if ((v = option_value("--policy", argc, argv, &i, &missing)))
 			bad = cli_policy_load(v, policy, &fail_on_warning);
+		else if ((v = option_value("--shard", argc, argv, &i, &missing)))
+			bad = cli_shard_parse(v, &shard);
+		else if ((v = option_value("--files-from", argc, argv, &i, &missing)))
+			bad = cli_files_read(v, &listed);
 		else {
 			fprintf(stderr, missing ? "tracefsck check: option '%s' needs a value\n"
 						: "tracefsck check: unknown option '%s'\n", a);
@@ -264,12 +272,13 @@ int cmd_check(int argc, char **argv)
 		fprintf(stderr, "tracefsck check: choose one of --json, --sarif, --github, --hazards\n");
 		bad = -1;
 	}
-	if (!bad && nfiles == 0) {
+	if (!bad && nfiles == 0 && listed.n == 0) {
 		fprintf(stderr, "tracefsck check: no file given\n");
 		usage();
 		bad = -1;
 	}
 	if (bad) {
+		cli_files_free(&listed);
 		free(files);
 		tfk_policy_free(policy);
 		return EXIT_USAGE;
@@ -289,12 +298,13 @@ int cmd_check(int argc, char **argv)
 	 */
 	if (!max_memory)
 		max_memory = limits.max_memory;
-	int at_once = jobs < nfiles ? jobs : nfiles;
+	int at_once = jobs < nfiles + (int)listed.n ? jobs : nfiles + (int)listed.n;
 	if (at_once < 1)
 		at_once = 1;
 	if (max_memory / (uint64_t)at_once < (1u << 20)) {
 		/* below 1 MiB a file could not hold its header sections: refuse rather than overspend */
 		fprintf(stderr, "tracefsck check: --max-memory shared by %d files at once leaves each less than 1M\n", at_once);
+		cli_files_free(&listed);
 		free(files);
 		tfk_policy_free(policy);
 		return EXIT_USAGE;
@@ -315,24 +325,37 @@ int cmd_check(int argc, char **argv)
 	struct tfk_units units;
 	tfk_units_init(&units);
 	cli_scratch_handlers();
-	for (int i = 0; i < nfiles; i++) {
+	/* The operands: the command line's, then --files-from's; with --shard, this shard's units of them. */
+	for (size_t i = 0; i < (size_t)nfiles + listed.n; i++) {
+		const char *op = i < (size_t)nfiles ? files[i] : listed.v[i - (size_t)nfiles];
+		bool split;
+		if (!cli_shard_operand_mine(&shard, op, &split))
+			continue;
+		size_t from = units.n;
 		sigset_t was;
 		cli_signals_block(&was); /* the scratch directory is guarded from the moment it exists */
-		int rc = whole_traces ? tfk_units_add_member(&units, files[i], &limits) : tfk_units_add(&units, files[i], &limits);
+		int rc = whole_traces ? tfk_units_add_member(&units, op, &limits) : tfk_units_add(&units, op, &limits);
 		cli_scratch_guard(units.scratch);
 		cli_signals_restore(&was);
+		if (rc == 0)
+			rc = cli_shard_mark(&shard, op, split, &units, from, &keep);
 		if (rc != 0) {
-			fprintf(stderr, "tracefsck check: out of memory listing %s\n", files[i]);
+			fprintf(stderr, "tracefsck check: out of memory listing %s\n", op);
 			tfk_units_free(&units);
+			free(keep);
+			cli_files_free(&listed);
 			free(files);
 			tfk_policy_free(policy);
 			return EXIT_OPERATIONAL;
 		}
 	}
-	int nunits = units.n > INT_MAX - 1 ? INT_MAX - 1 : (int)units.n;
+	size_t selected = cli_shard_partition(&units, keep); /* the shard's units, first, in their order */
+	free(keep);
+	int nunits = selected > INT_MAX - 1 ? INT_MAX - 1 : (int)selected;
 	const char **names = calloc((size_t)nunits + 1, sizeof(*names));
 	if (!names) {
 		tfk_units_free(&units);
+		cli_files_free(&listed);
 		free(files);
 		tfk_policy_free(policy);
 		return EXIT_OPERATIONAL;
@@ -349,6 +372,7 @@ int cmd_check(int argc, char **argv)
 	if (sarif && !run.kept) {
 		free(names);
 		tfk_units_free(&units);
+		cli_files_free(&listed);
 		free(files);
 		tfk_policy_free(policy);
 		return EXIT_OPERATIONAL;
@@ -388,6 +412,7 @@ int cmd_check(int argc, char **argv)
 	cli_scratch_guard(NULL);
 	cli_signals_restore(&was);
 	free(names);
+	cli_files_free(&listed);
 	free(files);
 	tfk_policy_free(policy);
 	return run.status;

@@ -265,6 +265,8 @@ static const char *zsh_message(enum cli_value v)
 		return "count";
 	case CLI_SIZE:
 		return "size";
+	case CLI_SHARD:
+		return "I/N";
 	case CLI_GATE:
 		return "severity";
 	case CLI_CODE:

@@ -24,6 +24,7 @@ enum cli_value {
 	CLI_SHELL,      /* a shell completion is printed for: bash or zsh */
 	CLI_SIZE,       /* a size in bytes, with K, M, G or T */
 	CLI_PROFILE,    /* a scrub profile: identity or public */
+	CLI_SHARD,      /* a shard: I/N, or N with the index from the environment */
 };
 
 #define CLI_COMMANDS(X)                                                                     \
@@ -54,6 +55,8 @@ enum cli_value {
 	X(check, "--idle-timeout", NULL, CLI_COUNT, "end a pipe silent this many seconds (default 60; 0 waits)") \
 	X(check, "--timeout", NULL, CLI_COUNT, "stop reading inputs this many seconds into the run (default 600; 0: never)") \
 	X(check, "--max-memory", NULL, CLI_SIZE, "memory budget of the run, shared by -j (default 1G)")   \
+	X(check, "--shard", NULL, CLI_SHARD, "check only shard I of N of the inputs (N: I from JOB_COMPLETION_INDEX)") \
+	X(check, "--files-from", NULL, CLI_FILE, "also check the paths this file lists, one per line (-: stdin)") \
 	X(repair, "-o", NULL, CLI_FILE, "write the repaired copy to this file")                            \
 	X(repair, "--in-place", NULL, CLI_NONE, "replace the input (through a temporary file)")            \
 	X(repair, "--force", NULL, CLI_NONE, "replace OUT when it exists")                                 \

@@ -68,7 +68,7 @@ install() {
 	src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 	build=${RUNNER_TEMP:-${TMPDIR:-/tmp}}/tracefsck-build
 	# What the README's Install section installs: the build tools and the libraries.
-	pkgs="cmake make gcc libc6-dev libzstd-dev zlib1g-dev liblzma-dev libarchive-dev libtraceevent-dev"
+	pkgs="cmake make gcc libc6-dev pkgconf libzstd-dev zlib1g-dev liblzma-dev libarchive-dev libtraceevent-dev"
 	if command -v dpkg-query > /dev/null; then
 		for p in $pkgs; do
 			dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
