@@ -3,8 +3,8 @@
 # the internal libraries, with the public headers, a pkg-config file and the installed layout.
 include(GNUInstallDirs)
 
-set_target_properties(tracefsck_validate tracefsck_repair PROPERTIES POSITION_INDEPENDENT_CODE ON)
-set(TFK_LIB_OBJECTS $<TARGET_OBJECTS:tracefsck_validate> $<TARGET_OBJECTS:tracefsck_repair>)
+set_target_properties(tracefsck_validate tracefsck_repair tracefsck_scrub PROPERTIES POSITION_INDEPENDENT_CODE ON)
+set(TFK_LIB_OBJECTS $<TARGET_OBJECTS:tracefsck_validate> $<TARGET_OBJECTS:tracefsck_repair> $<TARGET_OBJECTS:tracefsck_scrub>)
 add_library(tracefsck_shared SHARED ${TFK_LIB_OBJECTS})
 add_library(tracefsck_static STATIC ${TFK_LIB_OBJECTS})
 set_target_properties(tracefsck_shared PROPERTIES OUTPUT_NAME tracefsck VERSION ${PROJECT_VERSION}
