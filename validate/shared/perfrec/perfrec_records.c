@@ -576,10 +576,9 @@ static bool c2_overflow(struct pf_check *pc, const struct tfk_cursor *stream, ui
 		uint64_t r = q;
 		while (r + 16 <= blob && n < PF_C2_MAX_PIECES && budget) {
 			budget--;
-			uint16_t misc, sz;
-			tfk_cur_u16_at(stream, pos + r + 4, &misc);
-			tfk_cur_u16_at(stream, pos + r + 6, &sz);
-			if (!tfk_cur_u32_at(stream, pos + r, &type) || type != PF_REC_COMPRESSED2 || (misc & 0x0ff8) || sz <= 16 ||
+			uint16_t misc = 0, sz = 0;
+			if (!tfk_cur_u32_at(stream, pos + r, &type) || !tfk_cur_u16_at(stream, pos + r + 4, &misc) ||
+			    !tfk_cur_u16_at(stream, pos + r + 6, &sz) || type != PF_REC_COMPRESSED2 || (misc & 0x0ff8) || sz <= 16 ||
 			    sz > blob - r)
 				break;
 			pc->c2_off[n] = r + 16;
