@@ -43,6 +43,18 @@ struct sc_format {
 /* A member written as it is, or as the n bytes at p: into dir under name. 0, or -1 (errno). */
 int sc_dir_put(struct rp_dir *dir, const char *name, const uint8_t *p, size_t n);
 
+/* The plug-in scrubbing check format f (by the descriptor's identity), or NULL. */
+const struct sc_format *sc_plugin_for(const struct tfk_format *f);
+/* rep->format: what the check called the input, else the format's name. */
+void sc_name_format(struct tfk_scrub_report *rep, const struct tfk_format *f);
+/*
+ * The refusals every scrub shares, before the input's verdict is looked at: not a trace, no
+ * plug-in for its format, no memory for the model. True (rep's outcome and reason set) when
+ * one applies.
+ */
+bool sc_cannot_start(struct tfk_scrub_report *rep, const struct tfk_format *f, const struct sc_format *sf,
+		     const void *model);
+
 /* One per folder of scrub/ named in formats.list (generated: sc_format_list.inc). */
 #define SC_FORMAT(name) extern const struct sc_format sc_format_##name;
 #include "sc_format_list.inc"

@@ -24,7 +24,7 @@ static const struct sc_format *const registry[] = {
 	NULL,
 };
 
-static const struct sc_format *plugin_for(const struct tfk_format *f)
+const struct sc_format *sc_plugin_for(const struct tfk_format *f)
 {
 	for (size_t i = 0; f && registry[i]; i++)
 		if (registry[i]->format == f)
@@ -32,10 +32,28 @@ static const struct sc_format *plugin_for(const struct tfk_format *f)
 	return NULL;
 }
 
-static void name_format(struct tfk_scrub_report *rep, const struct tfk_format *f)
+void sc_name_format(struct tfk_scrub_report *rep, const struct tfk_format *f)
 {
 	const char *name = rep->before.stats.format ? rep->before.stats.format : f ? f->name : "";
 	snprintf(rep->format, sizeof(rep->format), "%s", name);
+}
+
+bool sc_cannot_start(struct tfk_scrub_report *rep, const struct tfk_format *f, const struct sc_format *sf,
+		     const void *model)
+{
+	if (!f || rep->before.not_checked) {
+		rep->outcome = TFK_SCRUB_UNSUPPORTED;
+		rep->reason = "not a trace this build recognises";
+	} else if (!sf) {
+		rep->outcome = TFK_SCRUB_UNSUPPORTED;
+		rep->reason = "scrub not supported for this format yet";
+	} else if (!model) {
+		rep->outcome = TFK_SCRUB_FAILED;
+		rep->reason = "out of memory";
+	} else {
+		return false;
+	}
+	return true;
 }
 
 static void scrub_checked(const uint8_t *in, size_t size, const struct tfk_scrub_options *opts,
@@ -71,22 +89,15 @@ static void scrub_checked(const uint8_t *in, size_t size, const struct tfk_scrub
 {
 	struct tfk_cursor file = tfk_cur_make(in, size, 0, false);
 	const struct tfk_format *f = tfk_format_of(&file, NULL);
-	const struct sc_format *sf = plugin_for(f);
+	const struct sc_format *sf = sc_plugin_for(f);
 	void *model = sf ? calloc(1, sf->model_size ? sf->model_size : 1) : NULL;
 	struct tfk_observer obs;
 	if (model)
 		obs = sf->observer(model, in, size);
 	tfk_check_buffer_observed(in, size, limits, model ? &obs : NULL, &rep->before);
-	name_format(rep, f);
-	if (!f || rep->before.not_checked) {
-		rep->outcome = TFK_SCRUB_UNSUPPORTED;
-		rep->reason = "not a trace this build recognises";
-	} else if (!sf) {
-		rep->outcome = TFK_SCRUB_UNSUPPORTED;
-		rep->reason = "scrub not supported for this format yet";
-	} else if (!model) {
-		rep->outcome = TFK_SCRUB_FAILED;
-		rep->reason = "out of memory";
+	sc_name_format(rep, f);
+	if (sc_cannot_start(rep, f, sf, model)) {
+		/* rep says why */
 	} else if (tfk_report_verdict(&rep->before) != TFK_VERDICT_CLEAN) {
 		if (may_repair && opts->repair_first) {
 			sf->model_free(model);
@@ -167,7 +178,7 @@ void tfk_scrub_file(const char *path, const struct tfk_scrub_options *opts, cons
 		if (loaded == TFK_LOAD_OK)
 			tfk_unload(&l);
 		tfk_check_file(path, limits, &rep->before);
-		name_format(rep, NULL);
+		sc_name_format(rep, NULL);
 		rep->outcome = TFK_SCRUB_UNSUPPORTED;
 		rep->reason = loaded == TFK_LOAD_DIRECTORY && !rep->before.not_checked
 				      ? "scrub not supported for this format yet"

@@ -32,13 +32,6 @@ int sc_dir_put(struct rp_dir *dir, const char *name, const uint8_t *p, size_t n)
 	return rc;
 }
 
-static const struct sc_format *const registry[] = {
-#define SC_FORMAT(name) &sc_format_##name,
-#include "sc_format_list.inc"
-#undef SC_FORMAT
-	NULL,
-};
-
 static bool free_target(const char *path)
 {
 	struct stat st;
@@ -76,29 +69,20 @@ void tfk_scrub_dir(const char *in_dir, const char *out_dir, const struct tfk_scr
 		return;
 	}
 	const struct tfk_format *f = tfk_format_of(NULL, &in);
-	const struct sc_format *sf = NULL;
-	for (size_t i = 0; f && registry[i]; i++)
-		if (registry[i]->format == f && registry[i]->scrub_dir)
-			sf = registry[i];
+	const struct sc_format *sf = sc_plugin_for(f);
+	if (sf && !sf->scrub_dir)
+		sf = NULL; /* a single-file format's plug-in */
 	void *model = sf ? calloc(1, sf->model_size ? sf->model_size : 1) : NULL;
 	struct tfk_observer obs;
 	if (model)
 		obs = sf->observer(model, NULL, 0);
 	tfk_check_file_observed(in_dir, limits, model ? &obs : NULL, &rep->before);
-	snprintf(rep->format, sizeof(rep->format), "%s",
-		 rep->before.stats.format ? rep->before.stats.format : f ? f->name : "");
+	sc_name_format(rep, f);
 	struct rp_dir d;
 	memset(&d, 0, sizeof(d));
 	d.fd = -1;
-	if (!f || rep->before.not_checked) {
-		rep->outcome = TFK_SCRUB_UNSUPPORTED;
-		rep->reason = "not a trace this build recognises";
-	} else if (!sf) {
-		rep->outcome = TFK_SCRUB_UNSUPPORTED;
-		rep->reason = "scrub not supported for this format yet";
-	} else if (!model) {
-		rep->outcome = TFK_SCRUB_FAILED;
-		rep->reason = "out of memory";
+	if (sc_cannot_start(rep, f, sf, model)) {
+		/* rep says why */
 	} else if (tfk_report_verdict(&rep->before) != TFK_VERDICT_CLEAN) {
 		rep->outcome = TFK_SCRUB_REFUSED;
 		rep->reason = opts->repair_first ? "the input has faults: repair the directory first (tracefsck repair), then scrub it"
