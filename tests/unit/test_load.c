@@ -24,6 +24,7 @@
 #include "raised.h"
 #include "test_hooks.h"
 #include "tracedat_helpers.h"
+#include "under_valgrind.h"
 #include "tracefsck/tracefsck.h"
 
 static struct tfk_limits quick(void)
@@ -256,6 +257,15 @@ static void change_input(void *arg)
 static void test_input_changed_under_check(void **state)
 {
 	(void)state;
+	/*
+	 * Under Valgrind the guard never sees the read past a shrunk file's end as its own: Valgrind
+	 * reports an invalid read of address 0 and the run ends. The property is proven by the
+	 * native and ASan runs of this test, not under Valgrind's signal emulation.
+	 */
+	if (RUNNING_ON_VALGRIND) {
+		skip();
+		return;
+	}
 	struct fx *x = fx_default();
 	char path[512];
 	temp_path(path, sizeof(path), "changing.dat");
