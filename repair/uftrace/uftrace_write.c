@@ -517,10 +517,16 @@ static int write_prefix(struct rp_dir *dir, const char *name, const struct tfk_m
 	return rc;
 }
 
-/* Must the task's arguments and return values be left out? A rebuilt info has no spec for them. */
+/*
+ * Must the task's arguments and return values be left out? A rebuilt info has no spec for
+ * them. And a task the check walked without its session (task.txt lost, rebuilt by repair),
+ * which ends in an invalid record, may have had its values walked by lengths the rebuilt
+ * session's symbols would not give: the output would be read apart differently from what the
+ * check saw. Its kept records then lose their values rather than the output its framing.
+ */
 static bool strips(const struct plan *p, const struct tfk_uftrace_task *t, uint64_t cut)
 {
-	return p->rebuild_info && t->payload_at < cut;
+	return (p->rebuild_info || (p->rebuild_task && t->cut == TFK_UFTRACE_CUT_INVALID)) && t->payload_at < cut;
 }
 
 static void task_salvage(const struct plan *p, const struct tfk_uftrace_task *t, struct tfk_salvage_member *s,
