@@ -409,7 +409,7 @@ static int missing_indexes(const struct cr_model *m, const struct tfk_input *in,
  */
 static bool metadata_beyond_repair(const struct tfk_report *before)
 {
-	bool broken = false, cut = false, bad_header = false;
+	bool broken = false, cut = false, bad_header = false, rule = false;
 	for (size_t i = 0; i < before->count; i++) {
 		const char *id = before->findings[i].fault->id;
 		if (before->findings[i].severity != TFK_SEV_ERROR)
@@ -421,8 +421,13 @@ static bool metadata_beyond_repair(const struct tfk_report *before)
 			  (strncmp(id, "ctf.metadata.fragment-", 22) == 0 && strcmp(id, "ctf.metadata.fragment-cut") != 0);
 		cut |= strcmp(id, "ctf.metadata.fragment-cut") == 0;
 		bad_header |= strcmp(id, "ctf.metadata.bad-packet") == 0;
+		/* TSDL's own rules broken in the declarations that are there (a name declared twice, a
+		 * keyword as a name, an empty enum, ...): what a cut took away cannot mend them */
+		rule |= strcmp(id, "ctf.metadata.redefinition") == 0 || strcmp(id, "ctf.metadata.duplicate-field") == 0 ||
+			strcmp(id, "ctf.metadata.keyword-name") == 0 || strcmp(id, "ctf.metadata.array-length") == 0 ||
+			strcmp(id, "ctf.metadata.enum-empty") == 0;
 	}
-	return (broken && !cut) || bad_header;
+	return (broken && !cut) || bad_header || rule;
 }
 
 int cr_write_dir(const void *model, const struct tfk_input *in, struct rp_dir *dir, struct tfk_repair_report *rep)

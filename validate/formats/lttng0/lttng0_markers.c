@@ -363,10 +363,12 @@ void l0_marker_record(struct tfk_ctx *ctx, struct l0_trace *t, const struct tfk_
 		 */
 		struct l0_marker *m = marker_named(&t->markers, channel, name);
 		if (!m || m->has_id) {
-			const struct l0_marker *named = m;
+			/* by index: adding a marker may move the array the named one lies in */
+			const size_t named_at = m ? (size_t)(m - t->markers.m) : SIZE_MAX;
 			m = marker_add(ctx, &t->markers, channel, name, c->origin + offs[0], arch_size);
 			if (!m)
 				return;
+			const struct l0_marker *named = named_at != SIZE_MAX ? &t->markers.m[named_at] : NULL;
 			if (named && named->has_format) {
 				m->nfields = named->nfields;
 				memcpy(m->fields, named->fields, named->nfields);
