@@ -185,6 +185,46 @@ static void test_resync_after_impossible_size(void **state)
 	}
 }
 
+/*
+ * Resynchronising lands on records, not on the bytes of a sample that look like a HEADER_ATTR
+ * header (a branch stack's addresses often do): a HEADER_ATTR whose attr overruns it is not a
+ * place to resume, and in a perf.data file it is a fault, since perf script adds its attr and
+ * fails with ENOMEM.
+ */
+static void test_resync_skips_bogus_header_attr(void **state)
+{
+	(void)state;
+	struct pdw_spec s = pdw_default_spec();
+	struct tdw_buf b;
+	struct pdw_layout L;
+	build(s, &b, &L);
+	const uint64_t fake = L.sample[4] + 8, fake_size = L.sample[5] - fake;
+	assert_true(fake_size >= 72 && fake_size < 65536);
+	tdw_put16(&b, L.sample[4] + 6, 0, false);       /* sample 4's size impossible */
+	tdw_put32(&b, fake, 64, false);                 /* HEADER_ATTR */
+	tdw_put16(&b, fake + 4, 0, false);
+	tdw_put16(&b, fake + 6, (uint16_t)fake_size, false); /* ends where sample 5 begins */
+	tdw_put32(&b, fake + 8, 0, false);              /* attr.type */
+	tdw_put32(&b, fake + 12, 0x20000, false);       /* attr.size: far past the record */
+	struct repaired r;
+	repaired_run(&b, &r);
+	assert_repaired_as(&r, 11, false);
+	assert_int_equal(r.len, b.len - (L.sample[5] - L.sample[4])); /* sample 4 and the fake left out */
+	repaired_release(&r);
+
+	/* The same record walked in its own right (the mmap record rewritten as one): a fault. */
+	tdw_put16(&b, L.sample[4] + 6, (uint16_t)(L.sample[5] - L.sample[4]), false);
+	const uint16_t mmap_size = (uint16_t)(tdw_get32(&b, L.mmap + 4, false) >> 16);
+	assert_true(mmap_size >= 72);
+	tdw_put32(&b, L.mmap, 64, false);
+	tdw_put32(&b, L.mmap + 12, 0x20000, false);
+	struct tfk_report rep;
+	tfk_check_buffer(b.data, b.len, fast_limits(), &rep);
+	assert_code_at(&rep, "perf.attr.bad-size", L.mmap + 12);
+	tfk_report_free(&rep);
+	tdw_free(&b);
+}
+
 /* The salvage says what was kept and lost; where the bytes are gone, it says so instead of counting. */
 static void test_honest_counts(void **state)
 {
@@ -321,6 +361,7 @@ int main(void)
 		cmocka_unit_test(test_killed_keeps_features),
 		cmocka_unit_test(test_tracing_data_good_lines),
 		cmocka_unit_test(test_resync_after_impossible_size),
+		cmocka_unit_test(test_resync_skips_bogus_header_attr),
 		cmocka_unit_test(test_honest_counts),
 		cmocka_unit_test(test_good_file_left_alone),
 	};

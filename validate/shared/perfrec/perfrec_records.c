@@ -486,6 +486,13 @@ static bool plausible_record(const struct tfk_cursor *stream, uint64_t q, uint64
 	/* misc holds the cpumode (bits 0-2) and flags in bits 12-15; bits 3-11 are never set. */
 	if (!min || (misc & 0x0ff8) || size < 8 || size < min || (type < 64 && size % 8) || size > len - q)
 		return false;
+	if (type == PF_REC_HEADER_ATTR) {
+		/* its attr and then whole ids: sampled branch addresses often pass the header test alone */
+		uint32_t attr_size;
+		if (size < 8u + PF_ATTR_MIN || !tfk_cur_u32_at(stream, q + 12, &attr_size) || attr_size < PF_ATTR_MIN ||
+		    attr_size % 8 || attr_size > size - 8u || (size - 8u - attr_size) % 8)
+			return false;
+	}
 	struct tfk_cursor rec;
 	tfk_cur_sub(stream, q, size, &rec);
 	uint64_t extra = oob_payload(&rec, type);
@@ -943,6 +950,23 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 				stream_ok = false;
 			if (track)
 				pc->zfed = true;
+		} else if (type == PF_REC_HEADER_ATTR) {
+			/*
+			 * In a perf.data file too, perf adds the attr a HEADER_ATTR record carries (and sizes
+			 * its ids by what follows the attr): one whose attr.size overruns the record fails
+			 * perf script with ENOMEM. Checked, not added: the file's attrs are the header's.
+			 */
+			struct tfk_cursor body;
+			tfk_cur_sub(&rec, 8, size - 8u, &body);
+			struct pf_attr scratch;
+			char where[48];
+			snprintf(where, sizeof(where), "HEADER_ATTR at +0x%llx", (unsigned long long)pos);
+			if (pf_read_attr(pc, &body, &scratch, where) && (body.len - scratch.size) % 8) {
+				char found[64];
+				snprintf(found, sizeof(found), "%llu bytes after a %u-byte attr",
+					 (unsigned long long)(body.len - scratch.size), scratch.size);
+				pf_bad_body(pc, at, type, "the attr, then whole 8-byte ids", found);
+			}
 		} else if (type >= 64) {
 			pf_check_body(pc, &rec, type, 0);
 		}
