@@ -119,6 +119,12 @@ struct tfk_observer {
 	 * compressed chunks (no page count can be told from them). Lets repair say what was lost.
 	 */
 	void (*cpu_extent)(void *user, uint32_t cpu, uint64_t declared, uint64_t present, bool compressed);
+	/*
+	 * Send where every text field of every event lies, through model (a format that has such a
+	 * message: CTF's TFK_CTF_MODEL_TEXT), for scrub. Such a check decodes every event the
+	 * careful way, on one thread: slower, the same findings.
+	 */
+	bool payload_text;
 };
 
 #ifdef __cplusplus

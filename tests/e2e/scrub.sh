@@ -63,11 +63,12 @@ head -c $((size - 5000)) "$work/planted.dat" > "$work/cut.dat"
 [ "$rc" = 1 ] && "$bin" check -q "$work/cut.out" > /dev/null && ! grep -qa zorkhost77 "$work/cut.out" &&
 	ok "--repair: repaired, then scrubbed (exit 1)" || { bad "--repair: exit $rc"; cat "$work/log"; }
 
-# a format without a scrub plug-in yet is refused, never copied
-# (only in a build that reads CTF: otherwise it is no trace at all to this build)
-if [ -d "$samples/ctf/tracef-2000.lttng" ] && "$bin" check -q "$samples/ctf/tracef-2000.lttng" > /dev/null 2>&1; then
-	"$bin" scrub "$samples/ctf/tracef-2000.lttng" -o "$work/ctf.out" > "$work/log" 2>&1; rc=$?
-	[ "$rc" = 8 ] && grep -q "scrub not supported for .* yet" "$work/log" && [ ! -e "$work/ctf.out" ] &&
-		ok "CTF: refused, not supported yet (exit 8)" || { bad "CTF: exit $rc"; cat "$work/log"; }
+# a format without a scrub plug-in yet (LTTng 0.x) is refused, never copied
+# (only in a build that reads it: otherwise it is no trace at all to this build)
+lttng0=$samples/../foreign/lttng0/linuxtools-trace-1021events-nolost-1cpu
+if [ -d "$lttng0" ] && "$bin" check -q "$lttng0" > /dev/null 2>&1; then
+	"$bin" scrub "$lttng0" -o "$work/lttng0.out" > "$work/log" 2>&1; rc=$?
+	[ "$rc" = 8 ] && grep -q "scrub not supported for .* yet" "$work/log" && [ ! -e "$work/lttng0.out" ] &&
+		ok "LTTng 0.x: refused, not supported yet (exit 8)" || { bad "LTTng 0.x: exit $rc"; cat "$work/log"; }
 fi
 exit $fail

@@ -67,6 +67,8 @@ struct ctf_type {
 	struct ctf_type *elem;      /* array, sequence */
 	uint64_t length;            /* array */
 	const char *length_name;    /* sequence */
+	bool text;                  /* an integer encoded as UTF-8 or ASCII (TSDL), or a CTF 2 string of a length:
+	                               arrays and sequences of it are text (scrub replaces what they say) */
 };
 
 struct ctf_lane;
@@ -168,6 +170,7 @@ struct ctf_decoder {
 	const char *fail_what; /* fail_path, or NULL */
 	char fail_path[160];   /* a copy: the path buffer is reused by the fields decoded after */
 	char path[160];        /* the dotted path of the field being decoded (ctf_decode.c child) */
+	bool send_text;        /* every text field of an event goes to the observer (TFK_CTF_MODEL_TEXT) */
 };
 /* Flat plans of the event scopes' types, made once the metadata parsed (ctf_flat.c). */
 void ctf_flat_plan(struct ctf_meta *m);

@@ -766,6 +766,7 @@ bytes:;
 		t->length_name = ctf_strndup(&b->m->arena, len.path, strlen(len.path));
 	}
 	t->elem = byte_elem(b, fc);
+	t->text = strstr(type, "-string") != NULL; /* a string of a length, not a blob */
 	return t->elem ? t : NULL;
 }
 

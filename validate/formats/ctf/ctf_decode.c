@@ -273,7 +273,21 @@ static enum ctf_dec_status decode_varint(struct ctf_decoder *d, enum ctf_scope s
 	return CTF_DEC_OK;
 }
 
-static enum ctf_dec_status decode_string(struct ctf_decoder *d, const struct where *path)
+/* A text field of an event, decoded whole at byte `at` of the packet, to the observer that asked (scrub). */
+static void send_text(struct ctf_decoder *d, enum ctf_scope scope, const struct where *w, uint64_t at, uint64_t len)
+{
+	if (scope < CTF_SC_STREAM_EVENT_CONTEXT || !len)
+		return; /* packet headers and contexts, event headers: structure, not what the events say */
+	char field[sizeof(d->path)];
+	const size_t n = w->len < sizeof(field) - 1 ? w->len : sizeof(field) - 1;
+	memcpy(field, w->s, n);
+	field[n] = 0;
+	const struct tfk_ctf_text t = { d->ctx->member ? d->ctx->member : "", d->bits.c->origin + at, len, field,
+					scope != CTF_SC_EVENT_FIELDS };
+	d->ctx->obs->model(d->ctx->obs->user, &tfk_format_ctf, TFK_CTF_MODEL_TEXT, &t, sizeof t);
+}
+
+static enum ctf_dec_status decode_string(struct ctf_decoder *d, enum ctf_scope scope, const struct where *path)
 {
 	if (!ctf_bits_align(&d->bits, 8))
 		return fail(d, CTF_DEC_OVERRUN, path);
@@ -284,6 +298,8 @@ static enum ctf_dec_status decode_string(struct ctf_decoder *d, const struct whe
 	const uint8_t *nul = memchr(p, 0, end - at);
 	if (!nul)
 		return fail(d, CTF_DEC_BAD_STRING, path);
+	if (d->send_text)
+		send_text(d, scope, path, at, (uint64_t)(nul - p));
 	d->bits.pos = (at + (uint64_t)(nul - p) + 1) * 8;
 	return CTF_DEC_OK;
 }
@@ -345,6 +361,15 @@ static enum ctf_dec_status decode_array(struct ctf_decoder *d, enum ctf_scope sc
 			return fail(d, t->kind == CTF_SEQ ? CTF_DEC_SEQ : CTF_DEC_OVERRUN, w);
 		if (scope == CTF_SC_PACKET_HEADER && n == 16 && w->len == 4 && !memcmp(w->s, "uuid", 4))
 			d->uuid_at = d->bits.pos;
+		if (d->send_text && (t->text || e->text)) {
+			/* the text ends at its first NUL, if any (LTTng's procname pads with them) */
+			const uint8_t *p;
+			uint64_t k = 0;
+			if (tfk_cur_bytes_at(d->bits.c, d->bits.pos / 8, n, &p))
+				for (; k < n && p[k]; k++)
+					;
+			send_text(d, scope, w, d->bits.pos / 8, k);
+		}
 		d->bits.pos += n * 8;
 		return CTF_DEC_OK;
 	}
@@ -379,7 +404,7 @@ static enum ctf_dec_status decode(struct ctf_decoder *d, enum ctf_scope scope, c
 		return CTF_DEC_OK;
 	}
 	case CTF_STRING:
-		return decode_string(d, w);
+		return decode_string(d, scope, w);
 	case CTF_STRUCT: {
 		if (!ctf_bits_align(&d->bits, t->align))
 			return fail(d, CTF_DEC_OVERRUN, w);

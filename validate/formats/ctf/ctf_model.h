@@ -21,6 +21,12 @@ extern "C" {
 #define TFK_CTF_MODEL_PACKET 2u
 /* kind: data is a struct tfk_ctf_stream, once per data stream, after its walk. */
 #define TFK_CTF_MODEL_STREAM 3u
+/*
+ * kind: data is a struct tfk_ctf_text, for every text field of an event (a string, or an array
+ * or sequence of UTF-8 or ASCII bytes) the check decodes, when the observer asks for
+ * payload_text. Sent before the PACKET message of its packet.
+ */
+#define TFK_CTF_MODEL_TEXT 4u
 
 #define TFK_CTF_MEMBER_MAX 256
 #define TFK_CTF_MAX_DROPS 16
@@ -73,6 +79,13 @@ struct tfk_ctf_stream {
 	 * them, and what events they held is unknown.
 	 */
 	uint64_t skipped;
+};
+
+struct tfk_ctf_text {
+	const char *member;              /* the stream file (valid during the call) */
+	uint64_t offset, len;            /* in the member: the text's bytes (a string's NUL not counted) */
+	const char *field;               /* its dotted path inside its scope (valid during the call) */
+	bool context;                    /* a context field (procname, ...), not one of the event's own */
 };
 
 #ifdef __cplusplus

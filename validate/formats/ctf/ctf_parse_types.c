@@ -68,6 +68,8 @@ static struct ctf_type *parse_integer(struct ctf_parser *p)
 			if (v.kind != V_IDENT || (strcmp(v.text, "none") && strcmp(v.text, "UTF8") &&
 						  strcmp(v.text, "ASCII") && strcmp(v.text, "utf8") && strcmp(v.text, "ascii")))
 				tsdl_bad_attr(p, &v, "encoding = none, UTF8 or ASCII");
+			else
+				t->text = strcmp(v.text, "none") != 0;
 		} else if (ctf_tok_is(&name, "map")) {
 			size_t n = strlen(v.text);
 			if (v.kind != V_IDENT || strncmp(v.text, "clock.", 6) != 0 || n < 13 ||

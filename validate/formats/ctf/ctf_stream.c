@@ -99,7 +99,7 @@ static enum ctf_dec_status decode_scope(struct walk *w, enum ctf_scope scope, co
 					const struct ctf_plan *pl)
 {
 	struct ctf_decoder *d = w->d;
-	if (!pl || TFK_HOOK(w->ctx->limits, record_by_record))
+	if (!pl || d->send_text || TFK_HOOK(w->ctx->limits, record_by_record))
 		return ctf_decode_scope(d, scope, t);
 	const uint64_t at = d->bits.pos, unmapped = d->unmapped_enum_at, clock = d->clock, id = d->event_id;
 	const bool clock_set = d->clock_set, has_id = d->has_event_id;
@@ -123,7 +123,8 @@ static bool walk_events(struct walk *w, const struct ctf_stream_class *sc, uint6
 			const struct ctf_packet_info *pi, uint64_t *count)
 {
 	struct ctf_decoder *d = w->d;
-	const struct ctf_lane *lane = TFK_HOOK(w->ctx->limits, record_by_record) ? NULL : sc->lane;
+	/* the lane proves events clean without saying where their texts lie: not when they are wanted */
+	const struct ctf_lane *lane = TFK_HOOK(w->ctx->limits, record_by_record) || d->send_text ? NULL : sc->lane;
 	struct ctf_lane_walk ew = { 0 };
 	ew.ts_lo = pi->has_ts_begin && !w->quirk_before_begin ? pi->ts_begin : 0;
 	ew.ts_hi = pi->has_ts_end && pi->ts_end != 0 && !w->quirk_after_end ? pi->ts_end : UINT64_MAX;
@@ -548,6 +549,7 @@ void ctf_check_stream(struct tfk_ctx *ctx, const struct ctf_meta *meta, const st
 	}
 	d->ctx = ctx;
 	d->meta = meta;
+	d->send_text = ctx->obs && ctx->obs->model && ctx->obs->payload_text;
 	struct walk w = { 0 };
 	uint64_t released = 0;
 	w.ctx = ctx;
@@ -557,7 +559,7 @@ void ctf_check_stream(struct tfk_ctx *ctx, const struct ctf_meta *meta, const st
 	w.seen = seen;
 	w.trace = trace;
 	ctf_tracer_quirks(&w);
-	w.ahead = ctf_ahead_start(ctx, meta, file);
+	w.ahead = d->send_text ? NULL : ctf_ahead_start(ctx, meta, file); /* texts are sent in order, by this thread */
 	while (w.off < file->len) {
 		if (w.off > 0 && all_zero(file, w.off)) {
 			struct tfk_finding *f = tfk_emit(ctx, TFK_CTF_PACKET_TRAILING, w.off, file->len - w.off);
