@@ -448,4 +448,5 @@ const struct tfk_format tfk_format_ctf = {
 	.dictionary = ctf_dictionary,
 	.sniff_dir = ctf_sniff_dir,
 	.check_dir = ctf_check_dir,
+	.picture = ctf_picture,
 };

@@ -624,4 +624,5 @@ const struct tfk_format tfk_format_perf = {
 	.dictionary = pf_dictionary,
 	.sniff_dir = pf_sniff_directory,
 	.check_dir = pf_check_directory,
+	.picture = pf_picture,
 };
