@@ -60,6 +60,10 @@ struct pic_lane {
 	uint64_t bytes[PIC_LBYTES][PIC_STATES];
 	bool has_bytes;
 	uint64_t lo, hi, size;
+	/* Its pages came out of a decoder: its byte row is of the decoded bytes, page after page,
+	 * and [file_lo, file_hi) the compressed range in the file its findings lie in. */
+	bool decoded;
+	uint64_t file_lo, file_hi;
 	/* The summary beside it: parts (pages, packets, blocks, records) walked and lost. */
 	const char *part;
 	uint64_t parts, parts_bad, parts_clipped, bytes_lost;

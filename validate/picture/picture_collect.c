@@ -184,7 +184,14 @@ static void on_item(void *user, const struct tfk_item *it)
 	case TFK_ITEM_SECTION:
 	case TFK_ITEM_BLOB:
 	case TFK_ITEM_OPTION: pic_band(p, it->offset, it->length, PIC_META); break;
-	case TFK_ITEM_CPU: pic_band(p, it->offset, it->length, PIC_DATA); break;
+	case TFK_ITEM_CPU:
+		pic_band(p, it->offset, it->length, PIC_DATA);
+		/* the file range of the CPU whose pages come (or came) with it */
+		if (p->lane && !p->pages_in_member && p->lane->cpu == it->id && !p->lane->file_hi) {
+			p->lane->file_lo = it->offset;
+			p->lane->file_hi = it->offset + it->length;
+		}
+		break;
 	case TFK_ITEM_BUFFER: break; /* its CPUs and pages say more */
 	}
 }
@@ -220,7 +227,13 @@ static void on_page(void *user, const uint8_t *page, const struct tfk_page_info 
 	static const enum pic_state states[] = { PIC_GOOD, PIC_CLIPPED, PIC_BAD, PIC_EMPTY };
 	const uint64_t psize = p->page_size ? p->page_size : 4096;
 	struct pic_lane *l = p->lane;
-	if (info->file_offset != TFK_PAGE_DECODED && (unsigned)info->state < 4) {
+	if (info->file_offset == TFK_PAGE_DECODED && l && (unsigned)info->state < 4) {
+		/* decoded pages: drawn one after the other in the decoded bytes */
+		l->decoded = true;
+		if (!l->has_bytes)
+			l->span.origin = 0;
+		pic_lane_bytes(l, l->parts * psize, psize, states[info->state]);
+	} else if (info->file_offset != TFK_PAGE_DECODED && (unsigned)info->state < 4) {
 		if (!p->pages_in_member)
 			pic_band(p, info->file_offset, psize, states[info->state]);
 		if (l && !l->has_bytes && l->span.origin == UINT64_MAX)

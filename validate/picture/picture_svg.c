@@ -194,7 +194,9 @@ int pic_lane_of(const struct tfk_picture *p, const struct tfk_finding *f)
 		if (f->member[0]) {
 			if (l->member[0] && strcmp(l->member, f->member) == 0)
 				return (int)i;
-		} else if (!l->member[0] && f->has_offset && l->has_bytes && f->offset >= l->lo && f->offset < l->hi) {
+		} else if (!l->member[0] && f->has_offset && l->has_bytes && !l->decoded && f->offset >= l->lo && f->offset < l->hi) {
+			return (int)i;
+		} else if (!l->member[0] && f->has_offset && l->file_hi && f->offset >= l->file_lo && f->offset < l->file_hi) {
 			return (int)i;
 		}
 	}
@@ -540,8 +542,10 @@ static int draw_lanes(struct tfk_line *l, const struct tfk_picture *p, const str
 		tfk_line_printf(l, "</title></text>\n");
 		draw_time(l, ln, t0, span, *y);
 		/* its bytes, from its origin to the end of what it holds or declares */
-		const uint64_t origin = ln->span.origin == UINT64_MAX ? ln->lo : ln->span.origin;
-		uint64_t end = ln->hi > ln->size + origin ? ln->hi : ln->size + origin;
+		/* no page of a compressed CPU came out of its decoder: its range in the file, lost */
+		const bool whole_lost = !ln->has_bytes && ln->file_hi > ln->file_lo;
+		const uint64_t origin = whole_lost ? ln->file_lo : ln->span.origin == UINT64_MAX ? ln->lo : ln->span.origin;
+		uint64_t end = whole_lost ? ln->file_hi : ln->hi > ln->size + origin ? ln->hi : ln->size + origin;
 		const int by = *y + ROW_H;
 		enum pic_state st[PIC_LBYTES];
 		size_t nb = 0;
@@ -552,8 +556,12 @@ static int draw_lanes(struct tfk_line *l, const struct tfk_picture *p, const str
 			const struct row rw = { st, nb, ln->span.width, total, total, by, ROW_H - 2 };
 			tfk_line_printf(l, "<rect class=\"u\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>\n", X0, by, BW, ROW_H - 2);
 			draw_row(l, &rw);
+		} else if (whole_lost) {
+			tfk_line_printf(l, "<rect class=\"b\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"><title>%" PRIu64
+					   " bytes from 0x%" PRIx64 ": no page of it decoded</title></rect>\n",
+					X0, by, BW, ROW_H - 2, total, origin);
 		} else {
-			tfk_line_printf(l, "<text x=\"%d\" y=\"%d\" class=\"s na\">its bytes lie in compressed data</text>\n", X0 + 4,
+			tfk_line_printf(l, "<text x=\"%d\" y=\"%d\" class=\"s na\">no page of it drawn</text>\n", X0 + 4,
 					by + 9);
 		}
 		draw_counts(l, ln, *y);
@@ -563,7 +571,8 @@ static int draw_lanes(struct tfk_line *l, const struct tfk_picture *p, const str
 			const struct tfk_finding *f = &r->findings[k];
 			if (pic_lane_of(p, f) != (int)i)
 				continue;
-			const uint64_t off = f->has_offset && f->offset > origin ? f->offset - origin : 0;
+			const uint64_t at = ln->decoded && !whole_lost ? (f->in_decoded ? f->decoded_offset : 0) : f->offset;
+			const uint64_t off = f->has_offset && at > origin ? at - origin : 0;
 			v[n].x = X0 + (double)BW * (double)(off < total ? off : total) / (double)total;
 			v[n++].index = k;
 		}
