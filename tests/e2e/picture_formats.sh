@@ -111,6 +111,21 @@ while pos < off + size:
 open(sys.argv[2], "wb").write(p)
 PY
 check perf "$work/perf.data" records 1
+# perf.data with PERF_SAMPLE_CPU (perf script -F cpu prints CPUs 0 and 1): a lane per CPU, record 20 broken
+python3 - "$s/perf/sched-tracepoints.perf.data" "$work/perf-cpus.data" <<'PY'
+import struct, sys
+p = bytearray(open(sys.argv[1], "rb").read())
+off, size = struct.unpack_from("<QQ", p, 40)
+pos, k = off, 0
+while pos < off + size:
+    t, m, s = struct.unpack_from("<IHH", p, pos)
+    if k == 20:
+        struct.pack_into("<H", p, pos + 6, 3)
+        break
+    pos, k = pos + s, k + 1
+open(sys.argv[2], "wb").write(p)
+PY
+check perf-cpus "$work/perf-cpus.data" cpu 2
 # uftrace: 40 bytes of a task's records overwritten
 cp -R "$s/uftrace/fib-args.uftrace.data" "$work/uftrace" && chmod -R u+w "$work/uftrace"
 python3 - "$work/uftrace/18985.dat" <<'PY'

@@ -561,7 +561,7 @@ static int draw_lanes(struct tfk_line *l, const struct tfk_picture *p, const str
 					   " bytes from 0x%" PRIx64 ": no page of it decoded</title></rect>\n",
 					X0, by, BW, ROW_H - 2, total, origin);
 		} else {
-			tfk_line_printf(l, "<text x=\"%d\" y=\"%d\" class=\"s na\">no page of it drawn</text>\n", X0 + 4,
+			tfk_line_printf(l, "<text x=\"%d\" y=\"%d\" class=\"s na\">no bytes of its own drawn</text>\n", X0 + 4,
 					by + 9);
 		}
 		draw_counts(l, ln, *y);

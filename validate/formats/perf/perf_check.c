@@ -495,12 +495,23 @@ void pf_dialect_note(struct pf_check *pc)
 		tfk_mark_incomplete(pc->ctx); /* a part this build cannot check: checked in part */
 }
 
+
+/* A sample's place, time and CPU, for an observer that draws them (a picture's timelines). */
+static void send_sample(struct pf_check *pc, uint64_t at, uint64_t time, bool has_time, uint32_t cpu, bool has_cpu)
+{
+	const struct tfk_observer *obs = pc->ctx->obs;
+	struct tfk_perf_sample m = { at, time, cpu, has_time, has_cpu };
+	obs->model(obs->user, &tfk_format_perf, TFK_PERF_MODEL_SAMPLE, &m, sizeof m);
+}
+
 static void pf_check_run(struct tfk_ctx *ctx, const struct tfk_cursor *file, const struct tfk_cursor *streams,
 			 const char *const *names, const struct tfk_member_map *maps, size_t nstreams)
 {
 	struct pf_check pc;
 	memset(&pc, 0, sizeof(pc));
 	pc.ctx = ctx;
+	if (ctx->obs && ctx->obs->model)
+		pc.on_sample = send_sample;
 	pc.file = *file;
 	pc.size = file->len;
 	const uint8_t *m = NULL;

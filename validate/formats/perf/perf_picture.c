@@ -4,11 +4,35 @@
  * the walk could locate, the damaged records repair leaves out, the rest lost - with the
  * samples kept and left out beside it; the features as a lane of sections.
  */
+#include <stdio.h>
+
 #include "perf.h"
 #include "picture/picture.h"
 
+/* A sample on the timelines of the data and of its CPU. */
+static void sample(struct tfk_picture *p, const struct tfk_perf_sample *m)
+{
+	struct pic_lane *d = pic_lane(p, "records", "data", "", UINT64_MAX); /* first: the findings' lane */
+	if (!m->has_time)
+		return;
+	pic_lane_events(d, m->time, m->time, 1, false);
+	if (m->has_cpu) {
+		char name[32];
+		snprintf(name, sizeof(name), "cpu%u", m->cpu);
+		struct pic_lane *l = pic_lane(p, "cpu", name, "", UINT64_MAX);
+		if (l) {
+			l->cpu = m->cpu;
+			l->part = "samples";
+			l->parts++;
+		}
+		pic_lane_events(l, m->time, m->time, 1, false);
+	}
+}
+
 void pf_picture(struct tfk_picture *p, uint32_t kind, const void *data, size_t size)
 {
+	if (kind == TFK_PERF_MODEL_SAMPLE && size == sizeof(struct tfk_perf_sample))
+		sample(p, data);
 	if (kind != TFK_PERF_MODEL_LAYOUT || size != sizeof(struct tfk_perf_layout))
 		return;
 	const struct tfk_perf_layout *L = data;
@@ -16,6 +40,8 @@ void pf_picture(struct tfk_picture *p, uint32_t kind, const void *data, size_t s
 	if (end < from)
 		return;
 	struct pic_lane *l = pic_lane(p, "records", "data", "", from);
+	if (l && !l->has_bytes)
+		l->span.origin = from;
 	if (l) {
 		l->part = "records";
 		l->size = L->data_size;
