@@ -330,7 +330,13 @@ static void restore_data_offset(struct pf_check *pc, uint64_t attrs_off, uint64_
 	tfk_set_path(f, "file header data.offset");
 	tfk_set_expected(f, "0x%llx (restored from attrs.offset + attrs.size: a record begins there, and the feature "
 			 "table at data.size after it)", (unsigned long long)want);
-	tfk_set_found(f, "0x%llx", (unsigned long long)pc->data_offset);
+	/* perf mmaps the data where the header says: past the end of the file that is a SIGBUS */
+	uint64_t end;
+	const bool past = __builtin_add_overflow(pc->data_offset, pc->data_size, &end) || end > pc->size;
+	tfk_set_found(f, "0x%llx%s", (unsigned long long)pc->data_offset,
+		      pc->data_offset >= pc->size ? ", past the end of the file"
+		      : past                      ? ", the data then ending past the end of the file"
+						  : "");
 	if (pc->lay.npatches < TFK_PERF_MAX_FIXES) {
 		pc->lay.patches[pc->lay.npatches].offset = 40;
 		pc->lay.patches[pc->lay.npatches].width = 8;
