@@ -312,6 +312,15 @@ if usable babeltrace2; then
 	else
 		echo "FAIL: packet_seq_num going back: babeltrace2 exit $rc, said '$said'"; fail=1
 	fi
+	# A valid trace of babeltrace's own test suite: a sequence in the event context sized by a
+	# field of it (the note names the writer's shape, not damage).
+	f=$samples/../foreign/ctf/babeltrace/succeed/meta-ctx-sequence
+	if [ -d "$f" ]; then
+		prove "sequence in the event context" "$f" ctf.metadata.context-sequence babeltrace2 crash SIGABRT \
+			"$(run 20 babeltrace2 "$f")" "a valid trace; the assertion in update_field_class_stored_value_index"
+	else
+		echo "FAIL: no $f to prove the context-sequence hazard on"; fail=1
+	fi
 else
 	echo "skip: babeltrace2 ${bt_ver:-absent}, hazards name 2.0.4"
 fi

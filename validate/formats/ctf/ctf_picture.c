@@ -39,10 +39,13 @@ void ctf_picture(struct tfk_picture *p, uint32_t kind, const void *data, size_t 
 		if (k->faulty || !k->events_ok)
 			l->events_unknown = true;
 		const bool timed = k->has_ts_begin && k->has_ts_end && k->ts_end >= k->ts_begin;
-		if (!timed)
+		/* a faulty packet's events were decoded, but repair cannot keep them: its time is lost */
+		if (k->faulty)
+			l->loss_pending = true;
+		else if (!timed)
 			l->total_events += k->events;
 		else if (k->events)
-			pic_lane_events(l, k->ts_begin, k->ts_end, k->events, k->faulty);
+			pic_lane_events(l, k->ts_begin, k->ts_end, k->events, false);
 		if (timed && (k->faulty || !k->events_ok))
 			pic_lane_lost_time(l, k->ts_begin, k->ts_end);
 	} else if (kind == TFK_CTF_MODEL_STREAM && size == sizeof(struct tfk_ctf_stream)) {
