@@ -493,7 +493,10 @@ static void draw_counts(struct tfk_line *l, const struct pic_lane *ln, int y)
 		tfk_line_printf(l, ", %" PRIu64 " lost", ln->events_lost);
 	if (ln->events_unknown)
 		tfk_line_printf(l, ", more lost");
-	tfk_line_printf(l, "</text><text class=\"s cnt\" x=\"%d\" y=\"%d\">%" PRIu64 " %s", SUM_X, y + ROW_H + 9, ln->parts,
+	tfk_line_printf(l, "</text>");
+	if (!ln->parts && !ln->bytes_lost)
+		return; /* nothing walked of its own (a perf CPU's samples are the data's records) */
+	tfk_line_printf(l, "<text class=\"s cnt\" x=\"%d\" y=\"%d\">%" PRIu64 " %s", SUM_X, y + ROW_H + 9, ln->parts,
 			ln->part ? ln->part : "parts");
 	if (ln->parts_bad || ln->parts_clipped)
 		tfk_line_printf(l, ": %" PRIu64 " lost, %" PRIu64 " cut", ln->parts_bad, ln->parts_clipped);
@@ -647,18 +650,17 @@ int pic_svg(const struct tfk_picture *p, const struct tfk_report *r, const char 
 	pic_xml_untrusted(&l, name);
 	tfk_line_printf(&l, ": %s</title>\n<text x=\"4\" y=\"16\" font-weight=\"bold\">", tfk_verdict_name(tfk_report_verdict(r)));
 	pic_xml_untrusted(&l, name);
-	uint64_t kept = 0, parts = 0, lost = 0;
+	uint64_t parts = 0, lost = 0;
 	for (size_t i = 0; i < p->nlanes; i++) {
-		kept += p->lanes[i].total_events;
 		parts += p->lanes[i].parts;
 		lost += p->lanes[i].parts_bad;
 	}
 	tfk_line_printf(&l, "</text><text x=\"4\" y=\"31\" class=\"s\" id=\"summary\">%s%s: %s, %" PRIu64 " errors, %" PRIu64
-			    " warnings, %" PRIu64 " notes; %" PRIu64 " events; %zu units drawn: %" PRIu64 " events kept, %" PRIu64
+			    " warnings, %" PRIu64 " notes; %" PRIu64 " events; %zu units drawn, %" PRIu64
 			    " of their %" PRIu64 " parts lost</text>\n",
 			r->stats.format ? r->stats.format : "", r->stats.format ? "" : "unknown format",
 			tfk_verdict_name(tfk_report_verdict(r)), r->by_severity[TFK_SEV_ERROR], r->by_severity[TFK_SEV_WARNING],
-			r->by_severity[TFK_SEV_NOTE], r->stats.events, p->nlanes + p->lanes_dropped, kept, lost, parts);
+			r->by_severity[TFK_SEV_NOTE], r->stats.events, p->nlanes + p->lanes_dropped, lost, parts);
 	legend(&l, 36);
 	if (pic_flush(&l, write, user))
 		return -1;

@@ -63,7 +63,10 @@ void l0_picture(struct tfk_picture *p, uint32_t kind, const void *data, size_t s
 	const bool lost = b->state != TFK_LTTNG0_KEEP;
 	if (b->timed && b->tsc_end >= b->tsc_begin) {
 		pic_lane_events(l, b->tsc_begin, b->tsc_end, b->events, false);
-		if (lost)
+		/* a clipped block lost what followed its last whole event (when, it cannot tell: its end is marked) */
+		if (b->state == TFK_LTTNG0_CLIP)
+			pic_lane_lost_time(l, b->tsc_end, b->tsc_end);
+		else if (lost)
 			pic_lane_lost_time(l, b->tsc_begin, b->tsc_end);
 	} else {
 		l->total_events += b->events;

@@ -23,7 +23,6 @@ static void sample(struct tfk_picture *p, const struct tfk_perf_sample *m)
 		if (l) {
 			l->cpu = m->cpu;
 			l->part = "samples";
-			l->parts++;
 		}
 		pic_lane_events(l, m->time, m->time, 1, false);
 	}
