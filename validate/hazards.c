@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 #include <signal.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "faults.h"
 #include "tracefsck/catalog.h"
@@ -88,10 +89,27 @@ static bool glob_ok(const char *pattern, const char *text)
 	return !pattern || fnmatch(pattern, text, 0) == 0;
 }
 
+static bool matches(const struct tfk_hazard *h, const struct tfk_finding *f)
+{
+	return tfk_hazard_fault(h) == f->fault && glob_ok(h->path_glob, f->path) && glob_ok(h->expected_glob, f->expected) &&
+	       glob_ok(h->found_glob, f->found);
+}
+
 bool tfk_hazard_applies(const struct tfk_hazard *h, const struct tfk_finding *f)
 {
-	return h && f && tfk_hazard_fault(h) == f->fault && glob_ok(h->path_glob, f->path) &&
-	       glob_ok(h->expected_glob, f->expected) && glob_ok(h->found_glob, f->found);
+	if (!h || !f || !matches(h, f))
+		return false;
+	if (h->effect != TFK_EFFECT_SILENT_LOSS)
+		return true;
+	/* A reader that dies or never returns does not exit 0: where the same finding proves a
+	   crash or a hang of that reader, its silent loss (claimed for the gentler values) is not. */
+	size_t n;
+	const struct tfk_hazard *all = tfk_fault_hazards(f->fault, &n);
+	for (size_t i = 0; i < n; i++)
+		if ((all[i].effect == TFK_EFFECT_CRASH || all[i].effect == TFK_EFFECT_HANG) &&
+		    strcmp(all[i].reader, h->reader) == 0 && matches(&all[i], f))
+			return false;
+	return true;
 }
 
 size_t tfk_finding_hazard_count(const struct tfk_finding *f)

@@ -184,6 +184,19 @@ if usable trace-cmd; then
 	lost "CPUCOUNT 1 of 2" "$f" tracedat.cpu.count-mismatch "cpu1 dropped"
 	f=$d/v7-as-6.dat; cp "$d/v7.dat" "$f"; patch "$f" 10 6
 	lost "v7 file labelled 6" "$f" tracedat.section.bad-tag "nothing printed"
+	# The endianness byte flipped: every size read in the wrong byte order.
+	f=$d/endian.dat; cp "$d/clean.dat" "$f"; patch "$f" 12 '\001'
+	lost "endianness byte flipped" "$f" tracedat.file.truncated "nothing printed"
+	# The page size with a bit flipped upwards: 8192, and 69632 (not a power of two).
+	f=$d/pagesize8k.dat; cp "$d/clean.dat" "$f"; patch "$f" 14 '\0\040'
+	lost "page size 8192 on 4096-byte pages" "$f" tracedat.header.bad-page-size "a fraction printed"
+	f=$d/pagesize68k.dat; cp "$d/clean.dat" "$f"; patch "$f" 14 '\0\020\001'
+	lost "page size 69632 on 4096-byte pages" "$f" tracedat.header.bad-page-size "a fraction printed"
+	# Cut inside kallsyms (at 0x66a, 64 bytes) and inside the UNAME option's payload (at 0x71a).
+	f=$d/cut-kallsyms.dat; head -c $((0x66a + 40)) "$d/clean.dat" > "$f"
+	lost "cut inside kallsyms" "$f" tracedat.file.truncated "nothing printed"
+	f=$d/cut-option.dat; head -c $((0x714 + 20)) "$d/clean.dat" > "$f"
+	lost "cut inside an option" "$f" tracedat.file.truncated "nothing printed"
 else
 	echo "skip: trace-cmd ${tc_ver:-absent}, hazards name 3.1.6"
 fi
@@ -219,6 +232,10 @@ if usable perf; then
 	f=$d/cut.data; head -c 8192 "$samples/perf/cpu-clock-callchain.perf.data" > "$f"
 	prove "data cut at 8 KiB" "$f" perf.file.truncated "perf report" crash SIGBUS \
 		"$(run 20 perf report --stdio -i "$f")" "mmap past EOF"
+	# data.offset's second byte flipped (0x108 -> 0xff08 in a 29 KB recording): past the end of the file.
+	f=$d/data-offset.data; cp "$samples/perf/cpu-clock-callchain.perf.data" "$f"; chmod u+w "$f"; patch "$f" 41 '\377'
+	prove "data.offset past the end of the file" "$f" perf.header.bad-data-offset "perf report" crash SIGBUS \
+		"$(run 20 perf report --stdio -i "$f")" "the data mapped past EOF"
 else
 	echo "skip: perf ${perf_ver:-absent}, hazards name 6.1"
 fi
@@ -294,6 +311,15 @@ if usable babeltrace2; then
 		prove "packet_seq_num going back" "$f" ctf.packet.seq-regress babeltrace2 misread - 0 "exit 0, says '$said'"
 	else
 		echo "FAIL: packet_seq_num going back: babeltrace2 exit $rc, said '$said'"; fail=1
+	fi
+	# A valid trace of babeltrace's own test suite: a sequence in the event context sized by a
+	# field of it (the note names the writer's shape, not damage).
+	f=$samples/../foreign/ctf/babeltrace/succeed/meta-ctx-sequence
+	if [ -d "$f" ]; then
+		prove "sequence in the event context" "$f" ctf.metadata.context-sequence babeltrace2 crash SIGABRT \
+			"$(run 20 babeltrace2 "$f")" "a valid trace; the assertion in update_field_class_stored_value_index"
+	else
+		echo "FAIL: no $f to prove the context-sequence hazard on"; fail=1
 	fi
 else
 	echo "skip: babeltrace2 ${bt_ver:-absent}, hazards name 2.0.4"

@@ -137,7 +137,7 @@ static void test_hazard_condition(void **state)
 	assert_int_equal(tfk_finding_hazard_count(&f), 1);
 	size_t k;
 	const struct tfk_hazard *h = tfk_fault_hazards(f.fault, &k);
-	assert_int_equal(k, 1);
+	assert_int_equal(k, 3); /* the SIGFPE of 0, the silent loss of larger sizes (two ranges) */
 	assert_true(tfk_hazard_applies(h, &f));
 	assert_int_equal(h->effect, TFK_EFFECT_CRASH);
 	assert_string_equal(h->signal_name, "SIGFPE");
@@ -145,6 +145,35 @@ static void test_hazard_condition(void **state)
 	strcpy(f.found, "4097");
 	assert_false(tfk_hazard_applies(h, &f));
 	assert_int_equal(tfk_finding_hazard_count(&f), 0);
+	/* 8192 on 4096-byte pages: the silent loss, not the crash */
+	strcpy(f.expected, "4096 (header_page data offset + size)");
+	strcpy(f.found, "8192");
+	assert_false(tfk_hazard_applies(h, &f));
+	assert_int_equal(tfk_finding_hazard_count(&f), 1);
+	assert_true(tfk_hazard_applies(&h[1], &f));
+	assert_int_equal(h[1].effect, TFK_EFFECT_SILENT_LOSS);
+	/* A reader that crashes does not exit 0: kallsyms of 0xffffffff bytes is the SIGSEGV only,
+	   a kallsyms cut short the silent loss only. */
+	struct tfk_finding ks = { .fault = tfk_catalog_find("tracedat.file.truncated") };
+	strcpy(ks.path, "kallsyms (size field at 0x666)");
+	strcpy(ks.expected, "4294967295 bytes");
+	strcpy(ks.found, "40 bytes before end of file");
+	const struct tfk_hazard *kh = tfk_fault_hazards(ks.fault, &k);
+	size_t crash = 0, loss = 0;
+	for (size_t i = 0; i < k; i++) {
+		crash += tfk_hazard_applies(&kh[i], &ks) && kh[i].effect == TFK_EFFECT_CRASH;
+		loss += tfk_hazard_applies(&kh[i], &ks) && kh[i].effect == TFK_EFFECT_SILENT_LOSS;
+	}
+	assert_int_equal(crash, 1);
+	assert_int_equal(loss, 0);
+	strcpy(ks.expected, "64 bytes");
+	crash = loss = 0;
+	for (size_t i = 0; i < k; i++) {
+		crash += tfk_hazard_applies(&kh[i], &ks) && kh[i].effect == TFK_EFFECT_CRASH;
+		loss += tfk_hazard_applies(&kh[i], &ks) && kh[i].effect == TFK_EFFECT_SILENT_LOSS;
+	}
+	assert_int_equal(crash, 0);
+	assert_int_equal(loss, 1);
 	/* a hazard never applies to a finding of another code */
 	struct tfk_finding other = { .fault = tfk_catalog_find("tracedat.option.unknown") };
 	strcpy(other.found, "0");

@@ -538,6 +538,22 @@ static void expect_rule(const char *extra, const char *marker, const char *code)
 	assert_int_equal(rep.stats.events, NPKT * 2);
 }
 
+/* A valid shape readers differ on is a note: a sequence in an event context sized by a field of it. */
+static void test_metadata_context_sequence(void **state)
+{
+	(void)state;
+	const char *extra = "stream { id = 7; event.context := struct { uint8_t n; uint8_t s[n]; }; };\n";
+	write_member("metadata", metadata_text(true, extra), strlen(metadata_text(true, extra)));
+	check_dir();
+	expect_count("ctf.metadata.context-sequence", 1);
+	assert_int_equal(rep.stats.events, NPKT * 2);
+	/* in the packet context (babeltrace2 2.0.4 reads it) or sized from outside: no note */
+	extra = "stream { id = 7; packet.context := struct { uint8_t n; uint8_t s[n]; }; };\n";
+	write_member("metadata", metadata_text(true, extra), strlen(metadata_text(true, extra)));
+	check_dir();
+	expect_count("ctf.metadata.context-sequence", 0);
+}
+
 static void test_metadata_redefinition(void **state)
 {
 	(void)state;
@@ -1280,6 +1296,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_metadata_text_cut, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_syntax_nesting, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_semantic, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_metadata_context_sequence, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_redefinition, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_duplicate_field, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_keyword_name, setup, teardown),

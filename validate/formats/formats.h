@@ -11,6 +11,8 @@
 #include "../input.h"
 #include "token.h"
 
+struct tfk_picture;
+
 struct tfk_format {
 	const char *name;
 	/* 0: not this format; 100: certain; in between: a damaged file of this format. */
@@ -25,6 +27,11 @@ struct tfk_format {
 	 */
 	int (*sniff_dir)(const struct tfk_input *in);
 	void (*check_dir)(struct tfk_ctx *ctx, const struct tfk_input *in);
+	/*
+	 * The format's own model messages (tfk_observer.model) drawn on a picture: its units as
+	 * lanes (validate/picture/picture.h). NULL: the generic callbacks say all it draws.
+	 */
+	void (*picture)(struct tfk_picture *picture, uint32_t kind, const void *data, size_t size);
 };
 
 /* Scores at or above this are checked as the format (and may report a damaged magic). */

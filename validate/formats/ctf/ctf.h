@@ -233,4 +233,9 @@ struct ctf_seen;
 void ctf_check_stream(struct tfk_ctx *ctx, const struct ctf_meta *meta, const struct tfk_cursor *file,
 		      struct ctf_stream_result *res, struct ctf_index *ix, struct ctf_seen *seen, const uint8_t trace[16]);
 
+/* Notes on valid metadata shapes that readers differ on (ctf_shapes.c). */
+void ctf_note_shapes(struct tfk_ctx *ctx, const struct ctf_meta *m);
+/* The format's model messages drawn on a picture (ctf_picture.c). */
+void ctf_picture(struct tfk_picture *picture, uint32_t kind, const void *data, size_t size);
+
 #endif

@@ -223,6 +223,7 @@ static void check_trace(struct tfk_ctx *ctx, const struct tfk_input *in, const s
 	struct tfk_ctx_place was = tfk_ctx_enter_member(ctx, meta_member->name, &map);
 	struct tfk_cursor c = tfk_cur_make(map.data, map.size, 0, false);
 	ctf_check_metadata(ctx, &c, meta);
+	ctf_note_shapes(ctx, meta);
 	if (meta->ctf2)
 		ctx->report->stats.format = "CTF 2 (JSON metadata)";
 	if (ctx->obs && ctx->obs->model) {
@@ -385,6 +386,7 @@ static void ctf_check_single(struct tfk_ctx *ctx, const struct tfk_cursor *file)
 		}
 		meta->arena.ctx = ctx;
 		ctf_check_metadata(ctx, file, meta);
+		ctf_note_shapes(ctx, meta);
 		if (meta->ctf2)
 			ctx->report->stats.format = "CTF 2 (JSON metadata)";
 		ctf_meta_free(meta);
@@ -448,4 +450,5 @@ const struct tfk_format tfk_format_ctf = {
 	.dictionary = ctf_dictionary,
 	.sniff_dir = ctf_sniff_dir,
 	.check_dir = ctf_check_dir,
+	.picture = ctf_picture,
 };

@@ -186,4 +186,7 @@ void l0_check_tracefile(struct tfk_ctx *ctx, const struct tfk_cursor *file, stru
 int l0_sniff_dir(const struct tfk_input *in);
 void l0_check_dir(struct tfk_ctx *ctx, const struct tfk_input *in);
 
+/* The format's model messages drawn on a picture (lttng0_picture.c). */
+void l0_picture(struct tfk_picture *picture, uint32_t kind, const void *data, size_t size);
+
 #endif

@@ -68,4 +68,5 @@ const struct tfk_format tfk_format_lttng0 = {
 	.dictionary = l0_dictionary,
 	.sniff_dir = l0_sniff_dir,
 	.check_dir = l0_check_dir,
+	.picture = l0_picture,
 };

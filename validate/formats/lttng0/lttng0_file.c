@@ -43,13 +43,14 @@ static void quota_flush(struct tfk_ctx *ctx, struct l0_trace *t)
 }
 
 static void model(struct file_walk *fw, uint32_t state, uint64_t off, uint64_t size, uint64_t present,
-		  const struct l0_walk *w)
+		  const struct l0_walk *w, const struct l0_header *h, bool timed)
 {
 	const struct tfk_observer *obs = fw->ctx->obs;
 	if (!obs || !obs->model)
 		return;
 	struct tfk_lttng0_block b = { state, fw->layout, fw->be, off, size, present, w ? w->good_end : 0,
-				      w ? w->events : 0, fw->lost_form };
+				      w ? w->events : 0, fw->lost_form, h && timed, h ? h->tsc_begin : 0,
+				      h ? h->tsc_end : 0, h ? h->events_lost : 0 };
 	obs->model(obs->user, &tfk_format_lttng0, TFK_LTTNG0_MODEL_BLOCK, &b, sizeof b);
 }
 
@@ -70,7 +71,7 @@ static uint64_t next_magic(const struct file_walk *fw, uint64_t from)
 static void garbage(struct file_walk *fw, uint64_t off, uint64_t end)
 {
 	if (end > off)
-		model(fw, TFK_LTTNG0_GARBAGE, off, end - off, end - off, NULL);
+		model(fw, TFK_LTTNG0_GARBAGE, off, end - off, end - off, NULL, NULL, false);
 }
 
 static bool is_pow2(uint32_t v)
@@ -186,7 +187,7 @@ static uint64_t one_block(struct file_walk *fw, uint64_t off)
 	if (!step) {
 		/* No size to go by: the next magic decides where the next block begins. */
 		uint64_t next = next_magic(fw, off + 1);
-		model(fw, TFK_LTTNG0_DROP, off, next - off, next - off, NULL);
+		model(fw, TFK_LTTNG0_DROP, off, next - off, next - off, NULL, NULL, false);
 		return next;
 	}
 	if ((fw->layout == 1 || h.lost_form) && !fw->block_size && sound)
@@ -248,7 +249,7 @@ static uint64_t one_block(struct file_walk *fw, uint64_t off)
 	}
 	fw->ctx->report->stats.pages++;
 	uint32_t state = !sound ? TFK_LTTNG0_DROP : (w.overrun || step > avail) ? TFK_LTTNG0_CLIP : TFK_LTTNG0_KEEP;
-	model(fw, state, off, step, present, &w);
+	model(fw, state, off, step, present, &w, &h, times && sound);
 	tfk_release(fw->ctx, c->base + off, present); /* the walk never comes back to a block */
 	return step > avail ? c->len : off + step;
 }
@@ -304,7 +305,7 @@ void l0_check_tracefile(struct tfk_ctx *ctx, const struct tfk_cursor *file, stru
 		const uint64_t avail = file->len - off;
 		if (avail < hdr) {
 			cut_block(&fw, off, hdr, avail);
-			model(&fw, TFK_LTTNG0_DROP, off, avail, avail, NULL);
+			model(&fw, TFK_LTTNG0_DROP, off, avail, avail, NULL, NULL, false);
 			fw.block++;
 			break;
 		}

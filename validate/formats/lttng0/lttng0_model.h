@@ -55,6 +55,10 @@ struct tfk_lttng0_block {
 	uint64_t good_end;    /* block-relative end of the last whole event (KEEP, CLIP) */
 	uint64_t events;      /* whole events walked in the block */
 	bool lost_form;       /* LTF 2.3 / 2.4: the fill at 52 is lost_size (size less the data), not data_size */
+	/* The header's cycle counts, when they are sound (a picture's timeline), and events_lost (2.x, cumulative). */
+	bool timed;
+	uint64_t tsc_begin, tsc_end;
+	uint32_t events_lost;
 };
 
 #ifdef __cplusplus

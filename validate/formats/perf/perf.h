@@ -21,4 +21,8 @@ void pf_check_directory(struct tfk_ctx *ctx, const struct tfk_input *in);
 /* The dialect's note, once the file is walked (and incomplete when parts were skipped). */
 void pf_dialect_note(struct pf_check *pc);
 
+struct tfk_picture;
+/* The format's model messages drawn on a picture (perf_picture.c). */
+void pf_picture(struct tfk_picture *picture, uint32_t kind, const void *data, size_t size);
+
 #endif

@@ -330,7 +330,13 @@ static void restore_data_offset(struct pf_check *pc, uint64_t attrs_off, uint64_
 	tfk_set_path(f, "file header data.offset");
 	tfk_set_expected(f, "0x%llx (restored from attrs.offset + attrs.size: a record begins there, and the feature "
 			 "table at data.size after it)", (unsigned long long)want);
-	tfk_set_found(f, "0x%llx", (unsigned long long)pc->data_offset);
+	/* perf mmaps the data where the header says: past the end of the file that is a SIGBUS */
+	uint64_t end;
+	const bool past = __builtin_add_overflow(pc->data_offset, pc->data_size, &end) || end > pc->size;
+	tfk_set_found(f, "0x%llx%s", (unsigned long long)pc->data_offset,
+		      pc->data_offset >= pc->size ? ", past the end of the file"
+		      : past                      ? ", the data then ending past the end of the file"
+						  : "");
 	if (pc->lay.npatches < TFK_PERF_MAX_FIXES) {
 		pc->lay.patches[pc->lay.npatches].offset = 40;
 		pc->lay.patches[pc->lay.npatches].width = 8;
@@ -495,12 +501,23 @@ void pf_dialect_note(struct pf_check *pc)
 		tfk_mark_incomplete(pc->ctx); /* a part this build cannot check: checked in part */
 }
 
+
+/* A sample's place, time and CPU, for an observer that draws them (a picture's timelines). */
+static void send_sample(struct pf_check *pc, uint64_t at, uint64_t time, bool has_time, uint32_t cpu, bool has_cpu)
+{
+	const struct tfk_observer *obs = pc->ctx->obs;
+	struct tfk_perf_sample m = { at, time, cpu, has_time, has_cpu };
+	obs->model(obs->user, &tfk_format_perf, TFK_PERF_MODEL_SAMPLE, &m, sizeof m);
+}
+
 static void pf_check_run(struct tfk_ctx *ctx, const struct tfk_cursor *file, const struct tfk_cursor *streams,
 			 const char *const *names, const struct tfk_member_map *maps, size_t nstreams)
 {
 	struct pf_check pc;
 	memset(&pc, 0, sizeof(pc));
 	pc.ctx = ctx;
+	if (ctx->obs && ctx->obs->model)
+		pc.on_sample = send_sample;
 	pc.file = *file;
 	pc.size = file->len;
 	const uint8_t *m = NULL;
@@ -624,4 +641,5 @@ const struct tfk_format tfk_format_perf = {
 	.dictionary = pf_dictionary,
 	.sniff_dir = pf_sniff_directory,
 	.check_dir = pf_check_directory,
+	.picture = pf_picture,
 };

@@ -154,4 +154,7 @@ __attribute__((format(printf, 7, 8))) void uf_emit_record(struct tfk_ctx *ctx, e
 							  uint64_t len, uint64_t index, const char *expected,
 							  const char *fmt, ...);
 
+/* The format's model messages drawn on a picture (uftrace_picture.c). */
+void uf_picture(struct tfk_picture *picture, uint32_t kind, const void *data, size_t size);
+
 #endif

@@ -960,4 +960,5 @@ const struct tfk_format tfk_format_uftrace = {
 	.dictionary = uf_dictionary,
 	.sniff_dir = uf_sniff_dir,
 	.check_dir = uf_check_dir,
+	.picture = uf_picture,
 };

@@ -15,6 +15,15 @@ extern "C" {
 
 /* kind: data is a struct tfk_perf_layout, once the whole file has been checked. */
 #define TFK_PERF_MODEL_LAYOUT 1u
+/* kind: data is a struct tfk_perf_sample, for each sample whose fields walked whole (before the layout). */
+#define TFK_PERF_MODEL_SAMPLE 2u
+
+struct tfk_perf_sample {
+	uint64_t offset;        /* of its record (of the COMPRESSED record holding it) */
+	uint64_t time;
+	uint32_t cpu;
+	bool has_time, has_cpu; /* sample_type has PERF_SAMPLE_TIME, PERF_SAMPLE_CPU */
+};
 
 #define TFK_PERF_MAX_FEATURES 64
 #define TFK_PERF_MAX_DROPS 256

@@ -156,11 +156,11 @@ static void read_values(struct walk *w, uint64_t rf)
 
 /* Walk a sample's fields in sample_type order; returns false if they leave the record. */
 static bool walk_sample(struct pf_check *pc, const struct tfk_cursor *rec, uint32_t size, const struct pf_attr *a,
-			uint64_t *time, bool *have_time)
+			uint64_t *time, bool *have_time, uint32_t *cpu, bool *have_cpu)
 {
 	struct walk w = { pc, rec, 8, size, false };
 	uint64_t st = a->sample_type;
-	*have_time = false;
+	*have_time = *have_cpu = false;
 	if (st & PF_S_IDENTIFIER) take(&w, 8);
 	if (st & PF_S_IP) take(&w, 8);
 	if (st & PF_S_TID) take(&w, 8);
@@ -171,7 +171,12 @@ static bool walk_sample(struct pf_check *pc, const struct tfk_cursor *rec, uint3
 	if (st & PF_S_ADDR) take(&w, 8);
 	if (st & PF_S_ID) take(&w, 8);
 	if (st & PF_S_STREAM_ID) take(&w, 8);
-	if (st & PF_S_CPU) take(&w, 8);
+	if (st & PF_S_CPU) {
+		/* u32 cpu, u32 res: the low half in the writer's byte order */
+		uint64_t v = take_u64(&w);
+		*cpu = pc->file.big_endian ? (uint32_t)(v >> 32) : (uint32_t)v;
+		*have_cpu = !w.overrun;
+	}
 	if (st & PF_S_PERIOD) take(&w, 8);
 	if (st & PF_S_READ) read_values(&w, a->read_format);
 	if (st & PF_S_CALLCHAIN) take_array(&w, take_u64(&w), 8);
@@ -678,7 +683,8 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 		}
 		uint64_t errors_before = pf_errors(pc), samples_before = pc->samples, extra = 0, t = 0;
 		const uint64_t records_before = pc->records;
-		bool have_t = false;
+		bool have_t = false, have_cpu = false;
+		uint32_t cpu = 0;
 		uint32_t type, size = 0;
 		uint16_t misc, size16;
 		uint64_t at = stream->origin + pos;
@@ -838,11 +844,13 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 				tfk_set_path(f, "sample at +0x%llx", (unsigned long long)pos);
 				tfk_set_expected(f, "an id listed in an attr's ids (%zu ids)", pc->nids);
 				tfk_set_found(f, "id %llu", (unsigned long long)id);
-			} else if (a && !walk_sample(pc, &rec, size, a, &t, &have_t)) {
+			} else if (a && !walk_sample(pc, &rec, size, a, &t, &have_t, &cpu, &have_cpu)) {
 				f = tfk_emit(pc->ctx, TFK_PERF_SAMPLE_OVERRUN, at, size);
 				tfk_set_path(f, "sample at +0x%llx", (unsigned long long)pos);
 				tfk_set_expected(f, "the fields of sample_type 0x%llx inside the record", (unsigned long long)a->sample_type);
 				tfk_set_found(f, "%u bytes", size);
+			} else if (a && pc->on_sample) {
+				pc->on_sample(pc, at, t, have_t, cpu, have_cpu);
 			}
 		} else if (type <= PF_REC_KERNEL_MAX) {
 			const struct pf_attr *a = record_attr(pc, &rec, size, false, &unknown_id, &id);

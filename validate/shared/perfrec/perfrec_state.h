@@ -131,6 +131,9 @@ struct pf_check {
 	/* for repair: the data up to good_end is whole and valid */
 	struct tfk_perf_layout lay;
 	bool frozen;                /* a damaged record ended the good part of the data */
+	/* Told of every sample whose fields walked whole (NULL: nobody asks): its record's offset
+	   (of the COMPRESSED record holding it, in compressed data), its time and CPU when it has them. */
+	void (*on_sample)(struct pf_check *pc, uint64_t at, uint64_t time, bool has_time, uint32_t cpu, bool has_cpu);
 };
 
 
