@@ -23,6 +23,7 @@ build() { # build PRESET [--target T...]
 	cmake --preset "$p" >/dev/null && cmake --build --preset "$p" -j2 "$@"
 }
 step "plug-in boundary" ./scripts/check-boundary.sh
+step "no merge-conflict markers" sh -c '! git grep -nE "^(<<<<<<<|>>>>>>>)( |$)" -- ":!corpus" ":!tests/data"'
 step "build debug (gcc)" build debug
 step "tests (gcc)" ctest --preset debug
 step "build clang" build clang
