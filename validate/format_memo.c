@@ -186,7 +186,7 @@ struct tfk_format_memo_stats tfk_format_memo_stats(const struct tfk_format_memo 
 
 /* ---- the cache directory ---- */
 
-static int fail(char *why, size_t len, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int fail(char *why, size_t len, const char *fmt, ...)
 {
 	if (why && len) {
 		va_list ap;

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench_batch.h"
 #include "bench_gen.h"
 #include "bench_kmeta.h"
 #include "bench_real.h"
@@ -35,7 +36,9 @@ struct opts {
 	int runs;
 	bool reader;
 	int many;
-	bool shape_fixture, shape_real;
+	bool shape_fixture, shape_real, shape_batch;
+	int batch;                 /* traces in the batch shape */
+	uint64_t batch_mib;
 	uint64_t real_mib;
 	const char *metadata;      /* auto, live or a stored copy */
 	const char *save_metadata; /* write this machine's as a stored copy, and do nothing else */
@@ -373,10 +376,13 @@ static void bench_many(const struct opts *o)
 static const char usage[] =
 	"usage: tracefsck-bench [--tracefsck BIN] [--dir DIR] [--runs N] [--no-reader] [--many N]\n"
 	"                       [--shapes real,fixture] [--kinds v6,v7-none,v7-zstd] [--sizes MIB,...]\n"
-	"                       [--real-mib MIB] [--metadata auto|live|FILE] [--make-only] [FILE...]\n"
+	"                       [--real-mib MIB] [--metadata auto|live|FILE] [--make-only]\n"
+	"                       [--batch N] [--batch-mib MIB] [FILE...]\n"
 	"       tracefsck-bench --save-metadata FILE [--kallsyms-every N]\n"
 	"  --shapes     which traces to make: real (a real kernel's metadata, --real-mib of pages),\n"
-	"               fixture (the fixture writer's few formats, --sizes); both by default\n"
+	"               fixture (the fixture writer's few formats, --sizes), batch (--batch traces of\n"
+	"               --batch-mib each from one kernel's metadata, -j 1 and -j 2, format memo off,\n"
+	"               on, cache cold and warm); all three by default\n"
 	"  --metadata   the real shape's: auto (this machine's tracefs, else the stored copy), live, or a\n"
 	"               stored copy (default " BENCH_STORED_METADATA ")\n"
 	"  --make-only  make the traces and print what each holds; time nothing\n"
@@ -409,7 +415,9 @@ static void defaults(struct opts *o)
 	o->runs = 3;
 	o->reader = true;
 	o->many = 100;
-	o->shape_fixture = o->shape_real = true;
+	o->shape_fixture = o->shape_real = o->shape_batch = true;
+	o->batch = 100;
+	o->batch_mib = 4;
 	o->real_mib = 100;
 	o->metadata = "auto";
 	o->kallsyms_every = 1;
@@ -429,7 +437,12 @@ static int parse(int argc, char **argv, struct opts *o, int *first_file)
 			o->runs = atoi(argv[++i]) > 0 ? atoi(argv[i]) : 1;
 		else if (strcmp(a, "--many") == 0 && v)
 			o->many = atoi(argv[++i]);
-		else if (strcmp(a, "--no-reader") == 0)
+		else if (strcmp(a, "--batch") == 0 && v)
+			o->batch = atoi(argv[++i]) > 0 ? atoi(argv[i]) : 1;
+		else if (strcmp(a, "--batch-mib") == 0 && v) {
+			if ((o->batch_mib = strtoull(argv[++i], NULL, 10)) == 0)
+				return -1;
+		} else if (strcmp(a, "--no-reader") == 0)
 			o->reader = false;
 		else if (strcmp(a, "--make-only") == 0)
 			o->make_only = true;
@@ -447,7 +460,8 @@ static int parse(int argc, char **argv, struct opts *o, int *first_file)
 			const char *s = argv[++i];
 			o->shape_real = strstr(s, "real") != NULL;
 			o->shape_fixture = strstr(s, "fixture") != NULL;
-			if (!o->shape_real && !o->shape_fixture)
+			o->shape_batch = strstr(s, "batch") != NULL;
+			if (!o->shape_real && !o->shape_fixture && !o->shape_batch)
 				return -1;
 		} else if (strcmp(a, "--metadata") == 0 && v)
 			o->metadata = argv[++i];
@@ -535,6 +549,28 @@ static int real_shapes(const struct opts *o)
 	return rc;
 }
 
+/* The batch shape (bench_batch.h): made from the real shape's metadata, which is freed before
+ * any is timed. */
+static int batch_shape(const struct opts *o)
+{
+	struct bench_batch_opts b = { o->tracefsck, o->dir, o->batch, o->batch_mib, o->runs };
+	struct kmeta m;
+	if (real_metadata(o, &m) != 0)
+		return 1;
+	int rc = bench_batch_make(&b, &m);
+	kmeta_free(&m);
+	malloc_trim(0);
+	fflush(stdout);
+	if (rc == 0 && !o->make_only)
+		rc = bench_batch_time(&b);
+	for (int i = 0; i < o->batch && !o->make_only; i++) {
+		char path[4200];
+		snprintf(path, sizeof(path), "%s/batch/%03d.dat", o->dir, i);
+		unlink(path);
+	}
+	return rc == 0 ? 0 : 1;
+}
+
 /* Traces of the fixture writer's own few formats, at each size. */
 static int fixture_shapes(const struct opts *o)
 {
@@ -588,6 +624,8 @@ int main(int argc, char **argv)
 	if (o.shape_real && real_shapes(&o) != 0)
 		return 1;
 	if (o.shape_fixture && fixture_shapes(&o) != 0)
+		return 1;
+	if (o.shape_batch && batch_shape(&o) != 0)
 		return 1;
 	if (o.many > 0 && !o.make_only)
 		bench_many(&o);
