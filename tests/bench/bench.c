@@ -331,6 +331,56 @@ static void bench_dir(const struct opts *o, const char *path)
 	verdict("tracefsck check peak RSS, MiB", (double)check.max_rss_kib / 1024.0, "<=", 64);
 }
 
+/* Does path begin with magic? */
+static bool starts_with(const char *path, const char *magic)
+{
+	char buf[16] = { 0 };
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(buf, 1, strlen(magic), f) : 0;
+	if (f)
+		fclose(f);
+	return n == strlen(magic) && memcmp(buf, magic, n) == 0;
+}
+
+/*
+ * A perf.data: cat against check, and check's peak resident set, which read windows keep flat
+ * whatever the file's size (#41's bound: 64 MiB for any trace); perf's own reader when installed.
+ */
+static void bench_perf(const struct opts *o, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return;
+	uint64_t bytes = (uint64_t)st.st_size;
+	char json[4096];
+	snprintf(json, sizeof(json), "%s/bench-summary.jsonl", o->dir);
+	printf("\n%s (perf.data, %.1f MiB)\n", path, (double)bytes / 1048576.0);
+	struct bench_result cat, check, single, reader = { 0 };
+	char *cat_argv[] = { "cat", (char *)path, NULL };
+	bench_run(cat_argv, NULL, &cat); /* warm the page cache */
+	bench_best_of(o->runs, cat_argv, NULL, &cat);
+	char *check_argv[] = { (char *)o->tracefsck, "check", "--json", (char *)path, NULL };
+	bench_best_of(o->runs, check_argv, json, &check);
+	uint64_t events = summary_events(json);
+	char *single_argv[] = { (char *)o->tracefsck, "check", "--threads", "1", (char *)path, NULL };
+	bench_best_of(o->runs, single_argv, NULL, &single);
+	bool run_reader = o->reader && have("perf");
+	char *rd_argv[] = { "perf", "report", "--stdio", "-i", (char *)path, NULL };
+	if (run_reader)
+		bench_run(rd_argv, NULL, &reader);
+	row("cat FILE > /dev/null", &cat, bytes, 0);
+	row("tracefsck check", &check, bytes, events);
+	row("tracefsck check --threads 1", &single, bytes, events);
+	if (run_reader)
+		row("perf report --stdio > /dev/null", &reader, bytes, events);
+	printf("  ratios:\n");
+	printf("  %-52s %8.2f\n", "tracefsck check / cat", check.wall / cat.wall);
+	if (run_reader)
+		printf("  %-52s %8.2f\n", "perf report / tracefsck check", reader.wall / check.wall);
+	verdict("tracefsck check peak RSS, MiB", (double)check.max_rss_kib / 1024.0, "<=", 64);
+	printf("  %-52s %8.2f\n", "tracefsck check peak RSS / file size", (double)check.max_rss_kib * 1024.0 / (double)bytes);
+}
+
 /* Many sample-sized files: sequential against -j 2, output kept per file and in order. */
 static void bench_many(const struct opts *o)
 {
@@ -616,6 +666,8 @@ int main(int argc, char **argv)
 			struct stat st;
 			if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode))
 				bench_dir(&o, argv[i]);
+			else if (starts_with(argv[i], "PERFILE2"))
+				bench_perf(&o, argv[i]);
 			else
 				bench_file(&o, argv[i], false, true);
 		}
