@@ -6,7 +6,9 @@
  * formats; 100 MiB by default) and fixture ones (1 GiB and 4 GiB by default), or takes paths.
  * Real-shaped and recorded traces have their fixed cost, metadata and libtraceevent, printed
  * apart from the per-page cost; trace directories, uftrace data and CTF traces, are timed
- * against `cat` of their files and their reader.
+ * against `cat` of their files and their reader; a perf.data against `cat` and perf report,
+ * with its peak RSS. The batch shape (bench_batch.h) times a CI gate's run over many uploads
+ * from one kernel, with the format memo and without.
  *
  * usage: see usage() below.
  */
