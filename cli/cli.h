@@ -45,6 +45,13 @@ void cli_scratch_guard(const char *path);
 void cli_signals_block(sigset_t *was);
 void cli_signals_restore(const sigset_t *was);
 
+struct tfk_format_memo;
+/* check --format-cache DIR (format_cache.c): refused (a message, -1) when DIR lies at or beneath
+ * the directory of one of the operands, or the memo refuses it; ignored entries are listed. */
+int cli_format_cache_open(struct tfk_format_memo *memo, const char *dir, const char *const *ops, size_t nops);
+/* Write what the run learnt; a failure is said, not fatal (the findings stand). */
+void cli_format_cache_save(struct tfk_format_memo *memo, const char *dir);
+
 int cmd_check(int argc, char **argv);
 int cmd_repair(int argc, char **argv);
 int cmd_describe(int argc, char **argv);

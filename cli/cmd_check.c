@@ -198,7 +198,8 @@ static int parse_timeout(const char *v, long *s)
 int cmd_check(int argc, char **argv)
 {
 	bool json = false, quiet = false, fail_on_warning = false, files_only = false, no_tep = false;
-	bool sarif = false, github = false, hazards = false, whole_traces = false;
+	bool sarif = false, github = false, hazards = false, whole_traces = false, no_memo = false;
+	const char *format_cache = NULL;     /* --format-cache DIR */
 	int nfiles = 0, jobs = 1, threads = -1;
 	long idle_s = -1, timeout_s = -1;
 	uint64_t max_memory = 0;
@@ -236,6 +237,10 @@ int cmd_check(int argc, char **argv)
 			whole_traces = true;
 		else if (strcmp(a, "--no-libtraceevent") == 0)
 			no_tep = true;
+		else if (strcmp(a, "--no-format-memo") == 0)
+			no_memo = true;
+		else if ((v = option_value("--format-cache", argc, argv, &i, &missing)))
+			format_cache = v;
 		else if (a[1] == 'j' && a[2] >= '0' && a[2] <= '9')
 			bad = parse_count(a + 2, &jobs, "-j"); /* -jN */
 		else if ((v = option_value("-j", argc, argv, &i, &missing)) ||
@@ -270,6 +275,10 @@ int cmd_check(int argc, char **argv)
 	}
 	if (!bad && json + sarif + github + hazards > 1) {
 		fprintf(stderr, "tracefsck check: choose one of --json, --sarif, --github, --hazards\n");
+		bad = -1;
+	}
+	if (!bad && no_memo && format_cache) {
+		fprintf(stderr, "tracefsck check: --format-cache needs the format memo (drop --no-format-memo)\n");
 		bad = -1;
 	}
 	if (!bad && nfiles == 0 && listed.n == 0) {
@@ -317,6 +326,28 @@ int cmd_check(int argc, char **argv)
 	if (fail_on_warning)
 		tfk_policy_set_fail_on(policy, TFK_SEV_WARNING);
 	limits.policy = policy;
+	/*
+	 * The format memo: libtraceevent's verdict on each event-format text, asked once a run and
+	 * shared by every file, folder member and job (the findings are the same without it). With
+	 * --format-cache it also lives on between runs, in a directory no trace of the run lies
+	 * above.
+	 */
+	struct tfk_format_memo *memo = no_memo || no_tep ? NULL : tfk_format_memo_new();
+	if (format_cache && memo) {
+		const char **ops = calloc((size_t)nfiles + listed.n + 1, sizeof(*ops));
+		for (size_t i = 0; ops && i < (size_t)nfiles + listed.n; i++)
+			ops[i] = i < (size_t)nfiles ? files[i] : listed.v[i - (size_t)nfiles];
+		int rc = ops ? cli_format_cache_open(memo, format_cache, ops, (size_t)nfiles + listed.n) : -1;
+		free(ops);
+		if (rc != 0) {
+			tfk_format_memo_free(memo);
+			cli_files_free(&listed);
+			free(files);
+			tfk_policy_free(policy);
+			return EXIT_USAGE;
+		}
+	}
+	limits.format_memo = memo;
 	/* One file at a time: its CPUs are walked on every core (up to 8); several: one thread each. */
 	if (threads < 0)
 		threads = jobs > 1 ? 1 : online_cpus() < 8 ? online_cpus() : 8;
@@ -346,6 +377,7 @@ int cmd_check(int argc, char **argv)
 			cli_files_free(&listed);
 			free(files);
 			tfk_policy_free(policy);
+			tfk_format_memo_free(memo);
 			return EXIT_OPERATIONAL;
 		}
 	}
@@ -358,6 +390,7 @@ int cmd_check(int argc, char **argv)
 		cli_files_free(&listed);
 		free(files);
 		tfk_policy_free(policy);
+	tfk_format_memo_free(memo);
 		return EXIT_OPERATIONAL;
 	}
 	for (int i = 0; i < nunits; i++)
@@ -375,6 +408,7 @@ int cmd_check(int argc, char **argv)
 		cli_files_free(&listed);
 		free(files);
 		tfk_policy_free(policy);
+	tfk_format_memo_free(memo);
 		return EXIT_OPERATIONAL;
 	}
 	struct progress prog = { .name = "" };
@@ -386,6 +420,8 @@ int cmd_check(int argc, char **argv)
 	}
 	tfk_github_budget_init(&run.budget, 10);
 	check_pool_run(units.v, nunits, jobs, &limits, show_progress ? &obs : NULL, on_report, &run);
+	if (format_cache && memo)
+		cli_format_cache_save(memo, format_cache);
 	if (github && tfk_sink_github_close(&run.budget, cli_write_stdout, NULL) != 0)
 		run.status |= EXIT_OPERATIONAL;
 	if (sarif) {
@@ -415,5 +451,6 @@ int cmd_check(int argc, char **argv)
 	cli_files_free(&listed);
 	free(files);
 	tfk_policy_free(policy);
+	tfk_format_memo_free(memo);
 	return run.status;
 }

@@ -18,7 +18,8 @@ void usage_to(FILE *out)
 {
 	fputs("usage: tracefsck check [--json|--sarif|--github|--hazards] [--quiet] [--fail-on=error|warning]\n"
 	      "                       [--disable CODE] [--severity CODE=LEVEL] [--policy FILE]\n"
-	      "                       [--no-libtraceevent] [--whole-traces] [-j N] [--threads N] [--idle-timeout S]\n"
+	      "                       [--no-libtraceevent] [--no-format-memo] [--format-cache DIR] [--whole-traces]\n"
+	      "                       [-j N] [--threads N] [--idle-timeout S]\n"
 	      "                       [--timeout S] [--max-memory SIZE] [--shard I/N] [--files-from LIST] FILE...\n"
 	      "         (FILE: a trace file or directory, a folder or archive of them (each trace checked on its\n"
 	      "          own), - for standard input, a FIFO, or compressed: xz, gzip, zstd, bzip2)\n"

@@ -49,6 +49,8 @@ enum cli_value {
 	X(check, "--severity", NULL, CLI_CODE_LEVEL, "re-grade a code: CODE=note|warning|error")           \
 	X(check, "--policy", NULL, CLI_FILE, "read gate rules from a file")                                \
 	X(check, "--no-libtraceevent", NULL, CLI_NONE, "do not parse formats with libtraceevent")          \
+	X(check, "--no-format-memo", NULL, CLI_NONE, "ask libtraceevent about every file's formats, even those seen")  \
+	X(check, "--format-cache", NULL, CLI_FILE, "keep libtraceevent's verdicts in this directory between runs") \
 	X(check, "--whole-traces", NULL, CLI_NONE, "a FILE inside a trace directory stands for that directory") \
 	X(check, "--jobs", "-j", CLI_COUNT, "check N files at a time (0: one per CPU)")                    \
 	X(check, "--threads", NULL, CLI_COUNT, "walk the CPUs of a buffer on N threads (0: one per CPU)") \

@@ -10,6 +10,7 @@ extern "C" {
 #endif
 
 struct tfk_policy;
+struct tfk_format_memo; /* format_memo.h */
 struct tfk_test_hooks; /* tracefsck's own tests only: failure injection (not part of the API) */
 
 struct tfk_limits {
@@ -38,6 +39,8 @@ struct tfk_limits {
 	uint32_t threads;           /* threads walking the CPUs of one buffer at once (and reading a
 	                               large member ahead of its walk); 0 or 1 = the caller's thread
 	                               only. The report is the same either way */
+	struct tfk_format_memo *format_memo; /* libtraceevent's verdicts shared by the checks of a run
+	                               (format_memo.h); NULL = every check asks libtraceevent itself */
 	const struct tfk_test_hooks *test_hooks; /* NULL (tfk_limits_default); set by tracefsck's own tests only */
 };
 

@@ -6,6 +6,7 @@
 #include "tracefsck/catalog.h"
 #include "tracefsck/check.h"
 #include "tracefsck/finding.h"
+#include "tracefsck/format_memo.h"
 #include "tracefsck/hazard.h"
 #include "tracefsck/quirk.h"
 #include "tracefsck/limits.h"

@@ -6,7 +6,9 @@
  * formats; 100 MiB by default) and fixture ones (1 GiB and 4 GiB by default), or takes paths.
  * Real-shaped and recorded traces have their fixed cost, metadata and libtraceevent, printed
  * apart from the per-page cost; trace directories, uftrace data and CTF traces, are timed
- * against `cat` of their files and their reader.
+ * against `cat` of their files and their reader; a perf.data against `cat` and perf report,
+ * with its peak RSS. The batch shape (bench_batch.h) times a CI gate's run over many uploads
+ * from one kernel, with the format memo and without.
  *
  * usage: see usage() below.
  */
@@ -18,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench_batch.h"
 #include "bench_gen.h"
 #include "bench_kmeta.h"
 #include "bench_real.h"
@@ -35,7 +38,9 @@ struct opts {
 	int runs;
 	bool reader;
 	int many;
-	bool shape_fixture, shape_real;
+	bool shape_fixture, shape_real, shape_batch;
+	int batch;                 /* traces in the batch shape */
+	uint64_t batch_mib;
 	uint64_t real_mib;
 	const char *metadata;      /* auto, live or a stored copy */
 	const char *save_metadata; /* write this machine's as a stored copy, and do nothing else */
@@ -328,6 +333,56 @@ static void bench_dir(const struct opts *o, const char *path)
 	verdict("tracefsck check peak RSS, MiB", (double)check.max_rss_kib / 1024.0, "<=", 64);
 }
 
+/* Does path begin with magic? */
+static bool starts_with(const char *path, const char *magic)
+{
+	char buf[16] = { 0 };
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(buf, 1, strlen(magic), f) : 0;
+	if (f)
+		fclose(f);
+	return n == strlen(magic) && memcmp(buf, magic, n) == 0;
+}
+
+/*
+ * A perf.data: cat against check, and check's peak resident set, which read windows keep flat
+ * whatever the file's size (#41's bound: 64 MiB for any trace); perf's own reader when installed.
+ */
+static void bench_perf(const struct opts *o, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return;
+	uint64_t bytes = (uint64_t)st.st_size;
+	char json[4096];
+	snprintf(json, sizeof(json), "%s/bench-summary.jsonl", o->dir);
+	printf("\n%s (perf.data, %.1f MiB)\n", path, (double)bytes / 1048576.0);
+	struct bench_result cat, check, single, reader = { 0 };
+	char *cat_argv[] = { "cat", (char *)path, NULL };
+	bench_run(cat_argv, NULL, &cat); /* warm the page cache */
+	bench_best_of(o->runs, cat_argv, NULL, &cat);
+	char *check_argv[] = { (char *)o->tracefsck, "check", "--json", (char *)path, NULL };
+	bench_best_of(o->runs, check_argv, json, &check);
+	uint64_t events = summary_events(json);
+	char *single_argv[] = { (char *)o->tracefsck, "check", "--threads", "1", (char *)path, NULL };
+	bench_best_of(o->runs, single_argv, NULL, &single);
+	bool run_reader = o->reader && have("perf");
+	char *rd_argv[] = { "perf", "report", "--stdio", "-i", (char *)path, NULL };
+	if (run_reader)
+		bench_run(rd_argv, NULL, &reader);
+	row("cat FILE > /dev/null", &cat, bytes, 0);
+	row("tracefsck check", &check, bytes, events);
+	row("tracefsck check --threads 1", &single, bytes, events);
+	if (run_reader)
+		row("perf report --stdio > /dev/null", &reader, bytes, events);
+	printf("  ratios:\n");
+	printf("  %-52s %8.2f\n", "tracefsck check / cat", check.wall / cat.wall);
+	if (run_reader)
+		printf("  %-52s %8.2f\n", "perf report / tracefsck check", reader.wall / check.wall);
+	verdict("tracefsck check peak RSS, MiB", (double)check.max_rss_kib / 1024.0, "<=", 64);
+	printf("  %-52s %8.2f\n", "tracefsck check peak RSS / file size", (double)check.max_rss_kib * 1024.0 / (double)bytes);
+}
+
 /* Many sample-sized files: sequential against -j 2, output kept per file and in order. */
 static void bench_many(const struct opts *o)
 {
@@ -373,10 +428,13 @@ static void bench_many(const struct opts *o)
 static const char usage[] =
 	"usage: tracefsck-bench [--tracefsck BIN] [--dir DIR] [--runs N] [--no-reader] [--many N]\n"
 	"                       [--shapes real,fixture] [--kinds v6,v7-none,v7-zstd] [--sizes MIB,...]\n"
-	"                       [--real-mib MIB] [--metadata auto|live|FILE] [--make-only] [FILE...]\n"
+	"                       [--real-mib MIB] [--metadata auto|live|FILE] [--make-only]\n"
+	"                       [--batch N] [--batch-mib MIB] [FILE...]\n"
 	"       tracefsck-bench --save-metadata FILE [--kallsyms-every N]\n"
 	"  --shapes     which traces to make: real (a real kernel's metadata, --real-mib of pages),\n"
-	"               fixture (the fixture writer's few formats, --sizes); both by default\n"
+	"               fixture (the fixture writer's few formats, --sizes), batch (--batch traces of\n"
+	"               --batch-mib each from one kernel's metadata, -j 1 and -j 2, format memo off,\n"
+	"               on, cache cold and warm); all three by default\n"
 	"  --metadata   the real shape's: auto (this machine's tracefs, else the stored copy), live, or a\n"
 	"               stored copy (default " BENCH_STORED_METADATA ")\n"
 	"  --make-only  make the traces and print what each holds; time nothing\n"
@@ -409,7 +467,9 @@ static void defaults(struct opts *o)
 	o->runs = 3;
 	o->reader = true;
 	o->many = 100;
-	o->shape_fixture = o->shape_real = true;
+	o->shape_fixture = o->shape_real = o->shape_batch = true;
+	o->batch = 100;
+	o->batch_mib = 4;
 	o->real_mib = 100;
 	o->metadata = "auto";
 	o->kallsyms_every = 1;
@@ -429,7 +489,12 @@ static int parse(int argc, char **argv, struct opts *o, int *first_file)
 			o->runs = atoi(argv[++i]) > 0 ? atoi(argv[i]) : 1;
 		else if (strcmp(a, "--many") == 0 && v)
 			o->many = atoi(argv[++i]);
-		else if (strcmp(a, "--no-reader") == 0)
+		else if (strcmp(a, "--batch") == 0 && v)
+			o->batch = atoi(argv[++i]) > 0 ? atoi(argv[i]) : 1;
+		else if (strcmp(a, "--batch-mib") == 0 && v) {
+			if ((o->batch_mib = strtoull(argv[++i], NULL, 10)) == 0)
+				return -1;
+		} else if (strcmp(a, "--no-reader") == 0)
 			o->reader = false;
 		else if (strcmp(a, "--make-only") == 0)
 			o->make_only = true;
@@ -447,7 +512,8 @@ static int parse(int argc, char **argv, struct opts *o, int *first_file)
 			const char *s = argv[++i];
 			o->shape_real = strstr(s, "real") != NULL;
 			o->shape_fixture = strstr(s, "fixture") != NULL;
-			if (!o->shape_real && !o->shape_fixture)
+			o->shape_batch = strstr(s, "batch") != NULL;
+			if (!o->shape_real && !o->shape_fixture && !o->shape_batch)
 				return -1;
 		} else if (strcmp(a, "--metadata") == 0 && v)
 			o->metadata = argv[++i];
@@ -535,6 +601,28 @@ static int real_shapes(const struct opts *o)
 	return rc;
 }
 
+/* The batch shape (bench_batch.h): made from the real shape's metadata, which is freed before
+ * any is timed. */
+static int batch_shape(const struct opts *o)
+{
+	struct bench_batch_opts b = { o->tracefsck, o->dir, o->batch, o->batch_mib, o->runs };
+	struct kmeta m;
+	if (real_metadata(o, &m) != 0)
+		return 1;
+	int rc = bench_batch_make(&b, &m);
+	kmeta_free(&m);
+	malloc_trim(0);
+	fflush(stdout);
+	if (rc == 0 && !o->make_only)
+		rc = bench_batch_time(&b);
+	for (int i = 0; i < o->batch && !o->make_only; i++) {
+		char path[4200];
+		snprintf(path, sizeof(path), "%s/batch/%03d.dat", o->dir, i);
+		unlink(path);
+	}
+	return rc == 0 ? 0 : 1;
+}
+
 /* Traces of the fixture writer's own few formats, at each size. */
 static int fixture_shapes(const struct opts *o)
 {
@@ -580,6 +668,8 @@ int main(int argc, char **argv)
 			struct stat st;
 			if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode))
 				bench_dir(&o, argv[i]);
+			else if (starts_with(argv[i], "PERFILE2"))
+				bench_perf(&o, argv[i]);
 			else
 				bench_file(&o, argv[i], false, true);
 		}
@@ -588,6 +678,8 @@ int main(int argc, char **argv)
 	if (o.shape_real && real_shapes(&o) != 0)
 		return 1;
 	if (o.shape_fixture && fixture_shapes(&o) != 0)
+		return 1;
+	if (o.shape_batch && batch_shape(&o) != 0)
 		return 1;
 	if (o.many > 0 && !o.make_only)
 		bench_many(&o);

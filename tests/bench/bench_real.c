@@ -65,8 +65,14 @@ static void page_geometry(const char *header_page, struct tdw_spec *s)
 int bench_make_real(enum bench_kind kind, uint64_t mib, const struct kmeta *m, const char *path,
 		    struct bench_real_made *made)
 {
+	return bench_make_real_seeded(kind, mib, m, path, 0x5eed, made);
+}
+
+int bench_make_real_seeded(enum bench_kind kind, uint64_t mib, const struct kmeta *m, const char *path,
+			   uint64_t seed, struct bench_real_made *made)
+{
 	struct grouped g = { 0 };
-	struct bench_mix *mix = bench_mix_new(m, REAL_CPUS, 0x5eed);
+	struct bench_mix *mix = bench_mix_new(m, REAL_CPUS, seed);
 	int rc = mix && group(m, &g) == 0 ? 0 : -1;
 	if (rc == 0) {
 		g.meta.cmdlines = bench_mix_cmdlines(mix);
@@ -80,8 +86,9 @@ int bench_make_real(enum bench_kind kind, uint64_t mib, const struct kmeta *m, c
 		bench_spec_kind(&s, kind);
 		struct tdw_buf b = { 0 };
 		struct tdw_layout L;
-		fprintf(stderr, "making %s (real-shaped %s, %llu MiB of pages)...\n", path, bench_kind_name(kind),
-			(unsigned long long)mib);
+		if (seed == 0x5eed)
+			fprintf(stderr, "making %s (real-shaped %s, %llu MiB of pages)...\n", path, bench_kind_name(kind),
+				(unsigned long long)mib);
 		rc = tdw_build(&s, &b, &L) == 0 && tdw_save(&b, path) == 0 ? 0 : -1;
 		tdw_free(&b);
 		if (rc == 0)

@@ -23,4 +23,8 @@ struct bench_real_made {
 int bench_make_real(enum bench_kind kind, uint64_t mib, const struct kmeta *m, const char *path,
 		    struct bench_real_made *made);
 
+/* The same with the records drawn under another seed: traces of one kernel with different data. */
+int bench_make_real_seeded(enum bench_kind kind, uint64_t mib, const struct kmeta *m, const char *path,
+			   uint64_t seed, struct bench_real_made *made);
+
 #endif

@@ -36,6 +36,7 @@ int bench_run(char *const argv[], const char *out_path, struct bench_result *r)
 		return -1;
 	r->wall = bench_now() - t0;
 	r->max_rss_kib = ru.ru_maxrss;
+	r->cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	return 0;
 }
@@ -51,6 +52,8 @@ int bench_best_of(int n, char *const argv[], const char *out_path, struct bench_
 			return -1;
 		if (one.wall < r->wall)
 			r->wall = one.wall;
+		if (i == 0 || one.cpu < r->cpu)
+			r->cpu = one.cpu;
 		if (one.max_rss_kib > r->max_rss_kib)
 			r->max_rss_kib = one.max_rss_kib;
 		if (one.status)

@@ -9,6 +9,8 @@ struct bench_result {
 	double wall;       /* seconds */
 	long max_rss_kib;  /* peak resident set of the command (and its waited-for children) */
 	int status;        /* exit status, or 128 + signal */
+	double cpu;        /* user + system seconds of the command and its waited-for children: on a
+	                      shared machine the figure the others' load changes least */
 };
 
 /* Run argv with stdout to out_path (NULL: /dev/null) and stderr to /dev/null. */

@@ -108,8 +108,11 @@ struct td_check {
 		char system[48];
 		char name[48];
 		bool rejected;      /* libtraceevent could not parse it (reported once for all, as a note) */
+		bool known;         /* rejected came from the run's format memo: no child asks again */
+		uint8_t key[16];    /* its name in the memo (with a memo only) */
 	} *fmt_refs;
 	size_t nfmt_refs, fmt_refs_cap;
+	size_t memo_upto;           /* formats [0, memo_upto) were looked up in the memo */
 	/*
 	 * The libtraceevent children started ahead of the page walk (td_parse_ahead), if any: with
 	 * worker threads allowed, the formats split between two, each parsing on a core of its own.

@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include <traceevent/event-parse.h>
 
+#include "format_memo.h"
 #include "sandbox.h"
 #include "test_hooks.h"
 #include "ftrace.h"
@@ -115,6 +116,60 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/*
+ * The run's format memo (tracefsck/format_memo.h): every kept format not yet looked up is, under
+ * a key of all its verdict depends on (the libtraceevent version, the handle's byte order, long
+ * and page size as td_tep_open sets them, its system and its text). A format found there is
+ * `known`: no child parses it, and its answer is the one libtraceevent gave before.
+ */
+static void memo_ask(struct td_check *td)
+{
+	struct tfk_format_memo *memo = td->ctx->limits->format_memo;
+	if (!memo)
+		return;
+	const uint8_t order = td->file.big_endian ? 'B' : 'L';
+	const uint32_t lsz = td->geo.commit_size ? (uint32_t)td->geo.commit_size : 8;
+	const uint32_t psz = (uint32_t)td->geo.page_size;
+	for (; td->memo_upto < td->nfmt_refs; td->memo_upto++) {
+		struct td_fmt_ref *r = &td->fmt_refs[td->memo_upto];
+		struct tfk_sip s;
+		tfk_memo_key_begin(memo, &s);
+		tfk_sip_update(&s, "libtraceevent tep_parse_format", 31);
+		tfk_sip_update(&s, TEP_VERSION, sizeof(TEP_VERSION));
+		tfk_sip_update(&s, &order, 1);
+		tfk_sip_update(&s, &lsz, sizeof(lsz));
+		tfk_sip_update(&s, &psz, sizeof(psz));
+		tfk_sip_update(&s, r->system, strlen(r->system) + 1);
+		const uint64_t len = r->len;
+		tfk_sip_update(&s, &len, sizeof(len));
+		tfk_sip_update(&s, td->fmt_text + r->start, r->len);
+		tfk_sip_final128(&s, r->key);
+		int v = tfk_memo_get(memo, r->key);
+		if (v) {
+			r->known = true;
+			r->rejected = v != TFK_MEMO_PARSES;
+		}
+	}
+}
+
+/* A child's answers, remembered for the later checks of the run. */
+static void memo_learn(struct td_check *td, size_t from, size_t n)
+{
+	struct tfk_format_memo *memo = td->ctx->limits->format_memo;
+	for (size_t i = from; memo && i < from + n; i++)
+		if (!td->fmt_refs[i].known && i < td->memo_upto)
+			tfk_memo_put(memo, td->fmt_refs[i].key,
+				     td->fmt_refs[i].rejected ? TFK_MEMO_REJECTS : TFK_MEMO_PARSES);
+}
+
+/* The first format from `from` on whose verdict the memo does not hold. */
+static size_t first_unknown(const struct td_check *td, size_t from)
+{
+	while (from < td->nfmt_refs && td->fmt_refs[from].known)
+		from++;
+	return from;
+}
+
 /* The child: one READY byte once libtraceevent is set up, then formats [from, end), each answer
  * in `prog`. The per-format deadline starts at READY. */
 static void child(struct td_check *td, size_t from, size_t end, struct tep_progress *prog, int out)
@@ -152,7 +207,10 @@ static void child(struct td_check *td, size_t from, size_t end, struct tep_progr
 				pause();
 		if (TFK_HOOK(lim, parser_escape_at) && i + 1 == TFK_HOOK(lim, parser_escape_at))
 			syscall(SYS_socket, AF_INET, SOCK_STREAM, 0);
-		prog->answer[i - from] = td_tep_parses(tep, td, r) ? 'o' : 'e';
+		if (r->known) /* the memo's answer: libtraceevent gave it before, to this very text */
+			prog->answer[i - from] = r->rejected ? 'e' : 'o';
+		else
+			prog->answer[i - from] = td_tep_parses(tep, td, r) ? 'o' : 'e';
 		atomic_store_explicit(&prog->at_ms, now_ms(), memory_order_relaxed);
 		atomic_store_explicit(&prog->done, i - from + 1, memory_order_release);
 	}
@@ -260,10 +318,23 @@ void td_parse_ahead(struct td_check *td)
 	if (!lim->parser_timeout_ms || !td->nfmt_refs || td->tep[0].pid || td->tep[1].pid ||
 	    TFK_HOOK(lim, parse_in_process))
 		return;
+	memo_ask(td);
+	size_t n = td->nfmt_refs, from = first_unknown(td, 0), unknown = 0;
+	if (from == n)
+		return; /* the memo knows every one: no child at all */
+	for (size_t i = from; i < n; i++)
+		unknown += !td->fmt_refs[i].known;
 	/* A real kernel's thousands of formats are most of a check's time: with threads allowed,
-	 * half of them on each of two cores (the findings are collected in format order all the same). */
-	size_t n = td->nfmt_refs, mid = lim->threads >= 2 && n >= SPLIT_MIN_FORMATS ? n / 2 : n;
-	if (spawn(td, 0, 0, mid) && mid < n)
+	 * half of those to parse on each of two cores (the findings are collected in format order
+	 * all the same). */
+	size_t mid = n;
+	if (lim->threads >= 2 && unknown >= SPLIT_MIN_FORMATS) {
+		size_t seen = 0;
+		for (mid = from; mid < n && seen < unknown / 2; mid++)
+			seen += !td->fmt_refs[mid].known;
+		mid = first_unknown(td, mid);
+	}
+	if (spawn(td, 0, from, mid) && mid < n)
 		spawn(td, 1, mid, n);
 }
 
@@ -344,7 +415,9 @@ static struct outcome collect(struct td_check *td, unsigned slot)
 		uint64_t done = atomic_load_explicit(&prog->done, memory_order_acquire);
 		o.done = done < c->end - c->from ? (size_t)done : c->end - c->from; /* a wild child's count */
 		for (size_t i = 0; i < o.done; i++)
-			td->fmt_refs[c->from + i].rejected = prog->answer[i] != 'o';
+			if (!td->fmt_refs[c->from + i].known)
+				td->fmt_refs[c->from + i].rejected = prog->answer[i] != 'o';
+		memo_learn(td, c->from, o.done);
 	}
 	end_child(c, &o.status);
 	return o;
@@ -373,9 +446,10 @@ static unsigned child_for(struct td_check *td, size_t next)
 static void parse_in_children(struct td_check *td)
 {
 	const uint32_t timeout = td->ctx->limits->parser_timeout_ms;
-	size_t next = 0;
 	if (!timeout || !td->nfmt_refs)
 		return;
+	memo_ask(td);
+	size_t next = first_unknown(td, 0);
 	for (unsigned children = 0; next < td->nfmt_refs; children++) {
 		if (children == MAX_CHILDREN) {
 			td_parse_abandon(td);
@@ -392,13 +466,15 @@ static void parse_in_children(struct td_check *td)
 		next += o.done;
 		if (next >= td->nfmt_refs)
 			return;
+		if (next == end && !o.hung && WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0) {
+			next = first_unknown(td, next);
+			continue; /* a child started ahead, before the last formats were kept: the rest in another */
+		}
 		if (!o.ready) {
 			td_parse_abandon(td);
 			td_tep_start_failed(td, next);
 			return;
 		}
-		if (next == end && !o.hung && WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0)
-			continue; /* a child started ahead, before the last formats were kept: the rest in another */
 		/* The child died (or hung) on format `next`: report it and go on after it. */
 		struct tfk_finding *f = ref_fault(td, TFK_TRACEDAT_FORMAT_PARSER_CRASH, &td->fmt_refs[next]);
 		tfk_set_expected(f, "a format libtraceevent parses without crashing");
@@ -408,6 +484,6 @@ static void parse_in_children(struct td_check *td)
 			tfk_set_found(f, "the parser died with signal %d", WTERMSIG(o.status));
 		else
 			tfk_set_found(f, "the parser exited with status %d", WEXITSTATUS(o.status));
-		next++;
+		next = first_unknown(td, next + 1);
 	}
 }

@@ -650,6 +650,9 @@ static void say_resync(char *buf, size_t n, bool found, uint64_t pos, uint64_t t
 		buf[0] = 0;
 }
 
+/* Walked records are handed back in steps of this many bytes. */
+#define PF_RELEASE_STEP (4u << 20)
+
 void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int depth)
 {
 	uint64_t pos = 0, len = stream->len;
@@ -673,8 +676,16 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 		pc->znew = true;
 		tfk_zstream_reset(pc->zs);
 	}
+	/* The top-level walk hands the mapped records behind it back to the kernel (tfk_release), as
+	 * the other formats' walks do: resident memory stays flat whatever the file's size. A record
+	 * read again later (repair's copy, a resync) faults back in from the page cache. */
+	uint64_t released = 0;
 	while (pos < len) {
 		bool stream_ok = true;
+		if (track && pos - released >= PF_RELEASE_STEP) {
+			tfk_release(pc->ctx, stream->base + released, pos - released);
+			released = pos;
+		}
 		/* A killed recording's records may end where the feature table perf wrote at exit begins. */
 		if (track && pc->killed && !pc->carry && pf_feature_table_at(pc, stream->origin + pos)) {
 			pc->killed_table = stream->origin + pos;
@@ -1032,6 +1043,9 @@ next:
 		}
 	}
 	if (track) {
+		uint64_t walked = pos < len ? pos : len;
+		if (walked > released)
+			tfk_release(pc->ctx, stream->base + released, walked - released);
 		/* Bytes the walk could not get past: what records they held is unknown. */
 		if (pos < len && !table_found)
 			pc->lay.unread_bytes += len - pos;
