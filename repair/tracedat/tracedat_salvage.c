@@ -95,8 +95,12 @@ int rp_tracedat_salvage_text(const struct tfk_repair_report *rep, const char *sa
 			tfk_line_printf(&l, "%sthe data: no buffer's CPU table survived", sep);
 			sep = ", ";
 		}
-		if (t.cut_short && !t.no_buffer)
+		if (t.cut_short && !t.no_buffer) {
 			tfk_line_printf(&l, "%swhat lay past the point the file was cut", sep);
+			sep = ", ";
+		}
+		if (sep[0] == ' ' && t.events_lost_uncounted) /* nothing above: a CPU none of whose data could be read */
+			tfk_line_printf(&l, "%s%" PRIu64 " bytes of CPU data that could not be read", sep, t.events_unknown_bytes);
 		tfk_line_printf(&l, ")");
 	}
 	tfk_line_printf(&l, "\n");
