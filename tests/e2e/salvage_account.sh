@@ -8,9 +8,12 @@
 #     lost in part, kallsyms, printk formats and saved cmdlines lost, and every kept event
 #     counted without its format, as many as report's [UNKNOWN EVENT] lines; 4 KiB zeroed in
 #     cpu1's zstd chunk of a v7 - cpu1 a unit lost, its events uncounted in its bytes; 4 KiB
-#     zeroed inside a v7's KALLSYMS section - kallsyms lost, every event kept;
+#     zeroed inside a v7's KALLSYMS section - kallsyms lost, every event kept; every BUFFER
+#     section's flags byte of each v7 zstd sample zeroed - restored from what the section
+#     holds (repair from structure), one finding each, every event kept;
 #   perf.data (perf script -G): cut at 70% - the records a unit lost in part, the feature
-#     sections past the cut lost;
+#     sections past the cut lost; a `perf record -z` file cut inside its COMPRESSED record -
+#     the whole records decoded from the cut payload kept (repair from structure);
 #   uftrace (uftrace dump): a task file cut and task.txt removed - the task a unit lost in
 #     part, task.txt lost in part (rebuilt);
 #   CTF (babeltrace2): a stream's last packet cut, and a stream zeroed in its middle - the
@@ -94,6 +97,30 @@ if command -v trace-cmd >/dev/null 2>&1 && [ -f "$samples/tracedat/sched-irq.v6.
 		[ "$(num units_lost "$d.log")" = 0 ] || bad "v7-kallsyms: a unit lost"
 		echo "ok: v7-kallsyms: $events events kept as trace-cmd shows; kallsyms lost"
 	fi
+	# v7 zstd, every BUFFER section's flags byte zeroed: restored from what the sections hold
+	# (compressed chunks), one finding each, every event kept
+	for f in "$samples"/tracedat/*.v7zstd.dat; do
+		n=$(basename "$f" .dat) d=$work/$(basename "$f" .dat).flags.dat
+		cp "$f" "$d" && chmod u+w "$d"
+		want=$(trace-cmd report "$f" 2> /dev/null | grep -v '^cpus=' | grep -c .)
+		secs=0
+		for at in $("$bin" describe "$d" | awk '$3 == "section" && $4 == "BUFFER" { print $1 }'); do
+			printf '\000' | dd of="$d" bs=1 seek=$((at + 2)) conv=notrunc status=none
+			secs=$((secs + 1))
+		done
+		errors=$("$bin" check "$d" | grep -c ' error ')
+		restored=$("$bin" check "$d" | grep -c 'error tracedat.section.bad-header.*restored from what the section holds')
+		# (a BUFFER without CPU data holds nothing to prove its flag by, and nothing a reader reads)
+		[ "$secs" -gt 0 ] && [ "$restored" -gt 0 ] && [ "$errors" = "$restored" ] ||
+			bad "$n flags: $secs BUFFER sections damaged, check reports $errors errors ($restored restored)"
+		if repair_json "$d" "$d.out" "$d.log" "$n flags"; then
+			ran=$((ran + 1))
+			got=$(trace-cmd report "$d.out" 2> /dev/null | grep -v '^cpus=' | grep -c .)
+			[ "$(num events_kept "$d.log")" = "$want" ] && [ "$got" = "$want" ] ||
+				bad "$n flags: kept $(num events_kept "$d.log"), trace-cmd report shows $got of the $want recorded"
+			echo "ok: $n flags: $restored of $secs BUFFER flags restored (the others hold no data), one finding each; $got of $want events read back"
+		fi
+	done
 fi
 
 if command -v perf >/dev/null 2>&1 && [ -f "$samples/perf/cpu-clock-callchain.perf.data" ]; then
@@ -108,6 +135,34 @@ if command -v perf >/dev/null 2>&1 && [ -f "$samples/perf/cpu-clock-callchain.pe
 		state_is "feature HOSTNAME" lost "$d.log" perf-cut
 		[ "$(num metadata_lost "$d.log" | tail -n 1)" -gt 0 ] || bad "perf-cut: no feature section lost"
 		echo "ok: perf-cut: $got samples kept as perf script shows; the records lost in part, $(num metadata_lost "$d.log" | tail -n 1) feature sections lost"
+	fi
+fi
+
+if command -v perf >/dev/null 2>&1 && [ -f "$samples/perf/compressed-z.perf.data" ]; then
+	# perf record -z cut 30000 bytes into its first COMPRESSED record (44 KB): the whole records
+	# the zstd stream decodes from what is left are kept, written out decoded
+	d=$work/perf-zcut.data f=$samples/perf/compressed-z.perf.data
+	at=$(python3 - "$f" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+off, size = struct.unpack_from("<QQ", d, 40)  # data.offset, data.size
+end = off + size
+while off < end:
+    t, s = struct.unpack_from("<I", d, off)[0], struct.unpack_from("<H", d, off + 6)[0]
+    if t == 81:
+        print(off)
+        break
+    off += s if s else end
+PY
+)
+	head -c $((at + 30000)) "$f" > "$d"
+	if [ -n "$at" ] && repair_json "$d" "$d.out" "$d.log" perf-zcut; then
+		ran=$((ran + 1))
+		got=$(perf script -G -i "$d.out" 2> /dev/null | grep -c .)
+		kept=$(num events_kept "$d.log")
+		[ "$kept" = "$got" ] && [ "$got" -gt 1000 ] || bad "perf-zcut: kept $kept, perf script shows $got (zstd -dc of the cut payload: 1859)"
+		"$bin" check -q "$d" | grep -c ' error ' | grep -qx 3 || bad "perf-zcut: check reports more than the cut (3 errors)"
+		echo "ok: perf-zcut: $got samples decoded from the cut COMPRESSED record kept, as perf script shows"
 	fi
 fi
 
