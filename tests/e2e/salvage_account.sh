@@ -17,7 +17,9 @@
 #   uftrace (uftrace dump): a task file cut and task.txt removed - the task a unit lost in
 #     part, task.txt lost in part (rebuilt);
 #   CTF (babeltrace2): a stream's last packet cut, and a stream zeroed in its middle - the
-#     stream a unit lost in part or lost, the metadata kept.
+#     stream a unit lost in part or lost, the metadata kept; a byte of packet 0's (and packet
+#     3's) magic zeroed - restored from the packets around it and the metadata (repair from
+#     structure), one finding, every event kept.
 # In each, the events the account keeps are the events the reader prints. A reader that is not
 # installed skips its format; with none, exit 77. (LTTng 0.x has no reader here: its account
 # is asserted by test_lttng0.)
@@ -215,6 +217,29 @@ if command -v babeltrace2 >/dev/null 2>&1 && [ -d "$samples/ctf/multipacket-cont
 	else
 		bad "ctf-zero: repair exit $rc"
 	fi
+fi
+
+if command -v babeltrace2 >/dev/null 2>&1 && [ -d "$samples/ctf/multipacket-contexts.lttng" ]; then
+	# a byte of a packet magic zeroed, in packet 0 and in packet 3 of the largest stream:
+	# restored from the packets around it and the metadata, one finding, every event kept
+	want=$(babeltrace2 "$samples/ctf/multipacket-contexts.lttng" 2> /dev/null | grep -c .)
+	for k in 0 3; do
+		d=$work/ctf-magic$k
+		cp -R "$samples/ctf/multipacket-contexts.lttng" "$d" && chmod -R u+w "$d"
+		s=$(find "$d" -type f -path '*64-bit/ch*' ! -name '*.idx' -exec wc -c {} + | grep -v ' total$' | sort -n | tail -n 1 | awk '{ print $2 }')
+		psize=$(( $(od -A n -t u8 -j 56 -N 8 "$s" | tr -d ' ') / 8 ))
+		printf '\000' | dd of="$s" bs=1 seek=$((k * psize + 1)) conv=notrunc status=none
+		errors=$("$bin" check "$d" | grep -c ' error ')
+		"$bin" check "$d" | grep -q 'error ctf.stream.bad-magic.*restored from the packets around it' && [ "$errors" = 1 ] ||
+			bad "ctf-magic$k: check reports $errors errors, not the one magic restored"
+		if repair_json "$d" "$d.out" "$d.log" "ctf-magic$k"; then
+			ran=$((ran + 1))
+			got=$(babeltrace2 "$d.out" 2> /dev/null | grep -c .)
+			[ "$(num events_kept "$d.log")" = "$want" ] && [ "$got" = "$want" ] ||
+				bad "ctf-magic$k: kept $(num events_kept "$d.log"), babeltrace2 shows $got of the $want recorded"
+			echo "ok: ctf-magic$k: packet $k's magic restored, one finding; $got of $want events read back by babeltrace2"
+		fi
+	done
 fi
 
 [ "$ran" -gt 0 ] || { echo "no reader installed (trace-cmd, perf, uftrace, babeltrace2), or no samples"; exit 77; }
