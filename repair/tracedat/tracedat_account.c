@@ -94,6 +94,17 @@ void rp_tracedat_account(const void *model, struct tfk_repair_report *rep)
 	for (size_t i = 0; i < rep->ncpus; i++)
 		cpu_unit(m, &rep->cpus[i], rep);
 	struct tfk_salvage_part *p;
+	bool latency = false;
+	for (size_t i = 0; i < m->nbuffers; i++)
+		latency |= m->buffers[i].latency;
+	if (!rep->ncpus && !latency) {
+		/* Not one CPU's data was reached: whatever the file recorded is lost, and uncounted. */
+		p = rp_part_add(rep, TFK_SALVAGE_UNIT, TFK_SALVAGE_LOST, "CPU data");
+		if (p) {
+			p->lost_unknown = true;
+			snprintf(p->note, sizeof(p->note), "no CPU's data could be found past the damage");
+		}
+	}
 	p = rp_part_add(rep, TFK_SALVAGE_METADATA, m->have_header_page ? TFK_SALVAGE_KEPT : TFK_SALVAGE_PART_LOST,
 			"header_page");
 	if (p && !m->have_header_page)
