@@ -73,7 +73,26 @@ struct rp_format {
 	 * say what the per-member lines say. NULL: the totals come from rep->cpus.
 	 */
 	void (*event_totals)(const struct tfk_repair_report *rep, uint64_t *kept, uint64_t *lost, bool *unknown);
+	/*
+	 * The account by kind (rep->parts, rp_part_add): each unit holding events and each
+	 * metadata section, kept, lost in part or lost. Called once the output was re-checked and
+	 * kept_any filled in what was lost. NULL: the account is made from rep->members
+	 * (rp_account_from_members), each member counted in events or records a unit, any other
+	 * a metadata section.
+	 */
+	void (*account)(const void *model, struct tfk_repair_report *rep);
+	/* With no account hook: is this member of a directory metadata though it counts events? NULL: no. */
+	bool (*member_is_metadata)(const struct tfk_salvage_member *m);
 };
+
+/* Append a part to rep's account, its name from fmt; NULL when out of memory (the account is then short). */
+struct tfk_salvage_part *rp_part_add(struct tfk_repair_report *rep, enum tfk_salvage_kind kind,
+				     enum tfk_salvage_state state, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* The account of a directory made from what the salvage did with each member (format.h: account). */
+void rp_account_from_members(const struct rp_format *fmt, struct tfk_repair_report *rep);
+/* Fill rep's account through fmt's hook, or from its members: the drivers call it after kept_any. */
+void rp_account(const struct rp_format *fmt, const void *model, struct tfk_repair_report *rep);
 
 /* One per folder of repair/ named in formats.list (generated: rp_format_list.inc). */
 #define RP_FORMAT(name) extern const struct rp_format rp_format_##name;

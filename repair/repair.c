@@ -122,6 +122,7 @@ static bool plan(const uint8_t *in, size_t size, const struct tfk_limits *limits
 static void conclude(const struct job *j, struct tfk_repair_report *rep)
 {
 	bool kept = j->fmt->kept_any(j->model, rep);
+	rp_account(j->fmt, j->model, rep);
 	if (tfk_report_verdict(&rep->after) != TFK_VERDICT_CLEAN)
 		rep->outcome = TFK_REPAIR_FAILED;
 	else
@@ -292,4 +293,7 @@ void tfk_repair_report_free(struct tfk_repair_report *rep)
 	free(rep->members);
 	rep->members = NULL;
 	rep->nmembers = 0;
+	free(rep->parts);
+	rep->parts = NULL;
+	rep->nparts = 0;
 }

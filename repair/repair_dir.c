@@ -76,6 +76,7 @@ static void finish(const struct rp_format *fmt, const void *model, struct rp_dir
 {
 	tfk_check_file(d->tmp, limits, &rep->after);
 	bool kept = fmt->kept_any ? fmt->kept_any(model, rep) : true;
+	rp_account(fmt, model, rep);
 	/* A member the directory needs and nothing salvaged can stand for (all the task data of a
 	 * uftrace recording dropped): no repair, and nothing written, rather than a broken copy. */
 	for (size_t i = 0; i < rep->after.count; i++)

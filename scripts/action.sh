@@ -47,6 +47,12 @@ summary() { # summary TEXT...: lines for the step summary (dropped when not on a
 }
 # A file name as Markdown table text: nothing but printable ASCII, no | ` < > [ ] \ *
 md_name() { local s=${1//[^[:alnum:] .\/_+=@,:#~-]/_}; printf '%s' "$s"; }
+# Text for a table cell: printable, no '|' to end the cell, no markup (tracefsck's own words).
+md_cell() {
+	local s=${1//[^[:print:]]/?}
+	s=${s//|/\\|}; s=${s//\`/\'}; s=${s//</\&lt;}; s=${s//>/\&gt;}
+	printf '%s' "$s"
+}
 # A file name for the log: printable ASCII only (a name must not start a workflow command).
 log_name() { printf '%s' "${1//[^[:print:]]/?}"; }
 # glob PATTERN: what it matches, into the array "matches" (globstar and nullglob are on).
@@ -246,12 +252,12 @@ check() {
 
 	local repaired=0
 	if [[ $repair = true ]] && ((corrupt)); then
-		summary "### tracefsck repair" "" "| trace unit | result | repaired copy |" "|---|---|---|"
-		local rel out rc what token unit
+		summary "### tracefsck repair" "" "| trace unit | result | repaired copy | kept and lost |" "|---|---|---|---|"
+		local rel out rc what token unit account
 		for ((i = 0; i < n; i++)); do
 			[[ ${verdict[i]} = corrupt ]] || continue
 			if [[ ! -e ${units[i]} ]]; then # a trace inside an archive: repair the unpacked copy by hand
-				summary "| \`$(md_name "${units[i]}")\` | not repaired: inside an archive | |"
+				summary "| \`$(md_name "${units[i]}")\` | not repaired: inside an archive | | |"
 				continue
 			fi
 			unit=${units[i]}
@@ -264,8 +270,9 @@ check() {
 			echo "::group::tracefsck repair $(escape_data "$unit")"
 			token=tracefsck-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
 			echo "::stop-commands::$token"
-			"$bin" repair -q "$unit" -o "$out" 2>&1
+			"$bin" repair -q "$unit" -o "$out" > "$tmp/repair.out" 2>&1
 			rc=$?
+			cat "$tmp/repair.out"
 			echo "::$token::"
 			echo "::endgroup::"
 			case $rc in
@@ -276,7 +283,9 @@ check() {
 			*) what="failed (exit $rc)"; printf '::warning file=%s,title=tracefsck repair::repair failed (exit %s)\n' "$(escape_property "$unit")" "$rc" ;;
 			esac
 			[[ $rc = 1 ]] || rm -f -- "$out"
-			summary "| \`$(md_name "$unit")\` | $what | $([[ $rc = 1 ]] && printf '`%s`' "$(md_name "$out")") |"
+			# the salvage account by kind, as repair's report ends it: events, units and metadata kept and lost
+			account=$(sed -n 's/^.*: account: //p' "$tmp/repair.out" | tail -n 1)
+			summary "| \`$(md_name "$unit")\` | $what | $([[ $rc = 1 ]] && printf '`%s`' "$(md_name "$out")") | $(md_cell "$account") |"
 		done
 		summary ""
 	fi

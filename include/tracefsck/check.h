@@ -30,6 +30,8 @@ struct tfk_stats {
 	uint64_t pages;           /* ring pages walked */
 	uint64_t events;          /* data events walked */
 	uint64_t events_lost;     /* lost events the kernel recorded in page headers */
+	uint64_t events_no_format; /* data events whose id names no format in the file (readers show them
+	                              as unknown events); ftrace ring data only, else 0 */
 };
 
 struct tfk_format;

@@ -65,6 +65,31 @@ struct tfk_salvage_member {
 	char note[160];           /* why, in a few words (raw: sanitise before output) */
 };
 
+/*
+ * The salvage account: one part per unit that holds events (a CPU of a buffer, a stream, a
+ * task, a tracefile) and per metadata section (event formats, kallsyms, feature sections,
+ * symbol files, TSDL metadata, ...), each kept, lost in part or lost. Every format fills it,
+ * so that the totals say by kind what a salvage kept and lost, whatever the format.
+ */
+enum tfk_salvage_kind {
+	TFK_SALVAGE_UNIT = 0,     /* holds events: kept/lost count them */
+	TFK_SALVAGE_METADATA,     /* describes them: kept/lost count its entries where known */
+};
+enum tfk_salvage_state {
+	TFK_SALVAGE_KEPT = 0,     /* all of it is in the output */
+	TFK_SALVAGE_PART_LOST,    /* some of it is in the output, some was lost (or regenerated) */
+	TFK_SALVAGE_LOST,         /* none of it is in the output */
+};
+struct tfk_salvage_part {
+	enum tfk_salvage_kind kind;
+	enum tfk_salvage_state state;
+	char name[96];            /* "cpu1", "buffer net cpu0", "event formats", "task 1234", ... (raw: sanitise) */
+	uint64_t kept, lost;      /* units: events counted kept and lost; metadata: entries, where counted */
+	bool lost_unknown;        /* bytes were lost whose events (entries) could not be counted */
+	uint64_t bytes_unknown;   /* those bytes, where known (0: not known) */
+	char note[120];           /* why, in a few words (raw: sanitise) */
+};
+
 enum tfk_repair_outcome {
 	TFK_REPAIR_NOTHING_TO_DO = 0, /* the input checks clean; nothing written but a copy */
 	TFK_REPAIR_DONE,              /* a repaired file was written and re-checks clean */
@@ -89,6 +114,8 @@ struct tfk_repair_report {
 	struct tfk_salvage_perf perf;
 	struct tfk_salvage_member *members; /* directory formats: one per member of the input */
 	size_t nmembers;
+	struct tfk_salvage_part *parts;     /* the account by kind, every format (tfk_salvage_sum sums it) */
+	size_t nparts;
 };
 
 /*
@@ -152,6 +179,12 @@ struct tfk_salvage_totals {
 	bool cut_short;                      /* the input was cut short (a finding repaired by truncation):
 	                                        whatever lay past the cut, buffers and CPUs included, is unknown */
 	bool members_loss_unknown;           /* a directory member dropped bytes whose events were not counted */
+	/* The account (report->parts) by kind: units holding events and metadata sections. */
+	uint64_t units, units_part_lost, units_lost;
+	uint64_t metadata, metadata_part_lost, metadata_lost;
+	uint64_t events_unknown_bytes;       /* bytes lost whose events could not be counted, where known */
+	bool events_lost_uncounted;          /* a unit lost events that could not be counted */
+	uint64_t events_without_format;      /* kept events whose format was lost: readers show them as unknown */
 };
 void tfk_salvage_sum(const struct tfk_repair_report *report, struct tfk_salvage_totals *totals);
 /* Does the salvage report leave an unknown number of events lost (bytes gone or untrusted)? */

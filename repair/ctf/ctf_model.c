@@ -82,6 +82,7 @@ static void add_packet(struct cr_model *m, const struct tfk_ctf_packet *p)
 		.has_ts_end = p->has_ts_end && p->ts_end != 0, .has_discarded = p->has_discarded, .has_seq = p->has_seq,
 		.has_instance = p->has_instance, .has_ts_end_raw = p->has_ts_end,
 		.keep = p->events_ok && !p->faulty,
+		.magic_restored = p->magic_restored, .magic_big_endian = p->magic_big_endian,
 	};
 	s->count++;
 }

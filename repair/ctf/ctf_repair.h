@@ -28,6 +28,7 @@ struct cr_packet {
 	bool has_ts_begin, has_ts_end, has_discarded, has_seq, has_instance;
 	bool has_ts_end_raw; /* a timestamp_end field, 0 or not (has_ts_end: one that is not 0) */
 	bool keep; /* every event decoded and no error inside it (and in order: ctf_order.c) */
+	bool magic_restored, magic_big_endian; /* its magic written back when kept (tfk_ctf_packet) */
 };
 
 /* A data stream: its summary and its packets (packets[first .. first + count)). */

@@ -98,7 +98,7 @@ static int write_stream(const struct cr_model *m, const struct cr_stream *cs, co
 {
 	struct rp_out o;
 	memset(&o, 0, sizeof(o));
-	uint64_t kept = 0, dropped = 0, events_lost = 0, first_drop = UINT64_MAX, repeated = 0;
+	uint64_t kept = 0, dropped = 0, events_lost = 0, first_drop = UINT64_MAX, repeated = 0, restored = 0;
 	for (size_t i = cs->first; i < cs->first + cs->count; i++) {
 		const struct cr_packet *p = &m->packets[i];
 		const uint64_t n = p->packet_size / 8;
@@ -108,7 +108,16 @@ static int write_stream(const struct cr_model *m, const struct cr_stream *cs, co
 			repeated++; /* written, and counted where it was kept first */
 		else if (p->keep)
 			s->kept += p->events;
-		if (p->keep) {
+		if (p->keep && p->magic_restored && n >= 4) {
+			/* the check proved its magic damaged: the packet copied, the magic written back */
+			uint8_t *b = rp_out_space(&o, (size_t)n);
+			if (b) {
+				memcpy(b, map->data + p->offset, (size_t)n);
+				rp_put_num(b, 0xc1fc1fc1u, 4, p->magic_big_endian);
+			}
+			kept++;
+			restored++;
+		} else if (p->keep) {
 			rp_out_keep(&o, map->data + p->offset, (size_t)n);
 			kept++;
 		} else {
@@ -127,7 +136,7 @@ static int write_stream(const struct cr_model *m, const struct cr_stream *cs, co
 	s->bytes_out = o.len;
 	s->bytes_dropped = map->size - o.len;
 	s->action = o.len == map->size ? rp_action_name(RP_ACTION_COPIED) : rp_action_name(RP_ACTION_TRUNCATED);
-	if (cs->s.skipped || dropped)
+	if (cs->s.skipped || dropped || restored)
 		s->action = rp_action_name(RP_ACTION_REWRITTEN);
 	char why[120] = "";
 	if (tail)
@@ -139,6 +148,11 @@ static int write_stream(const struct cr_model *m, const struct cr_stream *cs, co
 		 cs->s.skipped ? " (a sequence gap)" : "", why);
 	if (!tail && !dropped && !cs->s.skipped)
 		snprintf(s->note, sizeof(s->note), "kept %" PRIu64 " packet%s", kept, kept == 1 ? "" : "s");
+	if (restored) {
+		size_t n = strlen(s->note);
+		snprintf(s->note + n, sizeof(s->note) - n, "; the magic of %" PRIu64 " packet%s restored", restored,
+			 restored == 1 ? "" : "s");
+	}
 	if (repeated) {
 		size_t n = strlen(s->note);
 		snprintf(s->note + n, sizeof(s->note) - n, "; %" PRIu64 " of them kept by another snapshot too, counted there",

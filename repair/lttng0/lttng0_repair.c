@@ -439,6 +439,41 @@ static int l0_salvage_text(const struct tfk_repair_report *rep, const char *safe
 	return tfk_line_flush(&l, write, user) ? -1 : 0;
 }
 
+/* A marker metadata tracefile (metadata_N, facilities_N) describes the channels' events: metadata. */
+static bool l0_member_is_metadata(const struct tfk_salvage_member *s)
+{
+	const char *slash = strrchr(s->member, '/');
+	const char *base = slash ? slash + 1 : s->member;
+	return strncmp(base, "metadata_", 9) == 0 || strncmp(base, "facilities_", 11) == 0;
+}
+
+/* A directory: by its members; a single tracefile: one unit, its blocks' events. */
+static void l0_account(const void *model, struct tfk_repair_report *rep)
+{
+	(void)model;
+	if (rep->nmembers) {
+		rp_account_from_members(&rp_format_lttng0, rep);
+		return;
+	}
+	if (!rep->ncpus)
+		return;
+	const struct tfk_salvage_cpu *c = &rep->cpus[0];
+	const bool uncounted = c->pages_clipped || c->pages_dropped || c->bytes_missing;
+	const bool loss = uncounted || c->events_lost;
+	struct tfk_salvage_part *p = rp_part_add(rep, TFK_SALVAGE_UNIT,
+						 !loss ? TFK_SALVAGE_KEPT : c->events_kept ? TFK_SALVAGE_PART_LOST : TFK_SALVAGE_LOST,
+						 "tracefile");
+	if (!p)
+		return;
+	p->kept = c->events_kept;
+	p->lost = c->events_lost;
+	p->lost_unknown = uncounted;
+	p->bytes_unknown = c->bytes_missing;
+	if (uncounted)
+		snprintf(p->note, sizeof(p->note), "%" PRIu64 " block%s clipped, %" PRIu64 " dropped", c->pages_clipped,
+			 s(c->pages_clipped), c->pages_dropped);
+}
+
 const struct rp_format rp_format_lttng0 = {
 	.format = &tfk_format_lttng0,
 	.model_size = sizeof(struct l0_model),
@@ -447,5 +482,7 @@ const struct rp_format rp_format_lttng0 = {
 	.lay_out = l0_lay_out,
 	.kept_any = l0_kept_any,
 	.salvage_text = l0_salvage_text,
+	.account = l0_account,
+	.member_is_metadata = l0_member_is_metadata,
 	.write_dir = l0_write_dir,
 };

@@ -11,6 +11,7 @@
 #include "format.h"
 #include "formats/formats.h"
 #include "perf_repair.h"
+#include "shared/perfrec/perfrec_state.h" /* pf_feature_name: the account names features as check does */
 #include "sinks/sink_common.h"
 
 struct pf_model {
@@ -160,6 +161,49 @@ static int pf_salvage_text(const struct tfk_repair_report *rep, const char *safe
 	return tfk_line_flush(&l, write, user) ? -1 : 0;
 }
 
+/*
+ * The account: the records a unit (perf keeps no per-CPU data), each feature section a
+ * metadata section, kept when it parsed, lost in part when rebuilt from its good lines (a
+ * TRACING_DATA), lost otherwise (and all of them when the file had no room for them).
+ */
+static void pf_account(const void *model, struct tfk_repair_report *rep)
+{
+	const struct tfk_perf_layout *L = &((const struct pf_model *)model)->L;
+	const struct tfk_salvage_perf *s = &rep->perf;
+	const uint64_t lost = s->samples_left_out + s->samples_after_cut;
+	const uint64_t unknown = s->bytes_skipped + s->bytes_unread + s->bytes_missing + s->bytes_undecodable;
+	enum tfk_salvage_state st = !lost && !unknown ? TFK_SALVAGE_KEPT
+				    : s->samples_kept	  ? TFK_SALVAGE_PART_LOST
+							  : TFK_SALVAGE_LOST;
+	struct tfk_salvage_part *p = rp_part_add(rep, TFK_SALVAGE_UNIT, st, "data (samples)");
+	if (p) {
+		p->kept = s->samples_kept;
+		p->lost = lost;
+		p->lost_unknown = unknown != 0;
+		p->bytes_unknown = unknown;
+		if (unknown)
+			snprintf(p->note, sizeof(p->note), "bytes skipped, unreadable, undecodable or missing");
+	}
+	/* the writer drops every feature, parsed ones too, when the output would outgrow the input */
+	uint32_t parsed = 0;
+	for (uint32_t i = 0; i < L->nfeatures && i < TFK_PERF_MAX_FEATURES; i++)
+		parsed += L->features[i].ok;
+	const bool all_dropped = parsed && rep->options_dropped >= L->nfeatures;
+	for (uint32_t i = 0; i < L->nfeatures && i < TFK_PERF_MAX_FEATURES; i++) {
+		const bool rebuilt = !L->features[i].ok && L->features[i].bit == 1 && L->tracing_rebuild;
+		st = all_dropped ? TFK_SALVAGE_LOST
+		     : L->features[i].ok ? TFK_SALVAGE_KEPT
+		     : rebuilt ? TFK_SALVAGE_PART_LOST
+			       : TFK_SALVAGE_LOST;
+		p = rp_part_add(rep, TFK_SALVAGE_METADATA, st, "feature %s", pf_feature_name(L->features[i].bit));
+		if (p && rebuilt)
+			snprintf(p->note, sizeof(p->note), "rebuilt from its good lines");
+		else if (p && st == TFK_SALVAGE_LOST)
+			snprintf(p->note, sizeof(p->note), "%s", all_dropped ? "no room for the features in the output"
+										: "damaged, or past the end of the file");
+	}
+}
+
 const struct rp_format rp_format_perf = {
 	.format = &tfk_format_perf,
 	.model_size = sizeof(struct pf_model),
@@ -168,4 +212,5 @@ const struct rp_format rp_format_perf = {
 	.lay_out = pf_lay_out,
 	.kept_any = pf_kept_any,
 	.salvage_text = pf_salvage_text,
+	.account = pf_account,
 };

@@ -165,14 +165,16 @@ static int zsalvage(const uint8_t *in, size_t size, const struct tfk_perf_layout
 		if (!tfk_cur_u32_at(&file, pos, &type) || !tfk_cur_u16_at(&file, pos + 6, &rsize) ||
 		    !tfk_cur_u32_at(&file, pos + 8, &size32) || !tfk_cur_u64_at(&file, pos + 8, &size64))
 			goto out; /* fewer than the 16 bytes every record the checker walked past has */
-		if (rsize < 8 || type >= 0x8000 || rsize > size - pos)
+		/* the last may be a COMPRESSED record the end of the file cuts: its payload is what is left */
+		const bool cut = pos == L->zsalvage_at && type == 81 && rsize > size - pos;
+		if (rsize < 8 || type >= 0x8000 || (rsize > size - pos && !cut))
 			goto out; /* not a record the checker walked past (or another writer's dialect) */
 		if (type == 66)
 			extra = ((uint64_t)size32 + 7) / 8 * 8;
 		else if (type == 71)
 			extra = size64;
 		if (type == 81 || type == 83) {
-			uint64_t hdr = type == 83 ? 16 : 8, n = type == 83 ? size64 : rsize - 8u;
+			uint64_t hdr = type == 83 ? 16 : 8, n = type == 83 ? size64 : cut ? size - pos - 8u : rsize - 8u;
 			if (n > rsize - hdr || !tfk_cur_bytes_at(&file, pos + hdr, n, &bytes))
 				goto out;
 			const bool last = pos == L->zsalvage_at;

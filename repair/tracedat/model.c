@@ -74,6 +74,10 @@ static void keep_good_lines(struct rp_model *m, struct rp_blob *b, enum tfk_meta
 static void on_meta(void *user, enum tfk_meta_kind kind, const uint8_t *p, uint64_t n)
 {
 	struct rp_model *m = user;
+	if ((unsigned)kind <= TFK_META_LATENCY) {
+		m->meta_seen[kind] = true;
+		m->meta_bytes[kind] += n;
+	}
 	switch (kind) {
 	case TFK_META_HEADER_PAGE: m->have_header_page = blob_set(m, &m->header_page, p, n); break;
 	case TFK_META_HEADER_EVENT: m->have_header_event = blob_set(m, &m->header_event, p, n); break;
@@ -102,8 +106,8 @@ static void on_meta(void *user, enum tfk_meta_kind kind, const uint8_t *p, uint6
 		break;
 	}
 	case TFK_META_EVENT_FORMAT:
-		if (m->nsystems)
-			list_add(m, &m->systems[m->nsystems - 1].formats, p, n);
+		if (m->nsystems && list_add(m, &m->systems[m->nsystems - 1].formats, p, n))
+			m->nformats++;
 		break;
 	case TFK_META_KALLSYMS: keep_good_lines(m, &m->kallsyms, kind, p, n); break;
 	case TFK_META_PRINTK: keep_good_lines(m, &m->printk, kind, p, n); break;
@@ -236,6 +240,7 @@ static void on_page(void *user, const uint8_t *page, const struct tfk_page_info 
 	if (!b || !b->ncpus || !m->have_geometry)
 		return;
 	struct rp_cpu *c = &b->cpus[b->ncpus - 1];
+	c->pages_seen++;
 	const struct tfk_geometry *g = &m->geo;
 	uint32_t ps = b->page_size;
 	/* A damaged page whose surviving events lie before what this CPU already has is garbage too. */
@@ -327,6 +332,29 @@ static void on_page(void *user, const uint8_t *page, const struct tfk_page_info 
 	c->stats.events_kept += info->events;
 }
 
+/*
+ * The structural map's items, for the account alone: the bytes a CPU's walk covered (a CPU
+ * whose data held no page the check could read is a unit lost whole, its bytes unknown) and
+ * whether a walk of formats stopped at damage (the formats after it are lost).
+ */
+static void on_item(void *user, const struct tfk_item *it)
+{
+	struct rp_model *m = user;
+	if (it->kind == TFK_ITEM_CPU) {
+		struct rp_buffer *b = cur_buffer(m);
+		for (size_t k = 0; b && k < b->ncpus; k++)
+			if (b->cpus[k].cpu == it->id)
+				b->cpus[k].item_bytes = it->length;
+		return;
+	}
+	if (it->kind != TFK_ITEM_BLOB || !strstr(it->detail, "walk stopped by damage"))
+		return;
+	if (strncmp(it->name, "system ", 7) == 0)
+		m->formats_stopped = true;
+	else if (strcmp(it->name, "ftrace formats") == 0)
+		m->ftrace_stopped = true;
+}
+
 struct tfk_observer rp_model_observer(struct rp_model *m)
 {
 	struct tfk_observer o = {
@@ -338,6 +366,7 @@ struct tfk_observer rp_model_observer(struct rp_model *m)
 		.cpu = on_cpu,
 		.cpu_extent = on_cpu_extent,
 		.page = on_page,
+		.item = on_item,
 	};
 	return o;
 }

@@ -55,6 +55,8 @@ struct rp_cpu {
 	bool last_clipped;
 	uint64_t last_events, ts_before_last;
 	struct tfk_salvage_cpu stats;
+	/* For the account: pages the check handed over, and the bytes its walk of the CPU covered. */
+	uint64_t pages_seen, item_bytes;
 };
 
 struct rp_buffer {
@@ -90,6 +92,14 @@ struct rp_model {
 	struct rp_extent *extents;
 	size_t nextents, extents_cap;
 	char trace_clock[32];      /* from TRACECLOCK, for buffers that name none */
+	/*
+	 * For the salvage account: which metadata texts the check handed over (by tfk_meta_kind),
+	 * their bytes as read, and whether a walk of formats stopped at damage.
+	 */
+	bool meta_seen[TFK_META_LATENCY + 1];
+	uint64_t meta_bytes[TFK_META_LATENCY + 1];
+	bool formats_stopped, ftrace_stopped;
+	size_t nformats;           /* event formats kept, over all systems */
 	const uint8_t *input;      /* the bytes being repaired: pages inside are kept by reference */
 	/*
 	 * Decoded pages are not copied (their bytes are wrong then) and spill_deferred says some
@@ -107,6 +117,9 @@ static inline const uint8_t *rp_page_bytes(const struct rp_cpu *c, const struct 
 
 /* The salvage report as text (format.h: salvage_text). */
 int rp_tracedat_salvage_text(const struct tfk_repair_report *rep, const char *safe, tfk_write_fn write, void *user);
+
+/* The salvage account by kind (format.h: account; tracedat_account.c). */
+void rp_tracedat_account(const void *model, struct tfk_repair_report *rep);
 
 /* The observer that fills a model. */
 struct tfk_observer rp_model_observer(struct rp_model *m);

@@ -138,4 +138,5 @@ const struct rp_format rp_format_tracedat = {
 	.lay_out = td_lay_out,
 	.kept_any = td_kept_any,
 	.salvage_text = rp_tracedat_salvage_text,
+	.account = rp_tracedat_account,
 };

@@ -95,8 +95,14 @@ int rp_tracedat_salvage_text(const struct tfk_repair_report *rep, const char *sa
 			tfk_line_printf(&l, "%sthe data: no buffer's CPU table survived", sep);
 			sep = ", ";
 		}
-		if (t.cut_short && !t.no_buffer)
+		if (t.cut_short && !t.no_buffer) {
 			tfk_line_printf(&l, "%swhat lay past the point the file was cut", sep);
+			sep = ", ";
+		}
+		if (sep[0] == ' ' && t.events_lost_uncounted && t.events_unknown_bytes) /* nothing above: unreadable CPU data */
+			tfk_line_printf(&l, "%s%" PRIu64 " bytes of CPU data that could not be read", sep, t.events_unknown_bytes);
+		else if (sep[0] == ' ' && t.events_lost_uncounted)
+			tfk_line_printf(&l, "%sCPU data that could not be found past the damage", sep);
 		tfk_line_printf(&l, ")");
 	}
 	tfk_line_printf(&l, "\n");

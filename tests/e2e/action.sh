@@ -110,8 +110,10 @@ has all check.md '| `traces/pipe_name.dat` | clean | 0 | 1 | 0 | trace.dat v6 | 
 has all check.md '### tracefsck: `traces/damaged.dat` is corrupt' "tracefsck's section for the damaged trace"
 has all check.md '| error | tracedat.page.bad-commit | 0x3008 | cpu0 page 2 | a length of at most 4080 | 134217727 (commit 0xc7ffffff) |' "finding row"
 hasnt all check.md '`traces/clean.dat` is clean' "no section for a clean file"
-has all check.md '| `traces/damaged.dat` | repaired | `tracefsck-repaired/traces/damaged.dat` |' "repair table"
-awk -F'|' '/^\| `/ && NF != 9 && NF != 5 { print; bad = 1 } END { exit bad }' "$work/all/check.md" && ok "all: every table row has its columns" ||
+has all check.md '| `traces/damaged.dat` | repaired | `tracefsck-repaired/traces/damaged.dat` | events kept ' "repair table"
+# the salvage account by kind in the repair table: the damaged trace's units and its metadata
+has all check.md 'metadata sections (' "repair table: the salvage account"
+awk -F'|' '/^\| `/ && NF != 9 && NF != 6 { print; bad = 1 } END { exit bad }' "$work/all/check.md" && ok "all: every table row has its columns" ||
 	bad "all: a summary row has the wrong number of columns"
 # repaired copies: next to nothing, under repair-dir at their own paths, and clean
 for f in damaged.dat "odd name.dat"; do

@@ -46,7 +46,7 @@ v = cls(schema)
 seen, bad = {}, 0
 for n, line in enumerate(open(sys.argv[2]), 1):
     obj = json.loads(line)
-    kind = obj["type"] if obj["type"] in ("finding", "summary", "salvage_member", "salvage_cpu", "salvage", "scrub") else "structure"
+    kind = obj["type"] if obj["type"] in ("finding", "summary", "salvage_member", "salvage_cpu", "salvage_part", "salvage", "scrub") else "structure"
     seen[kind] = seen.get(kind, 0) + 1
     errs = list(v.iter_errors(obj))
     if errs:
@@ -54,7 +54,7 @@ for n, line in enumerate(open(sys.argv[2]), 1):
         print("FAIL: line %d (%s): %s" % (n, obj.get("type"), errs[0].message))
         if bad > 10:
             break
-want = ["finding", "summary", "salvage_member", "salvage_cpu", "salvage", "structure", "scrub"]
+want = ["finding", "summary", "salvage_member", "salvage_cpu", "salvage_part", "salvage", "structure", "scrub"]
 missing = [k for k in want if k not in seen]
 if missing:
     print("FAIL: no object of kind", missing, "was printed: the test does not cover the schema")

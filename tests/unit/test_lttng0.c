@@ -1189,12 +1189,21 @@ static void test_repair_salvage_text(void **state)
 	assert_int_equal(rep.outcome, TFK_REPAIR_DONE);
 	struct text t = { "", 0 };
 	assert_int_equal(tfk_repair_report_text(&rep, "cpu_0", collect, &t), 0);
-	char want[512];
+	char want[1024];
 	snprintf(want, sizeof(want),
 		 "cpu_0: salvage: kept 2 blocks whole and 1 block up to the last whole event (%llu events); dropped 1 "
 		 "damaged block or run of garbage (0 events walked in them); the events after the damage in a clipped "
 		 "block are unknown; %llu bytes of the last block missing from the file, which was cut short (events "
-		 "there unknown)\n",
+		 "there unknown)\n"
+		 /* the account by kind: the one tracefile a unit lost in part, no metadata of its own */
+		 "cpu_0: account: events kept %llu, lost 0 + an unknown number in %llu bytes; 1 unit (0 kept; 1 lost in "
+		 "part: tracefile); 0 metadata sections\n"
+		 "cpu_0:   unit tracefile: lost in part; events kept %llu, lost 0 + an unknown number in %llu bytes; 1 block "
+		 "clipped, 1 dropped\n",
+		 (unsigned long long)(x.L.total_events - x.L.events[1] - 1),
+		 (unsigned long long)(x.L.block_off[3] + s.block_size - x.len),
+		 (unsigned long long)(x.L.total_events - x.L.events[1] - 1),
+		 (unsigned long long)(x.L.block_off[3] + s.block_size - x.len),
 		 (unsigned long long)(x.L.total_events - x.L.events[1] - 1),
 		 (unsigned long long)(x.L.block_off[3] + s.block_size - x.len));
 	assert_string_equal(t.buf, want);

@@ -65,6 +65,8 @@ struct tfk_ctf_packet {
 	bool faulty;                     /* the check raised an error inside this packet (its index entry and its
 	                                    order against the packet before aside) */
 	uint32_t discarded_bits;         /* width of events_discarded: a narrower counter wraps */
+	bool magic_restored;             /* its magic (the header's first 4 bytes) was damaged: repair writes */
+	bool magic_big_endian;           /* 0xc1fc1fc1 back there, in this byte order */
 };
 
 struct tfk_ctf_stream {

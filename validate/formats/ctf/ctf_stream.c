@@ -329,6 +329,30 @@ static bool step_over(struct walk *w, const struct tfk_cursor *file, struct ctf_
 	return false;
 }
 
+static uint64_t declared_size(struct walk *w);
+
+/*
+ * A packet magic that one damaged byte or two turned into v, proven by what surrounds it: the
+ * magic is the header's first 4 bytes, the header's uuid is the metadata's, and the size its
+ * own context declares ends at the end of the file or where a packet with the right magic
+ * starts. The packet is then read as it is, its magic restored. The decoder is left elsewhere.
+ */
+static bool magic_proven(struct walk *w, const struct tfk_cursor *file, const struct tfk_cursor *pc, uint64_t v)
+{
+	struct ctf_decoder *d = w->d;
+	uint32_t first;
+	if (!w->meta->have_uuid || d->uuid_at == UINT64_MAX || !tfk_cur_u32_at(pc, 0, &first) || first != v)
+		return false;
+	unsigned same = 0;
+	for (unsigned k = 0; k < 4; k++)
+		same += ((v >> (8 * k)) & 0xff) == ((CTF_PKT_MAGIC >> (8 * k)) & 0xff);
+	const uint8_t *u;
+	if (same < 2 || !tfk_cur_bytes_at(pc, d->uuid_at / 8, 16, &u) || memcmp(u, w->meta->uuid, 16) != 0)
+		return false;
+	const uint64_t n = declared_size(w), left = file->len - w->off;
+	return n && n <= left && (n == left || packet_starts(w, file, w->off + n));
+}
+
 /* The packet_size (bytes) a packet with a bad magic declares through its stream's context, or 0. */
 static uint64_t declared_size(struct walk *w)
 {
@@ -383,11 +407,24 @@ bool ctf_walk_packet(struct walk *w, const struct tfk_cursor *file, struct ctf_s
 		return false;
 	}
 	uint64_t v;
+	bool magic_restored = false;
 	if (ctf_value_get(d, CTF_SC_PACKET_HEADER, "magic", &v) && v != CTF_PKT_MAGIC) {
+		magic_restored = magic_proven(w, file, &pc, v);
 		struct tfk_finding *f = pkt_fault(w, TFK_CTF_STREAM_BAD_MAGIC, 0, 4, "header magic");
-		tfk_set_expected(f, "0xc1fc1fc1");
+		tfk_set_expected(f, "0xc1fc1fc1%s", magic_restored ? " (restored from the packets around it and the metadata: "
+								     "its uuid is the trace's, its size leads to the next packet)"
+								   : "");
 		tfk_set_found(f, "0x%08llx", (unsigned long long)v);
-		return w->off > 0 && step_over(w, file, res, declared_size(w));
+		if (!magic_restored)
+			return w->off > 0 && step_over(w, file, res, declared_size(w));
+		/* decoded again from its start: the proof walked the decoder elsewhere */
+		d->bits.c = &pc;
+		d->bits.pos = 0;
+		d->bits.limit = left * 8;
+		d->uuid_at = UINT64_MAX;
+		d->nvalues = 0;
+		if (ctf_decode_scope(d, CTF_SC_PACKET_HEADER, m->packet_header) != CTF_DEC_OK)
+			return false;
 	}
 	if (d->uuid_at != UINT64_MAX && m->have_uuid) {
 		const uint8_t *u;
@@ -524,7 +561,9 @@ bool ctf_walk_packet(struct walk *w, const struct tfk_cursor *file, struct ctf_s
 		mp.discarded_bits = pi.discarded_bits;
 		mp.events = events;
 		mp.events_ok = events_ok;
-		mp.faulty = w->ctx->report->by_severity[TFK_SEV_ERROR] - errors_before > order_errors;
+		mp.faulty = w->ctx->report->by_severity[TFK_SEV_ERROR] - errors_before > order_errors + magic_restored;
+		mp.magic_restored = magic_restored;
+		mp.magic_big_endian = pc.big_endian; /* the order the damaged magic was read in (magic_proven) */
 		w->ctx->obs->model(w->ctx->obs->user, &tfk_format_ctf, TFK_CTF_MODEL_PACKET, &mp, sizeof mp);
 	}
 	ctf_index_packet(w->ctx, w->ix, w->index, &pi);

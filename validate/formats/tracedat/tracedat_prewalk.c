@@ -300,6 +300,7 @@ static void replay(struct tfk_ctx *ctx, const struct job *j, uint32_t page_size)
 	st->pages += j->rep.stats.pages;
 	st->events += j->rep.stats.events;
 	st->events_lost += j->rep.stats.events_lost;
+	st->events_no_format += j->rep.stats.events_no_format;
 	st->cpus += j->rep.stats.cpus;
 	if (j->rep.incomplete)
 		ctx->report->incomplete = true;

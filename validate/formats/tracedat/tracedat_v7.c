@@ -49,6 +49,8 @@ static struct tfk_finding *bad_header(struct td_check *td, uint64_t off, uint64_
 	return tfk_raise(td->ctx, &pc, TFK_TRACEDAT_SECTION_BAD_HEADER, off, len, NULL);
 }
 
+static bool buffer_holds_chunks(const struct td_check *td, const struct td_section *s);
+
 static struct td_section *add_section(struct td_check *td, const struct td_section *s)
 {
 	void *arr = td->dat->sections;
@@ -149,6 +151,14 @@ static void walk_sections(struct td_check *td, uint64_t at)
 			 * the sections after it. */
 			td->dat->derailed_from = td->dat->nsections;
 			return;
+		}
+		if (s.id == SEC_BUFFER && !(s.flags & 1) && fits && buffer_holds_chunks(td, &s)) {
+			/* One damaged byte must not read compressed chunks as pages: what the section holds says. */
+			struct tfk_finding *f = bad_header(td, at + 2, 2, &s);
+			tfk_set_expected(f, "flags 0x1 (restored from what the section holds: a chunk count, then %s chunks)",
+					 tfk_codec_name((enum tfk_codec)td->dat->codec));
+			tfk_set_found(f, "0x%x", s.flags);
+			s.flags = 1;
 		}
 		if (s.flags & ~1u) {
 			struct tfk_finding *f = bad_header(td, at + 2, 2, &s);
@@ -519,6 +529,38 @@ static void check_reached(struct td_check *td)
 		tfk_set_expected(f, "an option naming the HEADER_INFO section (readers need it)");
 		tfk_set_found(f, "none reachable");
 	}
+}
+
+/* Do n bytes at p begin a block of codec (zstd's frame magic, or a zlib header)? */
+static bool codec_magic(int codec, const uint8_t *p)
+{
+	if (codec == TFK_CODEC_ZSTD)
+		return p[0] == 0x28 && p[1] == 0xB5 && p[2] == 0x2F && p[3] == 0xFD;
+	return codec == TFK_CODEC_ZLIB && (p[0] & 0x0F) == 8 && (p[0] >> 4) <= 7 && (p[0] * 256u + p[1]) % 31 == 0;
+}
+
+/*
+ * Does a BUFFER section whose flags say "not compressed" hold compressed chunks, as every
+ * BUFFER of a compressed file does? Its first CPU's data (at the first page boundary of its
+ * body, where trace-cmd aligns it) then begins with a chunk count, then a chunk's u32 csize
+ * and u32 usize that fit, then the file's codec's magic; ring pages begin with a timestamp and
+ * a commit word, which do not read so.
+ */
+static bool buffer_holds_chunks(const struct td_check *td, const struct td_section *s)
+{
+	const int codec = td->dat->codec;
+	uint64_t ps = td->header_page_size_ok ? td->header_page_size : 0, at;
+	if ((codec != TFK_CODEC_ZSTD && codec != TFK_CODEC_ZLIB) || !ps ||
+	    !tfk_align_up(s->offset + SECTION_HEADER, ps, &at) || at >= s->offset + SECTION_HEADER + s->size)
+		return false;
+	uint32_t count, csize, usize;
+	const uint8_t *p;
+	const uint64_t left = s->offset + SECTION_HEADER + s->size - at;
+	if (!tfk_cur_u32_at(&td->file, at, &count) || !tfk_cur_u32_at(&td->file, at + 4, &csize) ||
+	    !tfk_cur_u32_at(&td->file, at + 8, &usize) || !tfk_cur_bytes_at(&td->file, at + 12, 4, &p))
+		return false;
+	return count >= 1 && count <= left / 8 && csize >= 4 && csize <= left - 12 && usize >= csize / 64 &&
+	       usize % ps == 0 && usize && codec_magic(codec, p);
 }
 
 /*

@@ -221,6 +221,7 @@ struct td_cpu_walk {
 	bool have_ts;
 	uint64_t last_ts;       /* timestamp of the last event (or page) seen on this CPU */
 	uint64_t events;
+	uint64_t no_format;       /* events whose id names no format (tfk_stats.events_no_format) */
 	uint64_t lost_pages, lost_events, first_lost_at;
 	bool lost_unknown;
 	bool split_on_time_drop;  /* CPU unknown: a page timestamp that drops starts the next CPU */

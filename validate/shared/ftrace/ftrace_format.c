@@ -498,6 +498,8 @@ bool td_check_record(struct td_cpu_walk *w, const struct tfk_cursor *area, uint6
 		return false;
 	}
 	uint32_t idx = td->event_index[id];
+	if (!idx && !w->quiet && !w->cut)
+		w->no_format++; /* what a reader shows as an unknown event (the salvage account counts them) */
 	if (!idx && td->count_unknown_ids) {
 		if (!w->quiet && !w->cut && !td->unknown_ids++) {
 			td->first_unknown_id = id;

@@ -437,6 +437,7 @@ void td_cpu_walk_end(struct td_cpu_walk *w)
 	struct tfk_stats *st = &td->ctx->report->stats;
 	st->events += w->events;
 	st->events_lost += w->lost_events;
+	st->events_no_format += w->no_format;
 	if (w->lost_pages) {
 		struct tfk_finding *f = tfk_emit(td->ctx, TFK_TRACEDAT_PAGE_EVENTS_LOST, w->first_lost_at, td->geo.page_size);
 		tfk_set_path(f, "%scpu%u", w->buffer, w->cpu);

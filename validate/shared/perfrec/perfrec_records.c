@@ -653,6 +653,30 @@ static void say_resync(char *buf, size_t n, bool found, uint64_t pos, uint64_t t
 /* Walked records are handed back in steps of this many bytes. */
 #define PF_RELEASE_STEP (4u << 20)
 
+/*
+ * A COMPRESSED record the end of the data cuts (a killed `perf record -z`): the zstd stream
+ * decodes what of its payload the file holds, and the whole records before the cut are kept,
+ * as those of a damaged one are (repair writes them out decoded). Only where every record
+ * before it was kept and the stream stood between records; the record's tail stays lost.
+ */
+static void cut_compressed(struct pf_check *pc, const struct tfk_cursor *stream, uint64_t pos, uint64_t len,
+			   uint32_t type, uint64_t at, bool pending)
+{
+	if (type != PF_REC_COMPRESSED || pending || pc->frozen || pc->zskipped || pc->lay.good_end != at ||
+	    len - pos <= 8)
+		return;
+	struct tfk_cursor payload;
+	tfk_cur_sub(stream, pos + 8, len - pos - 8, &payload);
+	walk_compressed(pc, &payload, at, 0);
+	pc->carry = 0; /* the record the cut ends inside is lost with the rest of the payload */
+	if (pc->zstart_carry || !pc->dgood)
+		return;
+	pc->lay.zsalvage_at = at;
+	pc->lay.zsalvage_len = pc->dgood;
+	pc->lay.samples_kept += pc->dgood_samples;
+	pc->lay.records_kept += pc->dgood_records;
+}
+
 void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int depth)
 {
 	uint64_t pos = 0, len = stream->len;
@@ -778,6 +802,8 @@ void pf_walk_records(struct pf_check *pc, const struct tfk_cursor *stream, int d
 				pos = to;
 				continue;
 			}
+			if (track)
+				cut_compressed(pc, stream, pos, len, type, at, pending);
 			pc->frozen |= track;
 			break;
 		}
