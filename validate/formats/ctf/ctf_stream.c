@@ -421,7 +421,10 @@ bool ctf_walk_packet(struct walk *w, const struct tfk_cursor *file, struct ctf_s
 	if (d->uuid_at != UINT64_MAX && m->have_uuid) {
 		const uint8_t *u;
 		if (tfk_cur_bytes_at(&pc, d->uuid_at / 8, 16, &u) && memcmp(u, m->uuid, 16) != 0) {
-			struct tfk_finding *f = pkt_fault(w, TFK_CTF_STREAM_UUID_MISMATCH, d->uuid_at, 16, "header uuid");
+			/* CTF 1.8 readers decode the packet anyway: a warning, and the packet is kept */
+			struct tfk_finding *f = pkt_fault(
+				w, m->ctf2 ? TFK_CTF_STREAM_UUID_MISMATCH : TFK_CTF_STREAM_UUID_FOREIGN, d->uuid_at, 16,
+				"header uuid");
 			tfk_set_expected(f, "the trace's uuid");
 			tfk_set_found_bytes(f, u, 16);
 		}
