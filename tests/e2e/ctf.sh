@@ -9,8 +9,8 @@
 #   its stream file is empty): 0 events are expected without asking babeltrace2.
 # - intersection/onestream and intersection/3eventsintersectreverse are read by babeltrace2,
 #   but their packets carry another trace's UUID than their metadata (bytes 4-19 of every
-#   packet; spec 0 #11: babeltrace2 never compares them). That is reported, deliberately, and
-#   nothing else is.
+#   packet; spec 0 #11: babeltrace2 never compares them). They check clean with babeltrace2's
+#   counts, the UUIDs named by the warning ctf.stream.uuid-foreign and nothing else.
 # - Every fail/ trace and deterministic-ordering/{a,c}-corrupted is reported (nonzero exit,
 #   neither an internal error nor a signal, within a minute). fail/fail1 and fail/smalltrace
 #   declare trace version 0.1; babeltrace2 refuses that as the only reason for fail1, and so do we
@@ -100,8 +100,15 @@ for d in "$bt"/packet-seq-num/* "$bt"/live/* "$bt"/deterministic-ordering/b-not-
 	 "$bt"/intersection/3eventsintersect "$bt"/intersection/nointersect "$bt"/intersection/nostream; do
 	clean "$d"
 done
-reported "$bt"/intersection/onestream ctf.stream.uuid-mismatch
-reported "$bt"/intersection/3eventsintersectreverse ctf.stream.uuid-mismatch
+for d in "$bt"/intersection/onestream "$bt"/intersection/3eventsintersectreverse; do
+	[ -d "$d" ] || continue
+	clean "$d" # exit 0 and babeltrace2's count: the packets are read
+	out=$(timeout 60 $wrap "$bin" check --json "$d")
+	other=$(printf '%s\n' "$out" | grep '"type":"finding"' | grep -v '"code":"ctf.stream.uuid-foreign","severity":"warning"')
+	if [ -n "$other" ] || ! printf '%s\n' "$out" | grep -q '"code":"ctf.stream.uuid-foreign"'; then
+		echo "FAIL: ${d#"$shared"/}: expected only the warning ctf.stream.uuid-foreign"; printf '%s\n' "$out"; fail=1
+	fi
+done
 for d in "$bt"/fail/* "$bt"/deterministic-ordering/a-corrupted "$bt"/deterministic-ordering/c-corrupted; do
 	reported "$d"
 done
@@ -130,8 +137,26 @@ if [ -d "$src" ]; then
 	mutant "stream cut mid-packet (babeltrace2 refuses the trace)" ctf.packet.truncated "$t/ch0_0" 57344
 	fresh; head -c 100 /dev/zero >> "$m/$t/ch0_0"
 	mutant "100 zero bytes appended (babeltrace2 refuses the trace)" ctf.packet.trailing "$t/ch0_0" 86016
+	# packet 3 of another UUID: babeltrace2 2.0.4 and 2.1.2 read it, so a warning (exit 0), and
+	# repair of the stream cut after it keeps it (the 951 events of packets 1 to 14)
 	fresh; patch_bytes "$m/$t/ch0_0" 12292 '\377'
-	mutant "packet 3 of another UUID (babeltrace2 reads it)" ctf.stream.uuid-mismatch "$t/ch0_0" 12292
+	out=$(timeout 60 $wrap "$bin" check --json "$m"); rc=$?
+	if [ "$rc" != 0 ] || ! printf '%s\n' "$out" | grep -q "\"member\":\"$t/ch0_0\",\"code\":\"ctf.stream.uuid-foreign\",\"severity\":\"warning\",\"offset\":12292,"; then
+		echo "FAIL: packet 3 of another UUID: exit $rc, expected the warning ctf.stream.uuid-foreign at $t/ch0_0:12292"; printf '%s\n' "$out"; fail=1
+	else
+		echo "ok: packet 3 of another UUID: ctf.stream.uuid-foreign (a warning) at $t/ch0_0:12292"
+	fi
+	truncate -s 60000 "$m/$t/ch0_0"
+	rm -rf "$work/uuid-out"
+	$wrap "$bin" repair -q "$m" -o "$work/uuid-out" >/dev/null 2>&1; rc=$?
+	out=$($wrap "$bin" check --json "$work/uuid-out"); crc=$?
+	if [ "$rc" != 1 ] || [ "$crc" != 0 ] || ! printf '%s\n' "$out" | grep -q '"code":"ctf.stream.uuid-foreign"' ||
+	   ! printf '%s\n' "$out" | grep -q '"events":951,'; then
+		echo "FAIL: repair of a cut stream with a packet of another UUID: exit $rc, re-check $crc"; printf '%s\n' "$out"; fail=1
+	else
+		echo "ok: repair keeps the packet of another UUID (951 events)"
+	fi
+	rm -rf "$work/uuid-out"
 	fresh; patch_bytes "$m/$t/ch0_0" 20544 '\062'
 	mutant "packet_seq_num 50 in packet 5 (babeltrace2 prints a wrapped count)" ctf.packet.seq-regress "$t/ch0_0" 24576
 	fresh; patch_bytes "$m/$t/ch0_0" 8192 '\0\0\0\0'

@@ -801,6 +801,45 @@ static void quirk_no_signature(void **state)
 	free(text);
 }
 
+/*
+ * lttng-sessiond 2.14.0 and 2.14.1 left out the class of a user space event with a field of
+ * empty name: the lttng-ust recording's metadata as such a session daemon wrote it for an
+ * lttng-ust 2.14 application, its one class numbered 1 so that the data's id 0 is the one left
+ * out. Named as the writer's, a warning, not ctf.event.unknown-id; from lttng-ust 2.13 the same
+ * bytes are an unknown id.
+ */
+static void quirk_dropped_event_class(void **state)
+{
+	(void)state;
+	char src[1024], p[1100];
+	snprintf(src, sizeof(src), "%s/tracef-2000.lttng/ust/uid/0/64-bit", CTF_SAMPLES);
+	snprintf(p, sizeof(p), "%s/metadata", src);
+	uint8_t id[16];
+	char *text = packets_text(p, id);
+	if (!text) {
+		print_message("skipping: no %s\n", p);
+		return;
+	}
+	char cmd[2400];
+	snprintf(cmd, sizeof(cmd), "rm -f '%s'/* && cp -r '%s'/. '%s/'", dir, src, dir);
+	run(cmd);
+	text = replace(text, "\tid = 0;\n\tstream_id = 0;", "\tid = 1;\n\tstream_id = 0;");
+	text = replace(text, "tracer_minor = 13;", "tracer_minor = 14;");
+	member_path("metadata", p, sizeof(p));
+	write_packet(p, text, id, 1, 8);
+	check_dir();
+	assert_true(raised("ctf.writer.lttng-dropped-event-class"));
+	assert_false(raised("ctf.event.unknown-id"));
+	assert_int_equal(rep.by_severity[TFK_SEV_ERROR], 0);
+	/* the same metadata from lttng-ust 2.13: the id is unknown */
+	text = replace(text, "tracer_minor = 14;", "tracer_minor = 13;");
+	write_packet(p, text, id, 1, 8);
+	check_dir();
+	assert_false(raised("ctf.writer.lttng-dropped-event-class"));
+	assert_true(raised("ctf.event.unknown-id"));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -828,6 +867,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(foreign_tracecompass, setup, teardown),
 		cmocka_unit_test_setup_teardown(quirk_ctf2_packet_version, setup, teardown),
 		cmocka_unit_test_setup_teardown(quirk_no_signature, setup, teardown),
+		cmocka_unit_test_setup_teardown(quirk_dropped_event_class, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

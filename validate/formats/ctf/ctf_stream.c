@@ -39,6 +39,28 @@ void ctf_tracer_quirks(struct walk *w)
 		w->quirk_before_begin = version_below(m, 2, 3, 1);
 }
 
+/*
+ * An event id the metadata lacks that lttng-sessiond 2.14.0 or 2.14.1 left out (the writer
+ * quirk of a user space field of empty name): CTF 1.8 metadata of lttng-ust 2.14 (the session
+ * daemon's version is not in the metadata; the application's library is of its release line),
+ * and an id within the stream class's own (the registry numbered the class before its
+ * declaration failed), not one far past them as a damaged header would give.
+ */
+static bool dropped_class_quirk(const struct ctf_meta *m, uint64_t stream_id, uint64_t id)
+{
+	if (m->ctf2 || strcmp(m->tracer_name, "lttng-ust") != 0 || m->tracer_major != 2 || m->tracer_minor != 14)
+		return false;
+	uint64_t top = 0;
+	bool any = false;
+	for (size_t i = 0; i < m->nevents; i++)
+		if (m->events[i].stream_id == stream_id) {
+			any = true;
+			if (m->events[i].id > top)
+				top = m->events[i].id;
+		}
+	return any && (id <= top || id - top <= 16);
+}
+
 static struct tfk_finding *pkt_fault(struct walk *w, enum tfk_fault_code code, uint64_t bit, uint64_t len,
 				     const char *field)
 {
@@ -153,10 +175,18 @@ static bool walk_events(struct walk *w, const struct ctf_stream_class *sc, uint6
 		uint64_t id = d->has_event_id ? d->event_id : 0;
 		const struct ctf_event *ev = ctf_find_event(w->meta, stream_id, id);
 		if (!ev) {
-			struct tfk_finding *f = tfk_emit(w->ctx, TFK_CTF_EVENT_UNKNOWN_ID, w->off + start / 8, 1);
+			const bool quirk = dropped_class_quirk(w->meta, stream_id, id);
+			struct tfk_finding *f = tfk_emit(
+				w->ctx, quirk ? TFK_CTF_WRITER_LTTNG_DROPPED_EVENT_CLASS : TFK_CTF_EVENT_UNKNOWN_ID,
+				w->off + start / 8, 1);
 			tfk_set_path(f, "packet %llu event %llu header", (unsigned long long)w->index, (unsigned long long)n);
 			tfk_set_expected(f, "an event id declared for stream %llu", (unsigned long long)stream_id);
-			tfk_set_found(f, "id %llu", (unsigned long long)id);
+			if (quirk)
+				tfk_set_found(f, "id %llu, from lttng-ust %lld.%lld (its session daemon left the class out)",
+					      (unsigned long long)id, (long long)w->meta->tracer_major,
+					      (long long)w->meta->tracer_minor);
+			else
+				tfk_set_found(f, "id %llu", (unsigned long long)id);
 			return false;
 		}
 		if (sc->event_context &&
@@ -429,7 +459,10 @@ bool ctf_walk_packet(struct walk *w, const struct tfk_cursor *file, struct ctf_s
 	if (d->uuid_at != UINT64_MAX && m->have_uuid) {
 		const uint8_t *u;
 		if (tfk_cur_bytes_at(&pc, d->uuid_at / 8, 16, &u) && memcmp(u, m->uuid, 16) != 0) {
-			struct tfk_finding *f = pkt_fault(w, TFK_CTF_STREAM_UUID_MISMATCH, d->uuid_at, 16, "header uuid");
+			/* CTF 1.8 readers decode the packet anyway: a warning, and the packet is kept */
+			struct tfk_finding *f = pkt_fault(
+				w, m->ctf2 ? TFK_CTF_STREAM_UUID_MISMATCH : TFK_CTF_STREAM_UUID_FOREIGN, d->uuid_at, 16,
+				"header uuid");
 			tfk_set_expected(f, "the trace's uuid");
 			tfk_set_found_bytes(f, u, 16);
 		}
