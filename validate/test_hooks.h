@@ -16,7 +16,7 @@ struct tfk_test_hooks {
 	uint32_t fail_optional_alloc; /* nonzero: every allocation with a slower way round it
 	                                 (threads, read windows) fails; the report must not change */
 	uint32_t parser_crash_at;     /* the parser child dies (SIGSEGV) on the Nth format; 0 = never */
-	uint32_t parser_hang_at;      /* the parser child hangs on the Nth format; 0 = never */
+	uint32_t parser_hang_at;      /* the parser child hangs (loops, burning CPU) on the Nth format; 0 = never */
 	uint32_t parser_escape_at;    /* the parser child tries to open a socket on the Nth format, as a
 	                                 subverted parser would: its leash must kill it; 0 = never */
 	uint32_t parse_in_process;    /* nonzero: libtraceevent parses the kept formats in this process,
@@ -24,6 +24,9 @@ struct tfk_test_hooks {
 	                                 a parser crash is theirs); the report must not change. The
 	                                 parser_*_at hooks act on a child only */
 	uint32_t parser_setup_ms;     /* nonzero: the parser child's start-up deadline, instead of 30 s */
+	uint32_t parser_stall_at;     /* the parser child sleeps parser_stall_ms before the Nth format, as
+	                                 a child the machine does not run would; the report must not change */
+	uint32_t parser_stall_ms;
 	uint32_t parse_collect_delay_ms; /* the parent collects the parser's answers this late, as after
 	                                 a long page walk; the report must not change */
 	void (*loaded)(void *arg);    /* non-NULL: called once the input is loaded (mapped) or a

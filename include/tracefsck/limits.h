@@ -34,7 +34,9 @@ struct tfk_limits {
 	                               a run of several checks; 0 = the start of each check */
 	uint32_t max_members;       /* members (files, directories, links) listed in a trace directory */
 	uint32_t parser_timeout_ms; /* event formats go to libtraceevent in a child process; one format
-	                               taking longer than this is a hang. 0 = do not run libtraceevent */
+	                               taking longer than this of the child's own CPU time is a hang
+	                               (a child the machine does not run is not). 0 = do not run
+	                               libtraceevent */
 	const struct tfk_policy *policy; /* codes disabled or re-graded (policy.h); NULL = the catalog */
 	uint32_t threads;           /* threads walking the CPUs of one buffer at once (and reading a
 	                               large member ahead of its walk); 0 or 1 = the caller's thread

@@ -1454,6 +1454,30 @@ static void test_guarded_collected_late(void **state)
 	tfk_report_free(&on_time);
 }
 
+/*
+ * The deadline is the child's own CPU time, never the machine's: a child not run for longer than
+ * its deadline (a page walk beside it, other jobs, a sanitizer build) gives the same answers as
+ * one run at once. Stood in for by the child sleeping three deadlines before its second format.
+ */
+static void test_guarded_starved(void **state)
+{
+	struct fx *x = *state = fx_default();
+	struct tfk_limits lim = tfk_limits_default();
+	struct tfk_report on_time;
+	tfk_check_buffer(x->b.data, x->b.len, &lim, &on_time);
+	struct tfk_test_hooks hooks = { .parser_stall_at = 2, .parser_stall_ms = 900 * test_slowdown() };
+	lim.test_hooks = &hooks;
+	lim.parser_timeout_ms = 300 * test_slowdown();
+	tfk_check_buffer(x->b.data, x->b.len, &lim, &x->r);
+	note_raised(&x->r);
+	assert_int_equal(count_code(&x->r, "tracedat.format.parser-crash"), 0);
+	assert_int_equal(count_code(&x->r, "core.limit.reached"), 0);
+	assert_int_equal(x->r.count, on_time.count);
+	assert_int_equal(tfk_report_verdict(&x->r), tfk_report_verdict(&on_time));
+	assert_false(x->r.incomplete);
+	tfk_report_free(&on_time);
+}
+
 /* A hang is the one property measured in time. The deadline is per format and starts once the
  * child has set libtraceevent up, so only the parse of one small format races it: the timeout is
  * generous for that and scaled for slow runs (Valgrind, sanitizers). */
@@ -1752,6 +1776,7 @@ static const struct CMUnitTest v6_tests[] = {
 	cmocka_unit_test_teardown(test_guarded_unparsable, fx_teardown),
 	cmocka_unit_test_teardown(test_guarded_crash, fx_teardown),
 	cmocka_unit_test_teardown(test_guarded_hang, fx_teardown),
+	cmocka_unit_test_teardown(test_guarded_starved, fx_teardown),
 	cmocka_unit_test_teardown(test_guarded_collected_late, fx_teardown),
 	cmocka_unit_test(test_guarded_split),
 	cmocka_unit_test_teardown(test_guarded_escape, fx_teardown),

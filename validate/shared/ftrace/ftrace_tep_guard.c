@@ -45,8 +45,8 @@
  * for a hang in the first format. */
 #define SETUP_MS 30000u
 #define READY 'r'                  /* the child's first byte: set up, parsing begins */
-/* The child's leash (sandbox.h): CPU seconds for all its formats (the per-format deadline is
- * wall-clock time, kept by the parent), and memory on top of what it inherited. */
+/* The child's leash (sandbox.h): CPU seconds for all its formats (the per-format deadline, kept
+ * by the parent, is the child's CPU time too: see collect), and memory on top of what it inherited. */
 #define CHILD_CPU_SECONDS 120u
 #define CHILD_EXTRA_MEMORY (1ull << 30)
 
@@ -106,6 +106,7 @@ struct tep_progress {
 	_Atomic uint64_t done;  /* formats answered, counted from the child's first */
 	_Atomic int64_t at_ms;  /* CLOCK_MONOTONIC ms of the last answer (or of READY) */
 	_Atomic int64_t started_ms; /* when the child first ran: its start-up deadline counts from there */
+	_Atomic int64_t at_cpu_ms;  /* the child's own CPU time at its last answer (or at READY) */
 	uint8_t answer[];       /* 'o' parsed, 'e' rejected, one per format answered */
 };
 
@@ -115,6 +116,25 @@ static int64_t now_ms(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
+
+/* CPU time (ms) of this process (pid 0), or of the child pid as its parent sees it; -1 unknown. */
+static int64_t cpu_ms(pid_t pid)
+{
+	clockid_t id = CLOCK_PROCESS_CPUTIME_ID;
+	struct timespec ts;
+	if ((pid && clock_getcpuclockid(pid, &id) != 0) || clock_gettime(id, &ts) != 0)
+		return -1;
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * A child past its deadline in wall time that has not used the deadline in CPU time since its
+ * last answer was starved (a page walk beside it, other jobs, a sanitizer's threads), not hung:
+ * its limit is its own work. A child that uses no CPU at all and answers nothing is blocked, and
+ * is given up after this many deadlines of wall time (never less than a minute).
+ */
+#define STARVED_WALL_FACTOR 6
+#define STARVED_WALL_MIN_MS 60000
 
 /*
  * The run's format memo (tracefsck/format_memo.h): every kept format not yet looked up is, under
@@ -192,6 +212,7 @@ static void child(struct td_check *td, size_t from, size_t end, struct tep_progr
 	struct tep_handle *tep = td_tep_open(td);
 	if (!tep)
 		_exit(2);
+	atomic_store_explicit(&prog->at_cpu_ms, cpu_ms(0), memory_order_relaxed);
 	atomic_store_explicit(&prog->at_ms, now_ms(), memory_order_release);
 	const char ready = READY;
 	if (write(out, &ready, 1) != 1)
@@ -203,14 +224,22 @@ static void child(struct td_check *td, size_t from, size_t end, struct tep_progr
 		if (TFK_HOOK(lim, parser_crash_at) && i + 1 == TFK_HOOK(lim, parser_crash_at))
 			raise(SIGSEGV);
 		if (TFK_HOOK(lim, parser_hang_at) && i + 1 == TFK_HOOK(lim, parser_hang_at))
-			for (;;)
-				pause();
+			for (volatile uint64_t spin = 0;; spin++) /* libtraceevent's hangs are loops: they burn CPU */
+				;
+		if (TFK_HOOK(lim, parser_stall_at) && i + 1 == TFK_HOOK(lim, parser_stall_at)) {
+			/* a child the machine does not run for a while: late, but not hung */
+			struct timespec d = { TFK_HOOK(lim, parser_stall_ms) / 1000,
+					      (long)(TFK_HOOK(lim, parser_stall_ms) % 1000) * 1000000L };
+			while (nanosleep(&d, &d) != 0 && errno == EINTR)
+				;
+		}
 		if (TFK_HOOK(lim, parser_escape_at) && i + 1 == TFK_HOOK(lim, parser_escape_at))
 			syscall(SYS_socket, AF_INET, SOCK_STREAM, 0);
 		if (r->known) /* the memo's answer: libtraceevent gave it before, to this very text */
 			prog->answer[i - from] = r->rejected ? 'e' : 'o';
 		else
 			prog->answer[i - from] = td_tep_parses(tep, td, r) ? 'o' : 'e';
+		atomic_store_explicit(&prog->at_cpu_ms, cpu_ms(0), memory_order_relaxed);
 		atomic_store_explicit(&prog->at_ms, now_ms(), memory_order_relaxed);
 		atomic_store_explicit(&prog->done, i - from + 1, memory_order_release);
 	}
@@ -385,6 +414,18 @@ static struct outcome collect(struct td_check *td, unsigned slot)
 		int64_t deadline = o.ready ? atomic_load_explicit(&prog->at_ms, memory_order_acquire) + timeout
 					   : (started ? started : c->forked_ms) + (timeout > setup ? timeout : setup);
 		int64_t left = deadline - now_ms();
+		bool starved = false;
+		if (left <= 0 && o.ready) {
+			const int64_t used = cpu_ms(c->pid) - atomic_load_explicit(&prog->at_cpu_ms, memory_order_acquire);
+			const int64_t waited = now_ms() - atomic_load_explicit(&prog->at_ms, memory_order_acquire);
+			const int64_t cap = (int64_t)timeout * STARVED_WALL_FACTOR > STARVED_WALL_MIN_MS
+						    ? (int64_t)timeout * STARVED_WALL_FACTOR
+						    : STARVED_WALL_MIN_MS;
+			if (used >= 0 && used < (int64_t)timeout && waited < cap) {
+				starved = true; /* wait for the rest of its CPU deadline (in wall time, at least) */
+				left = (int64_t)timeout - used;
+			}
+		}
 		struct pollfd pfd = { c->fd, POLLIN, 0 };
 		/* past the deadline still a look (timeout 0): what the child sent in time counts */
 		int pr = poll(&pfd, 1, left > 0 ? (int)(left < INT32_MAX ? left : INT32_MAX) : 0);
@@ -392,6 +433,8 @@ static struct outcome collect(struct td_check *td, unsigned slot)
 			continue;
 		if (pr == 0 && o.ready && atomic_load_explicit(&prog->at_ms, memory_order_acquire) + timeout > now_ms())
 			continue; /* progress since the deadline was computed */
+		if (pr == 0 && (starved || left > 0))
+			continue; /* the deadline reached: judged again, on the child's CPU time */
 		/* Every answer given yet no end seen: another thread's child, forked while this pipe was
 		 * open, holds its write end. The answers are what counts; this child is not hung. */
 		if (pr == 0 && o.ready && atomic_load_explicit(&prog->done, memory_order_acquire) >= c->end - c->from) {
