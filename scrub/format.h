@@ -40,6 +40,9 @@ struct sc_format {
 	int (*scrub_dir)(void *model, struct sc_ctx *sc, const struct tfk_input *in, struct rp_dir *dir);
 };
 
+struct tfk_member;
+/* A copy of a directory member's bytes to edit (*out malloc'd, *n bytes). 0, or -1 (errno). */
+int sc_member_copy(const struct tfk_input *in, const struct tfk_member *m, uint8_t **out, size_t *n);
 /* A member written as it is, or as the n bytes at p: into dir under name. 0, or -1 (errno). */
 int sc_dir_put(struct rp_dir *dir, const char *name, const uint8_t *p, size_t n);
 

@@ -32,6 +32,24 @@ int sc_dir_put(struct rp_dir *dir, const char *name, const uint8_t *p, size_t n)
 	return rc;
 }
 
+int sc_member_copy(const struct tfk_input *in, const struct tfk_member *m, uint8_t **out, size_t *n)
+{
+	struct tfk_member_map map;
+	if (tfk_member_open(in, m, &map) != 0)
+		return -1;
+	*out = malloc(map.size ? map.size : 1);
+	if (!*out) {
+		tfk_member_close(&map);
+		errno = ENOMEM;
+		return -1;
+	}
+	if (map.size)
+		memcpy(*out, map.data, map.size);
+	*n = map.size;
+	tfk_member_close(&map);
+	return 0;
+}
+
 static bool free_target(const char *path)
 {
 	struct stat st;

@@ -395,19 +395,10 @@ static void out_name(struct sc_ctx *sc, const char *name, char *out, size_t cap)
 static int member(struct ctf_scrub_model *m, struct sc_ctx *sc, const struct tfk_input *in, const struct tfk_member *mb,
 		  struct rp_dir *dir)
 {
-	struct tfk_member_map map_;
-	if (tfk_member_open(in, mb, &map_) != 0)
+	uint8_t *w;
+	size_t n;
+	if (sc_member_copy(in, mb, &w, &n) != 0)
 		return -1;
-	uint8_t *w = malloc(map_.size ? map_.size : 1);
-	if (!w) {
-		tfk_member_close(&map_);
-		errno = ENOMEM;
-		return -1;
-	}
-	if (map_.size)
-		memcpy(w, map_.data, map_.size);
-	const size_t n = map_.size;
-	tfk_member_close(&map_);
 	int rc = 0;
 	if (is_metadata(mb->name)) {
 		rc = metadata(sc, w, n);

@@ -171,19 +171,10 @@ static int member(struct sc_ctx *sc, const struct tfk_input *in, const struct tf
 			     ends_with(name, ".dbg") || strncmp(name, "perf-cpu", 8) == 0;
 	if (is_text != text)
 		return 0;
-	struct tfk_member_map map_;
-	if (tfk_member_open(in, m, &map_) != 0)
+	uint8_t *w;
+	size_t n;
+	if (sc_member_copy(in, m, &w, &n) != 0)
 		return -1;
-	uint8_t *w = malloc(map_.size ? map_.size : 1);
-	if (!w) {
-		tfk_member_close(&map_);
-		errno = ENOMEM;
-		return -1;
-	}
-	if (map_.size)
-		memcpy(w, map_.data, map_.size);
-	const size_t n = map_.size;
-	tfk_member_close(&map_);
 	if (strcmp(name, "info") == 0)
 		info(sc, w, n);
 	else if (strcmp(name, "task.txt") == 0)

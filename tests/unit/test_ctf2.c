@@ -599,6 +599,34 @@ static void repair_stream_cut(void **state)
 	repair_ok(3);
 }
 
+/*
+ * A CTF 2 packet whose metadata-stream UUID is not the trace's: an error, where a CTF 1.8 one is
+ * only a warning (ctf.stream.uuid-foreign): babeltrace2 2.1 refuses it ("Invalid metadata stream
+ * UUID").
+ */
+static void stream_uuid_mismatch(void **state)
+{
+	(void)state;
+	char p[1024];
+	member_path("stream_0", p, sizeof(p));
+	FILE *f = fopen(p, "r+b");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, PKT + 4, SEEK_SET), 0);
+	assert_int_equal(fputc(uuid[0] ^ 0xff, f), uuid[0] ^ 0xff);
+	fclose(f);
+	check_dir();
+	for (size_t i = 0; i < rep.count; i++) {
+		const struct tfk_finding *x = &rep.findings[i];
+		if (!strcmp(x->fault->id, "ctf.stream.uuid-mismatch") && !strcmp(x->member, "stream_0") && x->has_offset &&
+		    x->offset == PKT + 4) {
+			assert_int_equal(x->fault->severity, TFK_SEV_ERROR);
+			return;
+		}
+	}
+	dump_report();
+	fail_msg("no ctf.stream.uuid-mismatch in stream_0 at %d", PKT + 4);
+}
+
 /* ---- real traces ---- */
 
 static void foreign(const char *name, uint64_t events, bool draft_dialect)
@@ -844,6 +872,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(pristine_clean, setup, teardown),
+		cmocka_unit_test_setup_teardown(stream_uuid_mismatch, setup, teardown),
 		cmocka_unit_test_setup_teardown(data_through_metadata, setup, teardown),
 		cmocka_unit_test_setup_teardown(json_syntax, setup, teardown),
 		cmocka_unit_test_setup_teardown(json_depth, setup, teardown),
