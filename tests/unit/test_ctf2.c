@@ -711,12 +711,17 @@ static void write_packet(const char *path, const char *text, const uint8_t id[16
 	free(p);
 }
 
-static bool raised(const char *code)
+static const struct tfk_finding *first_of(const char *code)
 {
 	for (size_t i = 0; i < rep.count; i++)
 		if (!strcmp(rep.findings[i].fault->id, code))
-			return true;
-	return false;
+			return &rep.findings[i];
+	return NULL;
+}
+
+static bool raised(const char *code)
+{
+	return first_of(code) != NULL;
 }
 
 /*
@@ -786,6 +791,28 @@ static char *packets_text(const char *path, uint8_t id[16])
 }
 
 /*
+ * The tracef-2000 sample's stream class copied into dir, and the text of its metadata packets
+ * (id: their uuid), for a test to rewrite; NULL (the test skips) when the sample is not there.
+ */
+static char *sample_copied(char *meta_path, size_t cap, uint8_t id[16])
+{
+	char src[1024];
+	snprintf(src, sizeof(src), "%s/tracef-2000.lttng/ust/uid/0/64-bit", CTF_SAMPLES);
+	snprintf(meta_path, cap, "%s/metadata", src);
+	char *text = packets_text(meta_path, id);
+	if (!text) {
+		print_message("skipping: no %s\n", meta_path);
+		return NULL;
+	}
+	char cmd[2400];
+	snprintf(cmd, sizeof(cmd), "rm -f '%s'/* && cp -r '%s'/. '%s/'", dir, src, dir);
+	run(cmd);
+	member_path("metadata", meta_path, cap);
+	return text;
+}
+
+
+/*
  * LTTng 2.14.0's kernel metadata lacks its first line: the lttng-ust recording's metadata as
  * lttng-modules 2.14.0 would have written it, one packet without the line. Noted with the
  * version; repair puts the line back and the copy checks clean.
@@ -793,22 +820,14 @@ static char *packets_text(const char *path, uint8_t id[16])
 static void quirk_no_signature(void **state)
 {
 	(void)state;
-	char src[1024], p[1100];
-	snprintf(src, sizeof(src), "%s/tracef-2000.lttng/ust/uid/0/64-bit", CTF_SAMPLES);
-	snprintf(p, sizeof(p), "%s/metadata", src);
+	char p[1100];
 	uint8_t id[16];
-	char *text = packets_text(p, id);
-	if (!text) {
-		print_message("skipping: no %s\n", p);
+	char *text = sample_copied(p, sizeof(p), id);
+	if (!text)
 		return;
-	}
-	char cmd[2400];
-	snprintf(cmd, sizeof(cmd), "rm -f '%s'/* && cp -r '%s'/. '%s/'", dir, src, dir);
-	run(cmd);
 	text = replace(text, "/* CTF 1.8 */\n", "");
 	text = replace(text, "tracer_name = \"lttng-ust\";", "tracer_name = \"lttng-modules\";");
 	text = replace(text, "tracer_minor = 13;", "tracer_minor = 14;\n\ttracer_patchlevel = 0;");
-	member_path("metadata", p, sizeof(p));
 	write_packet(p, text, id, 1, 8);
 	check_dir();
 	const uint64_t events = rep.stats.events;
@@ -839,24 +858,21 @@ static void quirk_no_signature(void **state)
 static void quirk_dropped_event_class(void **state)
 {
 	(void)state;
-	char src[1024], p[1100];
-	snprintf(src, sizeof(src), "%s/tracef-2000.lttng/ust/uid/0/64-bit", CTF_SAMPLES);
-	snprintf(p, sizeof(p), "%s/metadata", src);
+	char p[1100];
 	uint8_t id[16];
-	char *text = packets_text(p, id);
-	if (!text) {
-		print_message("skipping: no %s\n", p);
+	char *text = sample_copied(p, sizeof(p), id);
+	if (!text)
 		return;
-	}
-	char cmd[2400];
-	snprintf(cmd, sizeof(cmd), "rm -f '%s'/* && cp -r '%s'/. '%s/'", dir, src, dir);
-	run(cmd);
 	text = replace(text, "\tid = 0;\n\tstream_id = 0;", "\tid = 1;\n\tstream_id = 0;");
 	text = replace(text, "tracer_minor = 13;", "tracer_minor = 14;");
-	member_path("metadata", p, sizeof(p));
 	write_packet(p, text, id, 1, 8);
 	check_dir();
-	assert_true(raised("ctf.writer.lttng-dropped-event-class"));
+	const struct tfk_finding *q = first_of("ctf.writer.lttng-dropped-event-class");
+	assert_non_null(q);
+	assert_true(q->has_offset);
+	char member[sizeof(q->member)];
+	snprintf(member, sizeof(member), "%s", q->member);
+	const uint64_t at = q->offset;
 	assert_false(raised("ctf.event.unknown-id"));
 	assert_int_equal(rep.by_severity[TFK_SEV_ERROR], 0);
 	/* the same metadata from lttng-ust 2.13: the id is unknown */
@@ -864,7 +880,12 @@ static void quirk_dropped_event_class(void **state)
 	write_packet(p, text, id, 1, 8);
 	check_dir();
 	assert_false(raised("ctf.writer.lttng-dropped-event-class"));
-	assert_true(raised("ctf.event.unknown-id"));
+	/* named where the unknown id is: the same event of the same stream */
+	const struct tfk_finding *u = first_of("ctf.event.unknown-id");
+	assert_non_null(u);
+	assert_string_equal(u->member, member);
+	assert_true(u->has_offset);
+	assert_int_equal(u->offset, at);
 	free(text);
 }
 
