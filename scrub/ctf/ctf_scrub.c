@@ -20,6 +20,7 @@
 #include "format.h"
 #include "formats/ctf/ctf_model.h"
 #include "formats/formats.h"
+#include "cursor.h"
 #include "input.h"
 
 struct text_range {
@@ -150,24 +151,28 @@ struct md_text {
 	struct { size_t at, len; } seg[]; /* where each piece of it lies in the file */
 };
 
-static uint32_t u32(const uint8_t *p, bool be)
+/* A metadata packet's content and packet sizes in bytes, read at `at` through the cursor. */
+static bool md_sizes(const struct tfk_cursor *c, uint64_t at, uint64_t *content, uint64_t *packet)
 {
-	return be ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
-		  : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+	uint32_t cs, ps;
+	if (!tfk_cur_u32_at(c, at + 24, &cs) || !tfk_cur_u32_at(c, at + 28, &ps))
+		return false;
+	*content = cs / 8;
+	*packet = ps / 8;
+	return *packet >= MD_HEADER && *content >= MD_HEADER && *content <= *packet && *packet <= c->len - at;
 }
 
 /* The metadata's text: the file itself, or the content of its packets (NULL: no memory). */
 static struct md_text *md_gather(const uint8_t *p, size_t n)
 {
-	const bool packetized = n >= 4 && (u32(p, false) == MD_MAGIC || u32(p, true) == MD_MAGIC);
-	const bool be = packetized && u32(p, true) == MD_MAGIC;
+	uint32_t magic = 0;
+	const struct tfk_cursor le = tfk_cur_make(p, n, 0, false), be_cur = tfk_cur_make(p, n, 0, true);
+	const bool packetized = tfk_cur_u32_at(&le, 0, &magic) && (magic == MD_MAGIC || __builtin_bswap32(magic) == MD_MAGIC);
+	const struct tfk_cursor *c = packetized && magic != MD_MAGIC ? &be_cur : &le;
 	size_t nseg = 0;
-	for (size_t at = 0; packetized && at + MD_HEADER <= n && nseg < MD_MAX_SEGMENTS; nseg++) {
-		const uint64_t content = u32(p + at + 24, be) / 8, packet = u32(p + at + 28, be) / 8;
-		if (packet < MD_HEADER || content < MD_HEADER || content > packet || packet > n - at)
-			break;
+	uint64_t content, packet;
+	for (uint64_t at = 0; packetized && nseg < MD_MAX_SEGMENTS && md_sizes(c, at, &content, &packet); nseg++)
 		at += packet;
-	}
 	struct md_text *t = calloc(1, sizeof(*t) + (packetized ? nseg : 1) * sizeof(t->seg[0]));
 	if (!t || !(t->text = malloc(n ? n : 1))) {
 		free(t);
@@ -178,8 +183,7 @@ static struct md_text *md_gather(const uint8_t *p, size_t n)
 		t->seg[0].len = n;
 		t->nseg = 1;
 	}
-	for (size_t at = 0, k = 0; k < nseg; k++) {
-		const uint64_t content = u32(p + at + 24, be) / 8, packet = u32(p + at + 28, be) / 8;
+	for (uint64_t at = 0, k = 0; k < nseg && md_sizes(c, at, &content, &packet); k++) {
 		t->seg[k].at = at + MD_HEADER;
 		t->seg[k].len = content - MD_HEADER;
 		t->nseg++;
