@@ -295,5 +295,5 @@ void tfk_repair_report_free(struct tfk_repair_report *rep)
 	rep->nmembers = 0;
 	free(rep->parts);
 	rep->parts = NULL;
-	rep->nparts = 0;
+	rep->nparts = rep->parts_cap = 0;
 }

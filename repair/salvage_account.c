@@ -15,15 +15,10 @@
 struct tfk_salvage_part *rp_part_add(struct tfk_repair_report *rep, enum tfk_salvage_kind kind,
 				     enum tfk_salvage_state state, const char *fmt, ...)
 {
-	/* the capacity doubles at each power of two: appends stay linear however many tasks */
-	size_t n = rep->nparts;
-	if (n == 0 || (n >= 8 && (n & (n - 1)) == 0)) {
-		size_t cap = n < 8 ? 8 : 2 * n;
-		struct tfk_salvage_part *p = realloc(rep->parts, cap * sizeof(*p));
-		if (!p)
-			return NULL;
-		rep->parts = p;
-	}
+	void *arr = rep->parts;
+	if (!rp_grow(&arr, &rep->parts_cap, rep->nparts + 1, sizeof(*rep->parts)))
+		return NULL;
+	rep->parts = arr;
 	struct tfk_salvage_part *p = &rep->parts[rep->nparts++];
 	memset(p, 0, sizeof(*p));
 	p->kind = kind;
@@ -87,7 +82,7 @@ void rp_account(const struct rp_format *fmt, const void *model, struct tfk_repai
 {
 	free(rep->parts);
 	rep->parts = NULL;
-	rep->nparts = 0;
+	rep->nparts = rep->parts_cap = 0;
 	if (fmt && fmt->account)
 		fmt->account(model, rep);
 	else

@@ -115,7 +115,7 @@ struct tfk_repair_report {
 	struct tfk_salvage_member *members; /* directory formats: one per member of the input */
 	size_t nmembers;
 	struct tfk_salvage_part *parts;     /* the account by kind, every format (tfk_salvage_sum sums it) */
-	size_t nparts;
+	size_t nparts, parts_cap;           /* parts held, and allocated */
 };
 
 /*
