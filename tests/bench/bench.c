@@ -167,6 +167,22 @@ static void fixed_cost(const struct opts *o, const char *path, const struct benc
 }
 
 /* fixed_apart: the fixed cost printed apart (recorded and real-shaped traces). */
+
+/* What every file is timed against: cat (the page cache warmed first), check with its JSON
+ * summary in json, and check on one thread. The events the check counted. */
+static uint64_t time_baseline(const struct opts *o, const char *path, const char *json, struct bench_result *cat,
+			      struct bench_result *check, struct bench_result *single)
+{
+	char *cat_argv[] = { "cat", (char *)path, NULL };
+	bench_run(cat_argv, NULL, cat);
+	bench_best_of(o->runs, cat_argv, NULL, cat);
+	char *check_argv[] = { (char *)o->tracefsck, "check", "--json", (char *)path, NULL };
+	bench_best_of(o->runs, check_argv, json, check);
+	char *single_argv[] = { (char *)o->tracefsck, "check", "--threads", "1", (char *)path, NULL };
+	bench_best_of(o->runs, single_argv, NULL, single);
+	return summary_events(json);
+}
+
 static void bench_file(const struct opts *o, const char *path, bool zstd_list, bool fixed_apart)
 {
 	struct stat st;
@@ -180,14 +196,7 @@ static void bench_file(const struct opts *o, const char *path, bool zstd_list, b
 	printf("\n%s (%.1f MiB)\n", path, (double)bytes / 1048576.0);
 
 	struct bench_result cat, check, single, notep, repair, reader = { 0 };
-	char *cat_argv[] = { "cat", (char *)path, NULL };
-	bench_run(cat_argv, NULL, &cat); /* warm the page cache */
-	bench_best_of(o->runs, cat_argv, NULL, &cat);
-	char *check_argv[] = { (char *)o->tracefsck, "check", "--json", (char *)path, NULL };
-	bench_best_of(o->runs, check_argv, json, &check);
-	uint64_t events = summary_events(json);
-	char *single_argv[] = { (char *)o->tracefsck, "check", "--threads", "1", (char *)path, NULL };
-	bench_best_of(o->runs, single_argv, NULL, &single);
+	const uint64_t events = time_baseline(o, path, json, &cat, &check, &single);
 	char *notep_argv[] = { (char *)o->tracefsck, "check", "--no-libtraceevent", (char *)path, NULL };
 	bench_best_of(o->runs, notep_argv, NULL, &notep);
 	char *repair_argv[] = { (char *)o->tracefsck, "repair", "--dry-run", (char *)path, NULL };
@@ -358,14 +367,7 @@ static void bench_perf(const struct opts *o, const char *path)
 	snprintf(json, sizeof(json), "%s/bench-summary.jsonl", o->dir);
 	printf("\n%s (perf.data, %.1f MiB)\n", path, (double)bytes / 1048576.0);
 	struct bench_result cat, check, single, reader = { 0 };
-	char *cat_argv[] = { "cat", (char *)path, NULL };
-	bench_run(cat_argv, NULL, &cat); /* warm the page cache */
-	bench_best_of(o->runs, cat_argv, NULL, &cat);
-	char *check_argv[] = { (char *)o->tracefsck, "check", "--json", (char *)path, NULL };
-	bench_best_of(o->runs, check_argv, json, &check);
-	uint64_t events = summary_events(json);
-	char *single_argv[] = { (char *)o->tracefsck, "check", "--threads", "1", (char *)path, NULL };
-	bench_best_of(o->runs, single_argv, NULL, &single);
+	const uint64_t events = time_baseline(o, path, json, &cat, &check, &single);
 	bool run_reader = o->reader && have("perf");
 	char *rd_argv[] = { "perf", "report", "--stdio", "-i", (char *)path, NULL };
 	if (run_reader)
